@@ -1,0 +1,1 @@
+"""The game-agnostic core: the game interface, the registry, records."""

@@ -1,0 +1,1 @@
+"""The Slime Trail family: Slimetrail (Rastros), hex Slime Trail, Square Slime Trail."""

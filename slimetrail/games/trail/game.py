@@ -1,0 +1,370 @@
+"""Rules of the Slime Trail family: one snail, a trail of slime, two goal corners.
+
+* ``slimetrail`` -- Slimetrail / Rastros on an odd n x n square board (RULES.md section 1).
+* ``slimetrail-hex`` -- Bill Taylor's Slime Trail on an n x n hex rhombus (section 2).
+* ``slimetrail-square`` -- Square Slime Trail on 8 x 8 (section 3).
+
+``rules=rastros``: any step to a free neighbour; a player with no move loses.
+``rules=taylor``: a step to a non-goal cell from which no goal can be reached any more is
+illegal; a snail that cannot move is a draw.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any, ClassVar
+
+from slimetrail.core.game import (
+    Game,
+    GameOptionError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    OptionSpec,
+    Outcome,
+    State,
+)
+from slimetrail.games.trail.board import Board, get_board
+
+RULES = ("rastros", "taylor")
+SNAIL, TRAIL = "o", "x"
+
+
+@cache
+def _zobrist(size: int) -> tuple[list[int], list[int], int]:
+    """Fixed random keys (one seed for every run) so that ``key()`` is stable."""
+    rng = random.Random(0x511E7A11 + size)
+    blocked = [rng.getrandbits(64) for _ in range(size)]
+    snail = [rng.getrandbits(64) for _ in range(size)]
+    return blocked, snail, rng.getrandbits(64)
+
+
+class TrailGame(Game):
+    """A Slime Trail board: geometry, start cell, goal owners and rule set."""
+
+    shape: ClassVar[str]
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.size = int(self.options["size"])
+        self.rules = self.options["rules"]
+        self.board: Board = get_board(self.shape, self.size)
+        start = self.options["start"]
+        if start == "centre":
+            self.start = self.default_start()
+        else:
+            cell = self.board.parse_cell(start)
+            if cell is None:
+                raise GameOptionError(f"{self.id}: start={start!r} is not a cell of the board")
+            self.start = cell
+        # goals[p] is the goal corner owned by player p (index 0 unused).
+        self.goals = (0, *self.goal_cells())
+        self.goal_mask = (1 << self.goals[1]) | (1 << self.goals[2])
+        if self.goal_mask >> self.start & 1:
+            raise GameOptionError(f"{self.id}: the snail cannot start on a goal corner")
+        self.zobrist = _zobrist(self.size * self.board.width)
+
+    def default_start(self) -> int:
+        half = (self.size - 1) // 2
+        return self.board.index(half, half)
+
+    def goal_cells(self) -> tuple[int, int]:
+        """The goal corners of player 1 and player 2."""
+        last = self.size - 1
+        return self.board.index(0, 0), self.board.index(last, last)
+
+    def owner(self, cell: int) -> int:
+        return 1 if cell == self.goals[1] else 2
+
+    def new_state(self) -> TrailState:
+        free = self.board.mask & ~(1 << self.start)
+        return TrailState(self, free, self.start, 1)
+
+    def state_from_fen(self, fen: str) -> TrailState:
+        parts = fen.split()
+        if len(parts) != 2 or parts[1] not in ("1", "2"):
+            raise InvalidPositionError(
+                f"position {fen!r}: expected '<rows separated by /> <1|2>'"
+            )
+        rows = parts[0].split("/")
+        n = self.size
+        if len(rows) != n:
+            raise InvalidPositionError(f"position {fen!r}: {len(rows)} rows, the board has {n}")
+        free, snail = 0, []
+        for top_index, text in enumerate(rows):
+            row, col, i = n - 1 - top_index, 0, 0
+            while i < len(text):
+                ch = text[i]
+                if ch.isdigit():
+                    j = i
+                    while j < len(text) and text[j].isdigit():
+                        j += 1
+                    run = int(text[i:j])
+                    if run == 0 or col + run > n:
+                        raise InvalidPositionError(f"position {fen!r}: bad run in row {row + 1}")
+                    for c in range(col, col + run):
+                        free |= 1 << self.board.index(c, row)
+                    col, i = col + run, j
+                    continue
+                if col >= n or ch not in (SNAIL, TRAIL):
+                    raise InvalidPositionError(
+                        f"position {fen!r}: unexpected {ch!r} in row {row + 1}"
+                    )
+                if ch == SNAIL:
+                    snail.append(self.board.index(col, row))
+                col, i = col + 1, i + 1
+            if col != n:
+                raise InvalidPositionError(
+                    f"position {fen!r}: row {row + 1} has {col} cells, not {n}"
+                )
+        if len(snail) != 1:
+            raise InvalidPositionError(f"position {fen!r}: needs exactly one snail '{SNAIL}'")
+        blocked_goals = self.goal_mask & ~free & ~(1 << snail[0])
+        if blocked_goals:
+            raise InvalidPositionError(f"position {fen!r}: a goal corner is slimed")
+        return TrailState(self, free, snail[0], int(parts[1]))
+
+    def describe_board(self) -> dict[str, Any]:
+        cells = []
+        for index in self.board.cells():
+            x, y = self.board.centre(index)
+            cells.append({"name": self.board.name(index), "x": round(x, 4), "y": round(y, 4)})
+        return {
+            "shape": self.shape,
+            "size": self.size,
+            "cells": cells,
+            "goals": {str(p): self.board.name(self.goals[p]) for p in (1, 2)},
+            "start": self.board.name(self.start),
+        }
+
+
+class SlimetrailGame(TrailGame):
+    id = "slimetrail"
+    title = "Slimetrail (Rastros)"
+    shape = "square"
+    option_specs = (
+        OptionSpec("size", "7", tuple(map(str, range(5, 16, 2))), "board size n (odd)"),
+        OptionSpec("rules", "rastros", RULES, "rastros: stuck player loses; taylor: see RULES"),
+        OptionSpec("start", "centre", (), "start cell (Portuguese Rastros: e5)"),
+    )
+    presets: ClassVar[dict[str, dict[str, str]]] = {"portuguese": {"start": "e5"}}
+
+
+class SquareSlimeTrailGame(TrailGame):
+    id = "slimetrail-square"
+    title = "Square Slime Trail"
+    shape = "square"
+    player_names = ("Green", "Red")
+    option_specs = (
+        OptionSpec("size", "8", tuple(map(str, range(5, 16))), "board size n"),
+        OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
+        OptionSpec("start", "centre", (), "start cell (default e5 on 8x8)"),
+    )
+
+    def default_start(self) -> int:
+        # Even n: one step towards player 2's corner from the centre (e5 on 8x8).
+        half = self.size // 2
+        return self.board.index(half, half)
+
+
+class HexSlimeTrailGame(TrailGame):
+    id = "slimetrail-hex"
+    title = "Slime Trail (hex)"
+    shape = "hex"
+    player_names = ("Green", "Red")
+    option_specs = (
+        OptionSpec("size", "10", tuple(map(str, range(4, 16))), "board size n"),
+        OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
+        OptionSpec("start", "centre", (), "start cell (default e5 on 10x10)"),
+    )
+
+    def default_start(self) -> int:
+        # Column and row n/2 counted from 1 for even n (e5 on 10x10); centre for odd n.
+        half = (self.size - 1) // 2
+        return self.board.index(half, half)
+
+    def goal_cells(self) -> tuple[int, int]:
+        last = self.size - 1
+        # Green (player 1) owns the far corner nn, Red (player 2) owns a1.
+        return self.board.index(last, last), self.board.index(0, 0)
+
+
+class TrailState(State):
+    """A Slime Trail position: the empty cells, the snail's cell and the side to move."""
+
+    __slots__ = ("game", "free", "snail", "_first_player", "_trail", "_key")
+
+    def __init__(self, game: TrailGame, free: int, snail: int, to_move: int) -> None:
+        self.game: TrailGame = game
+        self.free = free & ~(1 << snail)
+        self.snail = snail
+        self._first_player = to_move
+        self._trail: list[int] = []  # snail cells before each pushed move
+        blocked_keys, snail_keys, side_key = game.zobrist
+        key = snail_keys[snail] ^ (side_key if to_move == 2 else 0)
+        blocked = game.board.mask & ~self.free & ~(1 << snail)
+        while blocked:
+            low = blocked & -blocked
+            key ^= blocked_keys[low.bit_length() - 1]
+            blocked ^= low
+        self._key = key
+
+    # -- the interface ---------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        return self._first_player if len(self._trail) % 2 == 0 else 3 - self._first_player
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [*self._trail[1:], self.snail][: len(self._trail)]
+
+    def legal_moves(self) -> list[Move]:
+        return _bits(self.legal_mask())
+
+    def legal_mask(self) -> int:
+        """The legal destinations as a bitboard."""
+        game = self.game
+        if self.game.goal_mask >> self.snail & 1:
+            return 0
+        steps = game.board.neighbours[self.snail] & self.free
+        if game.rules == "rastros":
+            return steps
+        # Taylor: keep goal corners and cells from which a goal can still be reached.
+        legal = steps & game.goal_mask
+        others = steps & ~game.goal_mask
+        while others:
+            low = others & -others
+            others ^= low
+            if game.board.reachable(low, self.free & ~low) & game.goal_mask:
+                legal |= low
+        return legal
+
+    def push(self, move: Move) -> None:
+        if not isinstance(move, int) or not (self.legal_mask() >> move & 1):
+            raise IllegalMoveError(f"{self._describe(move)} is not a legal move here")
+        blocked_keys, snail_keys, side_key = self.game.zobrist
+        self._key ^= snail_keys[self.snail] ^ blocked_keys[self.snail] ^ snail_keys[move] ^ side_key
+        self._trail.append(self.snail)
+        self.free &= ~(1 << move)
+        self.snail = move
+
+    def pop(self) -> Move:
+        if not self._trail:
+            raise IndexError("pop from a position with no moves")
+        move = self.snail
+        self.snail = self._trail.pop()
+        self.free |= 1 << move
+        blocked_keys, snail_keys, side_key = self.game.zobrist
+        self._key ^= snail_keys[self.snail] ^ blocked_keys[self.snail] ^ snail_keys[move] ^ side_key
+        return move
+
+    def outcome(self) -> Outcome | None:
+        game = self.game
+        if game.goal_mask >> self.snail & 1:
+            return Outcome(game.owner(self.snail), "goal")
+        if self.legal_mask():
+            return None
+        if game.rules == "rastros":
+            return Outcome(3 - self.to_move, "stuck")
+        return Outcome(None, "stuck")
+
+    def move_str(self, move: Move) -> str:
+        return self.game.board.name(move)  # type: ignore[arg-type]
+
+    def parse_move(self, text: str) -> Move:
+        board = self.game.board
+        token = text.strip().lower()
+        if token in board.directions:
+            cell = board.step(self.snail, token)
+            if cell is None:
+                raise IllegalMoveError(
+                    f"{token!r} from {board.name(self.snail)} leaves the board"
+                )
+        else:
+            found = board.parse_cell(token)
+            if found is None:
+                names = " ".join(board.directions)
+                raise InvalidMoveError(
+                    f"{text.strip()!r} is neither a cell of the {board.n}x{board.n} board "
+                    f"nor a direction ({names})"
+                )
+            cell = found
+        if not (self.legal_mask() >> cell & 1):
+            raise IllegalMoveError(self._why_illegal(cell))
+        return cell
+
+    def fen(self) -> str:
+        board, n = self.game.board, self.game.size
+        rows = []
+        for row in range(n - 1, -1, -1):
+            out, run = [], 0
+            for col in range(n):
+                index = board.index(col, row)
+                if self.free >> index & 1:
+                    run += 1
+                    continue
+                if run:
+                    out.append(str(run))
+                    run = 0
+                out.append(SNAIL if index == self.snail else TRAIL)
+            if run:
+                out.append(str(run))
+            rows.append("".join(out))
+        return f"{'/'.join(rows)} {self.to_move}"
+
+    def key(self) -> int:
+        return self._key
+
+    def copy(self) -> TrailState:
+        clone = TrailState.__new__(TrailState)
+        clone.game, clone.free, clone.snail = self.game, self.free, self.snail
+        clone._first_player, clone._trail, clone._key = (
+            self._first_player,
+            list(self._trail),
+            self._key,
+        )
+        return clone
+
+    def view(self) -> dict[str, Any]:
+        board = self.game.board
+        path = [*self._trail, self.snail]
+        blocked = board.mask & ~self.free & ~(1 << self.snail)
+        return {
+            "snail": board.name(self.snail),
+            "slime": [board.name(i) for i in _bits(blocked)],
+            "path": [board.name(i) for i in path],
+            "goals": {str(p): board.name(self.game.goals[p]) for p in (1, 2)},
+            "legal": [board.name(i) for i in self.legal_moves()],
+        }
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _describe(self, move: Move) -> str:
+        board = self.game.board
+        if isinstance(move, int) and 0 <= move < len(board.neighbours) and board.mask >> move & 1:
+            return board.name(move)
+        return repr(move)
+
+    def _why_illegal(self, cell: int) -> str:
+        board, name = self.game.board, self.game.board.name(cell)
+        if self.outcome() is not None:
+            return f"{name}: the game is over"
+        if cell == self.snail:
+            return f"{name}: the snail is already there"
+        if not board.neighbours[self.snail] >> cell & 1:
+            return f"{name} is not next to the snail on {board.name(self.snail)}"
+        if not self.free >> cell & 1:
+            return f"{name} is slimed"
+        return f"{name}: no goal corner could be reached from there (Taylor's rule)"
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
