@@ -218,11 +218,7 @@ class State(ABC):
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, State)
-            and self.game == other.game
-            and self.fen() == other.fen()
-        )
+        return isinstance(other, State) and self.game == other.game and self.fen() == other.fen()
 
     def __hash__(self) -> int:
         return self.key()

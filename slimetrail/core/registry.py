@@ -22,9 +22,7 @@ def get_game(game_id: str = "slimetrail", **options: Any) -> Game:
     try:
         cls = GAMES[game_id]
     except KeyError:
-        raise GameOptionError(
-            f"unknown game {game_id!r} (games: {', '.join(GAMES)})"
-        ) from None
+        raise GameOptionError(f"unknown game {game_id!r} (games: {', '.join(GAMES)})") from None
     return cls(**{k: v for k, v in options.items() if v is not None})
 
 

@@ -85,9 +85,7 @@ class TrailGame(Game):
     def state_from_fen(self, fen: str) -> TrailState:
         parts = fen.split()
         if len(parts) != 2 or parts[1] not in ("1", "2"):
-            raise InvalidPositionError(
-                f"position {fen!r}: expected '<rows separated by /> <1|2>'"
-            )
+            raise InvalidPositionError(f"position {fen!r}: expected '<rows separated by /> <1|2>'")
         rows = parts[0].split("/")
         n = self.size
         if len(rows) != n:
@@ -194,7 +192,7 @@ class HexSlimeTrailGame(TrailGame):
 class TrailState(State):
     """A Slime Trail position: the empty cells, the snail's cell and the side to move."""
 
-    __slots__ = ("game", "free", "snail", "_first_player", "_trail", "_key")
+    __slots__ = ("_first_player", "_key", "_trail", "free", "game", "snail")
 
     def __init__(self, game: TrailGame, free: int, snail: int, to_move: int) -> None:
         self.game: TrailGame = game
@@ -280,9 +278,7 @@ class TrailState(State):
         if token in board.directions:
             cell = board.step(self.snail, token)
             if cell is None:
-                raise IllegalMoveError(
-                    f"{token!r} from {board.name(self.snail)} leaves the board"
-                )
+                raise IllegalMoveError(f"{token!r} from {board.name(self.snail)} leaves the board")
         else:
             found = board.parse_cell(token)
             if found is None:

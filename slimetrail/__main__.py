@@ -1,0 +1,5 @@
+import sys
+
+from slimetrail.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""The ``slimetrail`` command line: one module per subcommand."""
