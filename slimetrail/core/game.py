@@ -213,9 +213,22 @@ class State(ABC):
         """The cells a player clicks, in order, to make ``move`` on a board front end."""
         return [self.move_str(move)]
 
+    def legal_clicks(self) -> dict[str, list[str]]:
+        """Every legal move's canonical text mapped to its click path."""
+        return {self.move_str(m): self.click_path(m) for m in self.legal_moves()}
+
     def view(self) -> dict[str, Any]:
-        """The position for generic front ends: cell contents and game-specific marks."""
+        """The position for generic front ends.
+
+        ``{"marks": {cell: [mark, ...]}, "path": [cell, ...], "last": [cell, ...]}``: marks are
+        CSS-friendly words (``snail``, ``slime``, ``goal-1``, ``stone-2``, ...) the page styles;
+        ``path`` is an optional line to draw through cells; ``last`` the cells of the last move.
+        """
         raise NotImplementedError
+
+    def evaluate(self) -> float:
+        """A heuristic value in [-1, 1] for the side to move; 0 where a game has none."""
+        return 0.0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.game == other.game and self.fen() == other.fen()

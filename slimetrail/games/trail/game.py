@@ -325,15 +325,18 @@ class TrailState(State):
         return clone
 
     def view(self) -> dict[str, Any]:
-        board = self.game.board
-        path = [*self._trail, self.snail]
+        board, game = self.game.board, self.game
+        marks: dict[str, list[str]] = {}
+        for player in (1, 2):
+            marks.setdefault(board.name(game.goals[player]), []).append(f"goal-{player}")
         blocked = board.mask & ~self.free & ~(1 << self.snail)
+        for index in _bits(blocked):
+            marks.setdefault(board.name(index), []).append("slime")
+        marks.setdefault(board.name(self.snail), []).append("snail")
         return {
-            "snail": board.name(self.snail),
-            "slime": [board.name(i) for i in _bits(blocked)],
-            "path": [board.name(i) for i in path],
-            "goals": {str(p): board.name(self.game.goals[p]) for p in (1, 2)},
-            "legal": [board.name(i) for i in self.legal_moves()],
+            "marks": marks,
+            "path": [board.name(i) for i in [*self._trail, self.snail]],
+            "last": [board.name(self.snail)] if self._trail else [],
         }
 
     # -- helpers ---------------------------------------------------------------------
