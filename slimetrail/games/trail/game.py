@@ -339,6 +339,11 @@ class TrailState(State):
             "last": [board.name(self.snail)] if self._trail else [],
         }
 
+    def evaluate(self) -> float:
+        from slimetrail.games.trail.eval import evaluate
+
+        return evaluate(self)
+
     # -- helpers ---------------------------------------------------------------------
 
     def _describe(self, move: Move) -> str:

@@ -1,0 +1,166 @@
+"""Playing strength levels on top of the search (and of the exact solver at the top).
+
+Every level is deterministic for a given ``seed``: randomness comes from a generator seeded
+by ``(seed, position key)``, and the searches are bounded by node counts rather than by the
+clock.  ``time_limit`` is only a hard cap for slow machines or big boards.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from dataclasses import dataclass
+
+from slimetrail.ai.search import EVAL_SCALE, MATE_BOUND, Searcher, _Abort, search
+from slimetrail.core.game import GameError, Move, State
+
+LOST_AT_ONCE = -0.95 * EVAL_SCALE  # the evaluator's "every step is poison" verdict
+
+
+@dataclass(frozen=True)
+class Level:
+    description: str
+    depth: int = 0  # fixed-depth scoring of every move, chosen with noise (0: no search)
+    noise: float = 0.0  # standard deviation of the noise added to each move's score
+    nodes: int = 0  # iterative-deepening search bounded by nodes (0: not used)
+    solver: bool = False  # perfect play where the exact solver answers in time
+
+
+LEVELS_TABLE: dict[int, Level] = {
+    1: Level("beginner: random, but takes a win in one and avoids losing at once", depth=1),
+    2: Level("novice: looks one move ahead, often misjudges", depth=1, noise=250.0),
+    3: Level("casual: looks three moves ahead with some noise", depth=3, noise=80.0),
+    4: Level("club: searches a few thousand positions", nodes=4_000),
+    5: Level("strong: searches about 60 000 positions", nodes=60_000),
+    6: Level(
+        "perfect where solvable: exact solver, deep search otherwise", nodes=150_000, solver=True
+    ),
+}
+LEVELS: dict[int, str] = {n: level.description for n, level in LEVELS_TABLE.items()}
+MAX_LEVEL = max(LEVELS)
+
+
+def choose_move(
+    state: State, level: int, *, time_limit: float = 1.0, seed: int | None = None
+) -> Move:
+    """A move for the side to move at ``level`` (1..MAX_LEVEL); ``state`` is not changed."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS_TABLE:
+        raise GameError(f"level {level!r} is not one of 1..{MAX_LEVEL}")
+    if time_limit <= 0:
+        raise GameError(f"time_limit must be positive, not {time_limit}")
+    moves = state.legal_moves()
+    if not moves:
+        raise GameError("the game is over: there is no move to choose")
+    if len(moves) == 1:
+        return moves[0]
+    spec = LEVELS_TABLE[level]
+    rng = random.Random(hash((seed, state.key())) if seed is not None else None)
+    deadline = time.perf_counter() + time_limit
+    if spec.solver:
+        move = _solved_move(state, deadline, spec.nodes)
+        if move is not None:
+            return move
+    if spec.nodes:
+        remaining = max(0.01, deadline - time.perf_counter())
+        result = search(state, nodes=spec.nodes, movetime=remaining)
+        return result.best_move if result.best_move is not None else moves[0]
+    scores = _score_moves(state, spec.depth, deadline)
+    if level == 1:
+        return _beginner_move(scores, rng)
+    return max(scores, key=lambda m: scores[m] + rng.gauss(0.0, spec.noise))
+
+
+def _score_moves(state: State, depth: int, deadline: float) -> dict[Move, int]:
+    """Every move's score at ``depth``, shallower if the time cap is hit."""
+    for d in range(depth, 0, -1):
+        searcher = Searcher(state, movetime=max(0.0, deadline - time.perf_counter()))
+        try:
+            return searcher.score_moves(d)
+        except _Abort:
+            continue
+    return dict.fromkeys(state.legal_moves(), 0)
+
+
+def _beginner_move(scores: dict[Move, int], rng: random.Random) -> Move:
+    """A random move, except that a win in one is always seen and instant losses avoided."""
+    wins = [m for m, s in scores.items() if s >= MATE_BOUND]
+    if wins:
+        return rng.choice(wins)
+    # Stepping where the opponent wins at once is absurd; a move the evaluator judges lost
+    # is only avoided half the time (a beginner does not see everything).
+    sane = [m for m, s in scores.items() if s > -MATE_BOUND]
+    careful = [m for m in sane if scores[m] > LOST_AT_ONCE or rng.random() < 0.5]
+    return rng.choice(careful or sane or list(scores))
+
+
+# -- the solver at the top level ------------------------------------------------------
+
+
+def _solver_module():
+    try:
+        module = importlib.import_module("slimetrail.solver")
+    except ImportError:
+        return None
+    return module if hasattr(module, "solve") and hasattr(module, "can_solve") else None
+
+
+def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | None:
+    """The best move by the exact solver, or ``None`` when it cannot answer in time.
+
+    Winning: the shortest win.  Drawing: a drawing move.  Losing: the longest resistance,
+    then the move leaving the opponent the fewest winning replies (most chances to err).
+    Half of the time budget goes to the solver; the search fallback keeps the rest.
+    """
+    solver = _solver_module()
+    if solver is None or not solver.can_solve(state.game):
+        return None
+    budget_end = time.perf_counter() + (deadline - time.perf_counter()) / 2
+    try:
+        root = solver.solve(state, distance=True, time_limit=_left(budget_end))
+    except solver.SolveTimeout:
+        return None
+    values = root.move_values
+    if root.value == "draw":
+        drawing = [m for m in state.legal_moves() if values.get(m) == "draw"]
+        return _best_by_search(state, drawing, deadline, fallback_nodes)
+    wanted = "win" if root.value == "win" else "loss"
+    candidates = [m for m in state.legal_moves() if values.get(m) == wanted]
+    if not candidates:
+        return None
+    ranked: list[tuple[tuple[int, int], Move]] = []
+    child = state.copy()
+    for move in candidates:
+        child.push(move)
+        try:
+            if child.is_over():
+                plies, replies = 0, 0
+            else:
+                reply = solver.solve(child, distance=True, time_limit=_left(budget_end))
+                plies, replies = reply.plies or 0, len(reply.winning_moves)
+        except solver.SolveTimeout:
+            return _best_by_search(state, candidates, deadline, fallback_nodes)
+        finally:
+            child.pop()
+        ranked.append(((plies, replies) if wanted == "win" else (-plies, replies), move))
+    return min(ranked, key=lambda item: item[0])[1]
+
+
+def _left(until: float) -> float:
+    return max(0.001, until - time.perf_counter())
+
+
+def _best_by_search(state: State, moves: list[Move], deadline: float, nodes: int) -> Move:
+    """The search's favourite among ``moves`` (all of equal game-theoretic value)."""
+    if len(moves) == 1:
+        return moves[0]
+    result = search(state, nodes=nodes, movetime=_left(deadline))
+    if result.best_move in moves:
+        return result.best_move
+    scores = {}
+    child = state.copy()
+    for move in moves:
+        child.push(move)
+        scores[move] = -child.evaluate() if not child.is_over() else 0.0
+        child.pop()
+    return max(moves, key=lambda m: scores[m])
