@@ -1,0 +1,1 @@
+"""Engine protocols: UGI (:mod:`slimetrail.engine.ugi`)."""

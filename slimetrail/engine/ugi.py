@@ -1,0 +1,351 @@
+"""A UGI engine (the Universal Game Interface of kz04px/cutegames, after UCI).
+
+:class:`UgiEngine` reads one command line at a time through :meth:`UgiEngine.handle` and
+writes its replies through an output callback, so it is testable without pipes;
+:func:`run_stdio` connects it to stdin/stdout.  Searches run in a thread, so ``stop``,
+``isready`` and ``query`` are answered while one is going on.  Bad input never kills the
+engine and never changes the position: it is answered by ``info string error ...``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from slimetrail import __version__
+from slimetrail.ai import LEVELS, MAX_LEVEL, SearchResult, choose_move, search
+from slimetrail.core.game import Game, GameError, Move, State
+from slimetrail.core.registry import GAMES, get_game
+
+ENGINE_NAME = f"Slimetrail {__version__}"
+ENGINE_AUTHOR = "the Slimetrail developers"
+GO_NUMBERS = ("movetime", "depth", "nodes", "p1time", "p2time", "p1inc", "p2inc", "perft")
+
+
+class UgiError(ValueError):
+    """A command that cannot be carried out; reported as ``info string error ...``."""
+
+
+class UgiEngine:
+    def __init__(self, output: Callable[[str], None], game: Game | None = None) -> None:
+        self._write = output
+        self._lock = threading.Lock()
+        self.game = game if game is not None else get_game("slimetrail")
+        self.state: State = self.game.new_state()
+        self.level = MAX_LEVEL
+        self.seed: int | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._infinite = False
+
+    # -- input ---------------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Carry out one command line; returns ``False`` after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        if command == "quit":
+            self.stop_search()
+            return False
+        handler = getattr(self, f"_cmd_{command}", None)
+        try:
+            if handler is None:
+                raise UgiError(f"unknown command {command!r}")
+            handler(args)
+        except (UgiError, GameError) as exc:
+            self.send(f"info string error {exc}")
+        except Exception as exc:  # never die on input; say what went wrong
+            self.send(f"info string error {command}: {type(exc).__name__}: {exc}")
+        return True
+
+    def send(self, text: str) -> None:
+        with self._lock:
+            self._write(text)
+
+    @property
+    def searching(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _idle(self, command: str) -> None:
+        """Let a finite search finish before a command that changes or starts something."""
+        if self.searching and self._infinite:
+            raise UgiError(f"{command}: an infinite search is running (send stop first)")
+        self.wait()
+
+    # -- commands ------------------------------------------------------------------------
+
+    def _cmd_ugi(self, args: list[str]) -> None:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        self.send(f"option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}")
+        games = " ".join(f"var {g}" for g in sorted(GAMES))
+        self.send(f"option name Game type combo default {self.game.id} {games}")
+        for name in ("size", "rules", "start"):
+            if name in self.game.options:
+                self.send(
+                    f"option name {name.title()} type string default {self.game.options[name]}"
+                )
+        self.send("option name Seed type string default none")
+        self.send("ugiok")
+
+    def _cmd_isready(self, args: list[str]) -> None:
+        self.send("readyok")
+
+    def _cmd_uginewgame(self, args: list[str]) -> None:
+        self._idle("uginewgame")
+        self.state = self.game.new_state()
+
+    def _cmd_setoption(self, args: list[str]) -> None:
+        self._idle("setoption")
+        if len(args) < 4 or args[0] != "name" or "value" not in args:
+            raise UgiError("setoption: expected 'setoption name <name> value <value>'")
+        split = args.index("value")
+        name = " ".join(args[1:split]).lower()
+        value = " ".join(args[split + 1 :])
+        if name == "level":
+            level = _number(value, "Level")
+            if level not in LEVELS:
+                raise UgiError(f"Level {value!r} is not one of 1..{MAX_LEVEL}")
+            self.level = level
+        elif name == "seed":
+            self.seed = None if value.lower() == "none" else _number(value, "Seed")
+        elif name == "game":
+            self._set_game(value.lower(), {})
+        elif name in ("size", "rules", "start"):
+            options = dict(self.game.options)
+            options[name] = value
+            self._set_game(self.game.id, options)
+        else:
+            raise UgiError(f"setoption: unknown option {name!r}")
+
+    def _set_game(self, game_id: str, options: dict[str, Any]) -> None:
+        game = get_game(game_id, **options)  # raises GameOptionError, naming what was wrong
+        self.game, self.state = game, game.new_state()
+
+    def _cmd_position(self, args: list[str]) -> None:
+        self._idle("position")
+        if not args or args[0] not in ("startpos", "fen"):
+            raise UgiError("position: expected 'startpos' or 'fen <fen>', then 'moves ...'")
+        if "moves" in args:
+            split = args.index("moves")
+            setup, moves = args[:split], args[split + 1 :]
+        else:
+            setup, moves = args, []
+        if setup[0] == "startpos":
+            if len(setup) > 1:
+                raise UgiError(f"position: unexpected {' '.join(setup[1:])!r} after startpos")
+            state = self.game.new_state()
+        else:
+            if len(setup) < 2:
+                raise UgiError("position fen: the fen is missing")
+            state = self.game.state_from_fen(" ".join(setup[1:]))
+        for number, text in enumerate(moves, 1):
+            try:
+                state.push_str(text)
+            except GameError as exc:
+                raise UgiError(f"position: move {number} {text!r}: {exc}") from None
+        self.state = state
+
+    def _cmd_query(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise UgiError("query: expected one of gameover, p1turn, result")
+        outcome = self.state.outcome()
+        if args[0] == "gameover":
+            self.send(f"response {'true' if outcome is not None else 'false'}")
+        elif args[0] == "p1turn":
+            self.send(f"response {'true' if self.state.to_move == 1 else 'false'}")
+        elif args[0] == "result":
+            if outcome is None:
+                answer = "none"
+            elif outcome.winner is None:
+                answer = "draw"
+            else:
+                answer = f"p{outcome.winner}win"
+            self.send(f"response {answer}")
+        else:
+            raise UgiError(f"query: unknown question {args[0]!r} (gameover, p1turn, result)")
+
+    def _cmd_stop(self, args: list[str]) -> None:
+        self.stop_search()
+
+    def _cmd_go(self, args: list[str]) -> None:
+        self._idle("go")
+        limits = _parse_go(args)
+        if "perft" in limits:
+            self._perft(limits["perft"])
+            return
+        state = self.state.copy()
+        if not state.legal_moves():
+            self.send("info string error go: the game is over")
+            self.send("bestmove none")
+            return
+        self._stop = threading.Event()
+        self._infinite = bool(limits.get("infinite"))
+        self._thread = threading.Thread(
+            target=self._search_thread, args=(state, limits, self._stop), daemon=True
+        )
+        self._thread.start()
+
+    def stop_search(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def wait(self) -> None:
+        """Wait for a running search (not an infinite one) to finish."""
+        if self._thread is not None and not self._infinite:
+            self._thread.join()
+            self._thread = None
+
+    # -- work ----------------------------------------------------------------------------
+
+    def _perft(self, depth: int) -> None:
+        from slimetrail.core.perft import divide
+
+        counts = divide(self.state, depth)
+        for move, count in counts.items():
+            self.send(f"{move}: {count}")
+        self.send("")
+        self.send(f"Nodes searched: {sum(counts.values()) if depth else 1}")
+
+    def _search_thread(self, state: State, limits: dict[str, Any], stop: threading.Event) -> None:
+        try:
+            move = self._think(state, limits, stop)
+        except Exception as exc:  # the engine must answer even if the search fails
+            self.send(f"info string error search failed: {exc}")
+            move = state.legal_moves()[0]
+        if limits.get("infinite"):
+            stop.wait()  # UCI: with 'go infinite' the best move waits for 'stop'
+        self.send(f"bestmove {state.move_str(move)}")
+
+    def _think(self, state: State, limits: dict[str, Any], stop: threading.Event) -> Move:
+        started = time.perf_counter()
+        budget = _time_budget(state.to_move, limits)
+        fixed = any(k in limits for k in ("depth", "nodes", "movetime", "infinite"))
+        if not fixed:
+            if self.level == MAX_LEVEL:
+                solved = self._solved(state, budget, started)
+                if solved is not None:
+                    return solved
+            else:
+                move = choose_move(state, self.level, time_limit=budget, seed=self.seed)
+                self.send(f"info string level {self.level}")
+                return move
+        movetime = limits["movetime"] / 1000 if "movetime" in limits else None
+        if not fixed:
+            movetime = max(0.001, budget - (time.perf_counter() - started))
+
+        def info(result: SearchResult) -> None:
+            self.send(_info_line(state, result))
+
+        result = search(
+            state,
+            depth=limits.get("depth"),
+            movetime=movetime,
+            nodes=limits.get("nodes"),
+            stop=stop,
+            on_info=info,
+        )
+        return result.best_move if result.best_move is not None else state.legal_moves()[0]
+
+    def _solved(self, state: State, budget: float, started: float) -> Move | None:
+        """The solver's move, reported with its proven score, if it answers in the budget."""
+        from slimetrail.ai.levels import _solved_move, _solver_module
+
+        solver = _solver_module()
+        if solver is None or not solver.can_solve(state.game):
+            return None
+        try:
+            root = solver.solve(state, distance=True, time_limit=budget / 3)
+        except solver.SolveTimeout:
+            return None
+        move = _solved_move(state, started + budget, 20_000)
+        if move is None:
+            return None
+        if root.value == "draw":
+            score = "cp 0"
+        else:
+            plies = root.plies or 0
+            mate = (plies + 1) // 2 if root.value == "win" else -(plies // 2)
+            score = f"mate {mate}"
+        elapsed = int((time.perf_counter() - started) * 1000)
+        self.send(
+            f"info depth {root.plies or 0} score {score} nodes {root.nodes} time {elapsed}"
+            f" pv {state.move_str(move)}"
+        )
+        return move
+
+
+def _number(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UgiError(f"{what}: {text!r} is not a whole number") from None
+
+
+def _parse_go(args: list[str]) -> dict[str, Any]:
+    limits: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "infinite":
+            limits["infinite"] = True
+            i += 1
+            continue
+        if word not in GO_NUMBERS:
+            raise UgiError(f"go: unknown parameter {word!r}")
+        if i + 1 >= len(args):
+            raise UgiError(f"go: {word} needs a number")
+        value = _number(args[i + 1], f"go {word}")
+        low = 0 if word in ("p1time", "p2time", "p1inc", "p2inc", "perft") else 1
+        if value < low:
+            raise UgiError(f"go {word}: {value} is below {low}")
+        limits[word] = value
+        i += 2
+    return limits
+
+
+def _time_budget(player: int, limits: dict[str, Any]) -> float:
+    """Seconds to think for the clock in ``limits``; one second without a clock."""
+    remaining = limits.get(f"p{player}time")
+    if remaining is None:
+        return 1.0
+    increment = limits.get(f"p{player}inc", 0)
+    # Spread the clock over about 20 more moves, plus most of the increment, and never
+    # use more than half of what is left.
+    budget_ms = min(remaining / 20 + increment * 0.8, remaining / 2)
+    return max(0.005, budget_ms / 1000)
+
+
+def _info_line(state: State, result: SearchResult) -> str:
+    score = f"mate {result.mate}" if result.mate is not None else f"cp {result.score}"
+    pv_state = state.copy()
+    pv = []
+    for move in result.pv:
+        pv.append(pv_state.move_str(move))
+        pv_state.push(move)
+    return (
+        f"info depth {result.depth} score {score} nodes {result.nodes}"
+        f" time {int(result.seconds * 1000)} pv {' '.join(pv)}"
+    )
+
+
+def run_stdio(game: Game | None = None) -> int:
+    """Speak UGI on stdin/stdout until ``quit`` or end of input."""
+    import sys
+
+    def write(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    engine = UgiEngine(write, game)
+    for line in sys.stdin:
+        if not engine.handle(line):
+            return 0
+    engine.stop_search()
+    return 0
