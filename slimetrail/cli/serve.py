@@ -1,0 +1,56 @@
+"""``slimetrail serve``: the web server (FastAPI app under uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the web server",
+        description="Play in the browser: against the computer, on one device, or by link.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--db",
+        help="database URL (default: SQLite file slimetrail.db in $SLIMETRAIL_DATA "
+        "or ~/.local/share/slimetrail); e.g. postgresql://user:pass@host/db",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive(int),
+        default=2,
+        help="worker processes for computer moves (default 2)",
+    )
+    parser.add_argument(
+        "--move-time",
+        type=_positive(float),
+        default=1.0,
+        help="time cap in seconds for one computer move (default 1)",
+    )
+    parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from slimetrail.web.app import create_app
+
+    app = create_app(args.db, workers=args.workers, move_time=args.move_time)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0

@@ -1,0 +1,1 @@
+"""Alembic migrations of the web server's database, run at startup by ``db.upgrade``."""

@@ -1,0 +1,152 @@
+"""A bounded pool of worker processes for computer moves and analysis.
+
+Searches never run on the server's event loop: each job is a plain function of picklable
+arguments (game id, options, move texts) run in a ``ProcessPoolExecutor``.  Inside a worker
+a job is also stopped by an interval timer once it overruns its time cap by a margin, so a
+search that ignores its ``time_limit`` cannot hold a worker for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+import signal
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from slimetrail.core.game import State
+from slimetrail.core.registry import get_game
+
+# A job may overrun its own time cap by this factor plus this many seconds (first calls may
+# include JIT compilation) before the worker stops it.
+OVERRUN_FACTOR = 2.0
+OVERRUN_SECONDS = 20.0
+
+
+class JobTimeout(Exception):
+    """A worker job ran past its hard cap."""
+
+
+def hard_cap(time_limit: float) -> float:
+    return time_limit * OVERRUN_FACTOR + OVERRUN_SECONDS
+
+
+def replay(game_id: str, options: dict[str, str], moves: list[str]) -> State:
+    state = get_game(game_id, **options).new_state()
+    for text in moves:
+        state.push_str(text)
+    return state
+
+
+def _on_alarm(_signum: int, _frame: Any) -> None:
+    raise JobTimeout
+
+
+def _capped(seconds: float, func: Callable[..., Any], *args: Any) -> Any:
+    """Run ``func`` in this worker process, interrupted after ``seconds``."""
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return func(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def computer_move(
+    game_id: str,
+    options: dict[str, str],
+    moves: list[str],
+    level: int,
+    time_limit: float,
+    seed: int,
+) -> str:
+    """The computer's move (canonical text) in the position after ``moves``."""
+    state = replay(game_id, options, moves)
+    try:
+        move = _capped(hard_cap(time_limit), _choose, state, level, time_limit, seed)
+    except JobTimeout:
+        # The level overran its cap: any legal move keeps the game going.
+        move = random.Random(seed).choice(state.legal_moves())
+    return state.move_str(move)
+
+
+def _choose(state: State, level: int, time_limit: float, seed: int) -> Any:
+    from slimetrail.ai import choose_move
+
+    return choose_move(state, level, time_limit=time_limit, seed=seed)
+
+
+def analyse(
+    game_id: str, options: dict[str, str], moves: list[str], time_limit: float
+) -> dict[str, Any]:
+    """Exact values of the position after ``moves`` and of each legal move, if solvable."""
+    from slimetrail.solver import SolveTimeout, can_solve, solve
+
+    state = replay(game_id, options, moves)
+    answer: dict[str, Any] = {
+        "solved": False,
+        "value": None,
+        "to_move": state.to_move,
+        "moves": {},
+        "plies": None,
+        "detail": "",
+    }
+    if not can_solve(state.game):
+        answer["detail"] = f"the solver cannot solve {state.game.spec}"
+        return answer
+    try:
+        result = _capped(hard_cap(time_limit), _solve, solve, state, time_limit)
+    except (SolveTimeout, JobTimeout):
+        answer["detail"] = f"not solved within {time_limit:g} s"
+        return answer
+    answer.update(
+        solved=True,
+        value=result.value,
+        moves={state.move_str(m): v for m, v in result.move_values.items()},
+        plies=result.plies,
+        detail=f"solved in {result.seconds:.2f} s ({result.nodes} nodes)",
+    )
+    return answer
+
+
+def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
+    return solve(state, distance=True, time_limit=time_limit)
+
+
+def _warm_up() -> bool:
+    return True
+
+
+class WorkerPool:
+    """A bounded process pool, created on first use; jobs are awaited from the event loop."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def executor(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn: forking a process that runs threads (the server's) is unsafe.
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._executor
+
+    async def run(self, func: Callable[..., Any], *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, func, *args)
+
+    async def start(self) -> None:
+        """Start the worker processes now rather than on the first computer move."""
+        await asyncio.gather(*(self.run(_warm_up) for _ in range(self.workers)))
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
