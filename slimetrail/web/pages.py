@@ -1,0 +1,118 @@
+"""HTML pages of the web front end: the home page, the rules pages and the play page.
+
+The play page is a thin shell: ``static/play.js`` fetches the match JSON and follows the
+WebSocket, and draws any game from ``board`` + ``view`` + ``legal``, so a new game needs no
+page code.  Each game's rules text is an HTML fragment in its own package folder
+(``<game package>/rules/<game id>.html``).
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from slimetrail.core.game import Game
+from slimetrail.core.registry import GAMES
+
+router = APIRouter()
+templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+
+OPPONENTS = (
+    ("computer", "the computer"),
+    ("hotseat", "a friend on this device"),
+    ("friend", "a friend by link"),
+)
+
+
+def levels() -> dict[int, str]:
+    from slimetrail.ai import LEVELS
+
+    return dict(sorted(LEVELS.items()))
+
+
+def default_level(available: dict[int, str]) -> int:
+    # The server's default level is 3; fall back to the middle one if there is no level 3.
+    keys = sorted(available)
+    return 3 if 3 in available else keys[len(keys) // 2]
+
+
+def game_card(cls: type[Game]) -> dict[str, Any]:
+    """What the home page shows for one game: its options as form fields and its variants."""
+    presets: dict[str, dict[str, str]] = getattr(cls, "presets", {}) or {}
+    options = []
+    for spec in cls.option_specs:
+        choices = [(value, value) for value in spec.choices]
+        if not choices:
+            # A free option (the start cell): offer the default and every named variant.
+            choices = [(spec.default, f"{spec.default} (standard)")]
+            for name, preset in presets.items():
+                if spec.name in preset:
+                    value = preset[spec.name]
+                    choices.append((value, f"{value} ({name.capitalize()} variant)"))
+        options.append(
+            {"name": spec.name, "default": spec.default, "choices": choices, "help": spec.help}
+        )
+    return {
+        "id": cls.id,
+        "title": cls.title,
+        "player_names": list(cls.player_names),
+        "num_players": cls.num_players,
+        "options": options,
+        "has_rules": rules_fragment(cls) is not None,
+    }
+
+
+def rules_fragment(cls: type[Game]) -> str | None:
+    """The rules fragment shipped in the game's package, or ``None`` if it has none."""
+    package = cls.__module__.rpartition(".")[0]
+    resource = importlib.resources.files(package) / "rules" / f"{cls.id}.html"
+    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def home(request: Request) -> HTMLResponse:
+    available = levels()
+    return templates.TemplateResponse(
+        request,
+        "home.html",
+        {
+            "games": [game_card(cls) for cls in GAMES.values()],
+            "levels": available,
+            "default_level": default_level(available),
+            "opponents": OPPONENTS,
+        },
+    )
+
+
+@router.get("/rules/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def rules(request: Request, game_id: str) -> HTMLResponse:
+    cls = GAMES.get(game_id)
+    fragment = rules_fragment(cls) if cls else None
+    if cls is None or fragment is None:
+        raise HTTPException(404, f"no rules page for game {game_id!r} (games: {', '.join(GAMES)})")
+    return templates.TemplateResponse(
+        request,
+        "rules.html",
+        {"game": game_card(cls), "fragment": fragment, "games": list(GAMES.values())},
+    )
+
+
+@router.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
+    available = levels()
+    return templates.TemplateResponse(
+        request,
+        "play.html",
+        {
+            "match_id": match_id,
+            "seat": seat,
+            "levels_json": json.dumps({str(k): v for k, v in available.items()}),
+            "default_level": default_level(available),
+        },
+    )

@@ -1,0 +1,70 @@
+// Helpers shared by the pages: JSON calls with readable errors, and the record import form.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+// FastAPI errors come as {"detail": "text"} or, for a malformed body, a list of problems.
+function errorText(status, body) {
+  const detail = body && body.detail;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((d) => `${(d.loc || []).slice(1).join(".") || "request"}: ${d.msg}`).join("; ");
+  }
+  return `the server answered ${status}`;
+}
+
+export async function api(path, { method = "GET", body } = {}) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(0, "cannot reach the server; check the connection and try again");
+  }
+  let data = null;
+  const text = await response.text();
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!response.ok) throw new ApiError(response.status, errorText(response.status, data));
+  return data;
+}
+
+// The import form: a textarea and/or a file; on success open the replayed game.
+export function setupImport(form) {
+  if (!form) return;
+  const text = form.querySelector("textarea");
+  const file = form.querySelector('input[type="file"]');
+  const error = form.querySelector(".error");
+  file?.addEventListener("change", async () => {
+    if (file.files.length) text.value = await file.files[0].text();
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    if (!text.value.trim()) {
+      error.textContent = "Paste a game record or choose a file first.";
+      return;
+    }
+    const button = form.querySelector('button[type="submit"]');
+    button.disabled = true;
+    try {
+      const result = await api("/api/import", { method: "POST", body: { record: text.value } });
+      window.location.assign(result.url);
+    } catch (exc) {
+      error.textContent = `Could not import the record: ${exc.message}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
