@@ -2,7 +2,8 @@
 
 Every level is deterministic for a given ``seed``: randomness comes from a generator seeded
 by ``(seed, position key)``, and the searches are bounded by node counts rather than by the
-clock.  ``time_limit`` is only a hard cap for slow machines or big boards.
+clock.  ``time_limit`` is only a hard cap for slow machines or big boards (when it cuts a
+search short, the move depends on how far the search got).
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ class Searcher:
     def check_limits(self) -> None:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _Abort
-        if self.nodes & 127 == 0:
+        if self.nodes & 127 == 1:  # cheap enough every 128 nodes, and at the first
             if self.stop is not None and self.stop.is_set():
                 raise _Abort
             if self.deadline is not None and time.perf_counter() >= self.deadline:
