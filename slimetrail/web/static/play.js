@@ -31,6 +31,7 @@ const page = {
   flipped: null, // null until the first match arrives (then: player 2 sees the board flipped)
   analysis: null, // {key, result}
   busy: false,
+  keyboard: true, // false after a pointer press: the focus ring is for keyboard players
   socket: null,
   socketOpen: false,
   retry: 0,
@@ -171,16 +172,27 @@ function drawBoard() {
     }
   }
   drawAnalysisBadges(geo, overlay);
-  if (page.focus && geo.byName.has(page.focus) && document.activeElement === svg) {
-    const [x, y] = position(geo, geo.byName.get(page.focus));
-    const ring = cellShape(geo, x, y, "");
-    ring.removeAttribute("data-cell");
-    ring.removeAttribute("id");
-    ring.setAttribute("class", "focus-ring");
-    overlay.append(ring);
-  }
-  svg.append(overlay);
+  svg.append(overlay, el("g", { class: "focus-layer", "aria-hidden": "true" }));
+  drawFocus();
   $("loading").hidden = true;
+}
+
+// The keyboard focus ring has its own layer: redrawing the cells under a pointer would
+// swallow the click that gave the board focus.
+function drawFocus() {
+  const svg = $("board");
+  const layer = svg.querySelector(".focus-layer");
+  if (!layer) return;
+  layer.replaceChildren();
+  const geo = geometry(page.match.board);
+  const cell = geo.byName.get(page.focus);
+  if (!cell || !page.keyboard || document.activeElement !== svg) return;
+  const [x, y] = position(geo, cell);
+  const ring = cellShape(geo, x, y, "");
+  ring.removeAttribute("data-cell");
+  ring.removeAttribute("id");
+  ring.setAttribute("class", "focus-ring");
+  layer.append(ring);
 }
 
 // Slimed cells get a hatch pattern as well as a darker colour.
@@ -484,7 +496,7 @@ function renderNewGameForm() {
   form.dataset.ready = "1";
   form.elements.opponent.value = match.opponent;
   for (const [level, text] of Object.entries(page.levels)) {
-    form.elements.level.append(new Option(`${level} \u2014 ${text}`, level));
+    form.elements.level.append(new Option(`${level} \u2014 ${text.split(":")[0]}`, level));
   }
   form.elements.level.value = String(match.level || root.dataset.defaultLevel);
   match.player_names.forEach((name, i) => form.elements.side.append(new Option(name, String(i + 1))));
@@ -704,9 +716,10 @@ function announceFocus() {
 
 function boardKey(event) {
   const steps = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  page.keyboard = true;
   if (steps[event.key]) {
     moveFocus(...steps[event.key]);
-    drawBoard();
+    drawFocus();
     announceFocus();
   } else if (event.key === "Enter" || event.key === " ") {
     clickCell(page.focus);
@@ -742,13 +755,16 @@ function wire() {
     clickCell(cell.dataset.cell);
   });
   svg.addEventListener("keydown", (event) => page.match && boardKey(event));
+  svg.addEventListener("pointerdown", () => {
+    page.keyboard = false;
+  });
   svg.addEventListener("focus", () => {
     if (page.match) {
-      drawBoard();
+      drawFocus();
       announceFocus();
     }
   });
-  svg.addEventListener("blur", () => page.match && drawBoard());
+  svg.addEventListener("blur", () => page.match && drawFocus());
   document.addEventListener("keydown", pageKey);
   $("nav-first").addEventListener("click", () => goTo(0));
   $("nav-prev").addEventListener("click", () => goTo((page.viewPly ?? page.match.ply) - 1));
