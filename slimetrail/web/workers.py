@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from slimetrail.core.game import State
+from slimetrail.core.game import GameError, State
 from slimetrail.core.registry import get_game
 
 # A job may overrun its own time cap by this factor plus this many seconds (first calls may
@@ -83,7 +87,7 @@ def analyse(
     game_id: str, options: dict[str, str], moves: list[str], time_limit: float
 ) -> dict[str, Any]:
     """Exact values of the position after ``moves`` and of each legal move, if solvable."""
-    from slimetrail.solver import SolveTimeout, can_solve, solve
+    from slimetrail.solver import SolveTimeout, solve
 
     state = replay(game_id, options, moves)
     answer: dict[str, Any] = {
@@ -94,13 +98,13 @@ def analyse(
         "plies": None,
         "detail": "",
     }
-    if not can_solve(state.game):
-        answer["detail"] = f"the solver cannot solve {state.game.spec}"
-        return answer
     try:
         result = _capped(hard_cap(time_limit), _solve, solve, state, time_limit)
     except (SolveTimeout, JobTimeout):
         answer["detail"] = f"not solved within {time_limit:g} s"
+        return answer
+    except GameError as exc:  # a game or a position the solver does not handle
+        answer["detail"] = str(exc)
         return answer
     answer.update(
         solved=True,
@@ -116,7 +120,24 @@ def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
     return solve(state, distance=True, time_limit=time_limit)
 
 
+def _watch_parent() -> None:
+    """Worker initializer: exit once the server process is gone (even after kill -9)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
+
+
 def _warm_up() -> bool:
+    """Load the AI and compile (or load from cache) the solver before the first request."""
+    import slimetrail.ai  # noqa: F401
+    from slimetrail.solver import warm_up
+
+    warm_up()
     return True
 
 
@@ -134,13 +155,20 @@ class WorkerPool:
         if self._executor is None:
             # spawn: forking a process that runs threads (the server's) is unsafe.
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
             )
         return self._executor
 
     async def run(self, func: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, func, *args)
+        try:
+            return await loop.run_in_executor(self.executor, func, *args)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool and try once more.
+            self.shutdown()
+            return await loop.run_in_executor(self.executor, func, *args)
 
     async def start(self) -> None:
         """Start the worker processes now rather than on the first computer move."""

@@ -1,0 +1,184 @@
+"""Shared fixtures: the web app in-process, a real ``slimetrail serve`` subprocess, PostgreSQL.
+
+* ``live_server``: ``slimetrail serve`` on 127.0.0.1 with a free port and a temporary SQLite
+  database; the value is the base URL (a ``str``) with ``.restart()`` (kill -9 and start again
+  on the same database and port), ``.kill()``, ``.start()`` and ``.db_url``.
+* ``pg_url``: a PostgreSQL URL for an empty database.  Opt-in, skipped unless
+  ``SLIMETRAIL_TEST_PG_URL`` names a server (``postgresql://user@host/db``) or
+  ``SLIMETRAIL_TEST_POSTGRES=1`` lets the fixture run a throwaway cluster with the machine's
+  ``initdb``/``pg_ctl`` (Debian package ``postgresql``; driver: ``pip install -e .[postgres]``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer(str):
+    """The base URL of a ``slimetrail serve`` subprocess that a test can kill and restart."""
+
+    process: subprocess.Popen | None
+    db_url: str
+    port: int
+    log_path: Path
+    extra_args: tuple[str, ...]
+
+    def __new__(cls, port: int, db_url: str, log_path: Path, extra_args: tuple[str, ...] = ()):
+        server = super().__new__(cls, f"http://127.0.0.1:{port}")
+        server.port, server.db_url, server.log_path = port, db_url, log_path
+        server.extra_args, server.process = extra_args, None
+        return server
+
+    @property
+    def url(self) -> str:
+        return str(self)
+
+    def start(self, timeout: float = 60.0) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "slimetrail",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--log-level",
+            "warning",
+            *self.extra_args,
+        ]
+        log = self.log_path.open("ab")
+        # A session of its own, so that kill() takes the worker processes down with it.
+        self.process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"slimetrail serve exited:\n{self.log_path.read_text()}")
+            try:
+                if httpx.get(f"{self}/healthz", timeout=1.0).json() == {"ok": True}:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(
+            f"slimetrail serve did not answer /healthz:\n{self.log_path.read_text()}"
+        )
+
+    def kill(self) -> None:
+        """kill -9 the server and its workers, as a crash would."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+
+def _live_server(tmp_path: Path, *extra_args: str) -> Iterator[LiveServer]:
+    server = LiveServer(
+        free_port(), f"sqlite:///{tmp_path / 'live.db'}", tmp_path / "serve.log", extra_args
+    )
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A real server (1 worker, 0.3 s computer moves) on a fresh database."""
+    yield from _live_server(tmp_path, "--workers", "1", "--move-time", "0.3")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server (without a database name), if enabled; see above."""
+    url = os.environ.get("SLIMETRAIL_TEST_PG_URL")
+    if url:
+        yield url
+        return
+    if os.environ.get("SLIMETRAIL_TEST_POSTGRES") != "1":
+        pytest.skip("PostgreSQL tests are opt-in: set SLIMETRAIL_TEST_POSTGRES=1")
+    pytest.importorskip("psycopg", reason="pip install -e .[postgres]")
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not (initdb and pg_ctl):
+        pytest.fail("SLIMETRAIL_TEST_POSTGRES=1 but initdb/pg_ctl are not installed")
+    folder = Path(tempfile.mkdtemp(prefix="slimetrail-pg-"))
+    # PostgreSQL refuses to run as root: run it as the postgres user then.
+    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if as_user:
+        shutil.chown(folder, "postgres")
+    data, port = folder / "data", free_port()
+    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
+    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "postgres", "-A", "trust"], **run)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        [
+            *as_user,
+            pg_ctl,
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-l",
+            str(folder / "log"),
+            "-w",
+            "start",
+        ],
+        **run,
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], **run)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_database(pg_server: str) -> Callable[[], str]:
+    """A function making a new, empty PostgreSQL database and returning its URL."""
+    import psycopg
+
+    plain = pg_server.replace("postgresql+psycopg://", "postgresql://")
+
+    def create() -> str:
+        name = f"slimetrail_test_{secrets.token_hex(4)}"
+        with psycopg.connect(f"{plain}/postgres", autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return f"{pg_server}/{name}"
+
+    return create
+
+
+@pytest.fixture
+def pg_url(pg_database: Callable[[], str]) -> str:
+    """A new, empty PostgreSQL database on the opt-in server."""
+    return pg_database()

@@ -1,0 +1,600 @@
+"""The web server's API: every endpoint, the bad-input cases, WebSocket updates, restarts.
+
+In-process tests use Starlette's TestClient on one app per module (SQLite, and PostgreSQL
+when the opt-in fixture is enabled); the WebSocket-over-network and restart tests run a real
+``slimetrail serve`` subprocess (the ``live_server`` fixture).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.websockets import WebSocketDisconnect
+
+from slimetrail.core.registry import GAMES, get_game
+from slimetrail.web.app import create_app
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def client(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[TestClient]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'api.db'}"
+    else:
+        url = request.getfixturevalue("pg_database")()
+    app = create_app(url, workers=2, move_time=0.2)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/matches", json={"game": "slimetrail", **body})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def token_of(match: dict[str, Any], side: int | str) -> str:
+    return match["links"][str(side)].split("seat=")[1]
+
+
+def get(client: TestClient, match_id: str, token: str | None = None) -> dict[str, Any]:
+    params = {"seat": token} if token else {}
+    response = client.get(f"/api/matches/{match_id}", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def move(client: TestClient, match: dict[str, Any], token: str, text: str, ply=None):
+    body = {"seat": token, "move": text, "ply": match["ply"] if ply is None else ply}
+    return client.post(f"/api/matches/{match['id']}/move", json=body)
+
+
+def wait_for(client: TestClient, match_id: str, token: str | None, done, timeout: float = 30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = get(client, match_id, token)
+        if done(match):
+            return match
+        time.sleep(0.05)
+    raise AssertionError(f"match {match_id} did not get there: {match}")
+
+
+# -- basic endpoints ---------------------------------------------------------------------
+
+
+def test_healthz(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"ok": True}
+
+
+def test_games_lists_every_game_with_options_and_presets(client: TestClient) -> None:
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    assert set(games) == set(GAMES)
+    rastros = games["slimetrail"]
+    assert rastros["num_players"] == 2 and len(rastros["player_names"]) == 2
+    size = next(o for o in rastros["options"] if o["name"] == "size")
+    assert size["default"] == "7" and "15" in size["choices"] and "6" not in size["choices"]
+    assert rastros["presets"]["portuguese"] == {"start": "e5"}
+    assert games["slimetrail-hex"]["player_names"] == ["Green", "Red"]
+
+
+def test_hotseat_match_json(client: TestClient) -> None:
+    match = create(client, opponent="hotseat", options={"size": 5})
+    assert match["seat"] == "both" and match["opponent"] == "hotseat"
+    assert match["options"]["size"] == "5" and match["spec"] == "slimetrail size=5"
+    assert match["computer_side"] is None and match["level"] is None
+    assert match["moves"] == [] and match["ply"] == 0 and match["to_move"] == 1
+    assert match["outcome"] is None and not match["thinking"]
+    assert match["board"] == get_game("slimetrail", size=5).describe_board()
+    state = get_game("slimetrail", size=5).new_state()
+    assert match["view"] == state.view() and match["legal"] == state.legal_clicks()
+    assert (
+        match["links"]["1"]
+        == match["links"]["2"]
+        == f"/play/{match['id']}?seat=" + (token_of(match, 1))
+    )
+    assert match["links"]["watch"] == f"/play/{match['id']}"
+
+
+def test_create_rejects_bad_parameters(client: TestClient) -> None:
+    cases = [
+        ({"game": "chess"}, "chess"),
+        ({"game": "slimetrail", "options": {"size": 6}}, "size"),
+        ({"game": "slimetrail", "options": {"colour": "red"}}, "colour"),
+        ({"game": "slimetrail", "options": {"start": "z9"}}, "z9"),
+        ({"game": "slimetrail", "opponent": "robot"}, "robot"),
+        ({"game": "slimetrail", "level": 99}, "99"),
+        ({"game": "slimetrail", "side": 3}, "side"),
+    ]
+    for body, named in cases:
+        response = client.post("/api/matches", json=body)
+        assert response.status_code == 400, (body, response.text)
+        assert named in response.json()["detail"], (body, response.text)
+    for body in ({}, {"game": 5}, {"game": "slimetrail", "level": "3"}, [1, 2]):
+        assert client.post("/api/matches", json=body).status_code == 422, body
+
+
+def test_new_redirects_to_the_creators_seat(client: TestClient) -> None:
+    response = client.get(
+        "/new/slimetrail-hex",
+        params={"opponent": "friend", "side": "2", "size": "6"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303
+    path, _, token = response.headers["location"].partition("?seat=")
+    match_id = path.removeprefix("/play/")
+    match = get(client, match_id, token)
+    assert match["seat"] == 2 and match["opponent"] == "friend"
+    assert match["game"] == "slimetrail-hex" and match["options"]["size"] == "6"
+    # Defaults: computer opponent, level 3, side 1.
+    response = client.get("/new/slimetrail", follow_redirects=False)
+    path, _, token = response.headers["location"].partition("?seat=")
+    match = get(client, path.removeprefix("/play/"), token)
+    assert (match["opponent"], match["level"], match["seat"]) == ("computer", 3, 1)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/new/nosuchgame",
+        "/new/slimetrail?opponent=robot",
+        "/new/slimetrail?level=abc",
+        "/new/slimetrail?level=0",
+        "/new/slimetrail?side=3",
+        "/new/slimetrail?side=x",
+        "/new/slimetrail?size=6",
+        "/new/slimetrail?rules=chess",
+        "/new/slimetrail?start=a1",
+    ],
+)
+def test_new_rejects_bad_parameters(client: TestClient, path: str) -> None:
+    response = client.get(path, follow_redirects=False)
+    assert response.status_code == 400, response.text
+    assert response.json()["detail"]
+
+
+# -- moves -------------------------------------------------------------------------------
+
+
+def test_hotseat_game_to_the_end(client: TestClient) -> None:
+    match = create(client, opponent="hotseat", options={"size": 5})
+    token = token_of(match, 1)
+    # d4 leads straight to player 2's corner e5: entering it wins for player 2.
+    for text in ("d4", "e5"):
+        response = move(client, match, token, text)
+        assert response.status_code == 200, response.text
+        match = response.json()
+    assert match["moves"] == ["d4", "e5"] and match["ply"] == 2
+    assert match["outcome"] == {"winner": 2, "reason": "goal", "result": "0-1"}
+    assert match["legal"] == {}
+    response = move(client, match, token, "d5")
+    assert response.status_code == 409 and "over" in response.json()["detail"]
+
+
+def test_moves_accept_directions_and_store_canonical_text(client: TestClient) -> None:
+    match = create(client, opponent="hotseat")
+    response = move(client, match, token_of(match, 1), "NE")
+    assert response.status_code == 200 and response.json()["moves"] == ["e5"]
+
+
+def test_bad_moves_are_refused_and_change_nothing(client: TestClient) -> None:
+    match = create(client, opponent="friend")
+    one, two = token_of(match, 1), token_of(match, 2)
+    match = move(client, match, one, "d5").json()
+    before = get(client, match["id"], two)
+    cases = [
+        (two, "d4", None, 400, "d4"),  # slimed (the start cell)
+        (two, "a1", None, 400, "a1"),  # not next to the snail
+        (two, "z99", None, 400, "z99"),  # no cell at all
+        (two, "", None, 400, ""),
+        (two, "e6", 0, 409, "stale"),
+        (two, "e6", 5, 409, "stale"),
+        (one, "e6", None, 403, "turn"),  # seat 1 cannot move for seat 2
+        (None, "e6", None, 403, "seat"),
+        ("not-a-token", "e6", None, 403, "seat"),
+    ]
+    for token, text, ply, status, named in cases:
+        response = move(client, match, token, text, ply)
+        assert response.status_code == status, (token, text, response.text)
+        assert named in response.json()["detail"], (text, response.text)
+    assert get(client, match["id"], two) == before
+    response = client.post("/api/matches/nosuch/move", json={"seat": two, "move": "e6", "ply": 1})
+    assert response.status_code == 404
+    for body in ({"seat": two, "move": "e6"}, {"seat": two, "ply": 1}, {"move": 5, "ply": 1}):
+        response = client.post(f"/api/matches/{match['id']}/move", json=body)
+        assert response.status_code == 422, body
+    response = client.post(f"/api/matches/{match['id']}/move", content=b"{not json")
+    assert response.status_code == 422
+    assert get(client, match["id"], two) == before
+
+
+def test_concurrent_moves_on_one_ply_only_one_wins(client: TestClient) -> None:
+    match = create(client, opponent="hotseat")
+    token = token_of(match, 1)
+    statuses: list[int] = []
+
+    def attempt(text: str) -> None:
+        statuses.append(move(client, match, token, text).status_code)
+
+    threads = [threading.Thread(target=attempt, args=(t,)) for t in ("c3", "d3", "e3", "c4")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 409, 409, 409]
+    assert get(client, match["id"])["ply"] == 1
+
+
+# -- friend games and spectators ---------------------------------------------------------
+
+
+def test_friend_game_seats_and_links(client: TestClient) -> None:
+    match = create(client, opponent="friend", side=2)
+    assert match["seat"] == 2 and set(match["links"]) == {"1", "2", "watch"}
+    invite = token_of(match, 1)
+    assert invite != token_of(match, 2)
+    guest = get(client, match["id"], invite)
+    # The invited player sees their own link only, never the creator's.
+    assert guest["seat"] == 1 and set(guest["links"]) == {"1", "watch"}
+    assert guest["legal"] and not get(client, match["id"], token_of(match, 2))["legal"]
+    spectator = get(client, match["id"])
+    assert spectator["seat"] == 0 and spectator["links"] == {"watch": f"/play/{match['id']}"}
+    assert spectator["legal"] == {}
+    response = client.get(f"/api/matches/{match['id']}", params={"seat": "forged"})
+    assert response.status_code == 403
+    response = client.post(
+        f"/api/matches/{match['id']}/undo", json={"seat": invite, "ply": match["ply"]}
+    )
+    assert response.status_code == 409 and "two people" in response.json()["detail"]
+
+
+def test_unknown_match(client: TestClient) -> None:
+    for path in ("/api/matches/nosuch", "/api/matches/nosuch/view", "/api/matches/nosuch/record"):
+        assert client.get(path).status_code == 404, path
+    response = client.post("/api/matches/nosuch/undo", json={"seat": "x", "ply": 0})
+    assert response.status_code == 404
+
+
+# -- the computer ------------------------------------------------------------------------
+
+
+def test_computer_replies_and_moves_first_when_it_has_side_one(client: TestClient) -> None:
+    match = create(client, level=1, side=2)
+    assert (
+        match["computer_side"] == 1
+        and match["seat"] == 2
+        and set(match["links"])
+        == {
+            "2",
+            "watch",
+        }
+    )
+    token = token_of(match, 2)
+    match = wait_for(client, match["id"], token, lambda m: m["ply"] == 1)
+    assert not match["thinking"] and match["legal"]
+    match = move(client, match, token, next(iter(match["legal"]))).json()
+    match = wait_for(client, match["id"], token, lambda m: m["ply"] >= 3 or m["outcome"])
+    state = get_game("slimetrail").new_state()
+    for text in match["moves"]:
+        state.push_str(text)  # every move the computer made is legal
+
+
+def test_requests_are_answered_while_the_computer_thinks(client: TestClient) -> None:
+    from slimetrail.ai import MAX_LEVEL
+
+    # The strongest level on the largest board uses its whole time (0.2 s here): a request
+    # made right after is answered while the move is still being searched in a worker.
+    match = create(client, level=MAX_LEVEL, side=2, options={"size": 15})
+    token = token_of(match, 2)
+    assert get(client, match["id"], token)["thinking"]
+    assert client.get("/healthz").status_code == 200
+    response = move(client, match, token, "h9", ply=0)
+    assert response.status_code == 403 and "computer" in response.json()["detail"]
+    wait_for(client, match["id"], token, lambda m: m["ply"] == 1)
+
+
+def test_undo_against_the_computer(client: TestClient) -> None:
+    match = create(client, level=1, options={"size": 5})
+    token = token_of(match, 1)
+    response = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 0})
+    assert response.status_code == 409
+    match = move(client, match, token, "b2").json()
+    match = wait_for(client, match["id"], token, lambda m: m["ply"] == 2)
+    undo = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 1})
+    assert undo.status_code == 409 and "stale" in undo.json()["detail"]
+    undone = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 2})
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["moves"] == [] and undone.json()["legal"]
+    spectator = client.post(f"/api/matches/{match['id']}/undo", json={"ply": 0})
+    assert spectator.status_code == 403
+
+
+def test_undo_while_the_computer_thinks_cancels_its_move(client: TestClient) -> None:
+    from slimetrail.ai import MAX_LEVEL
+
+    match = create(client, level=MAX_LEVEL, options={"size": 15})
+    token = token_of(match, 1)
+    match = move(client, match, token, "h9").json()
+    assert match["thinking"]
+    undone = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 1})
+    assert undone.status_code == 200 and undone.json()["moves"] == []
+    time.sleep(1.0)  # the cancelled search's time is up: its move must not appear
+    assert get(client, match["id"], token)["moves"] == []
+
+
+def test_hotseat_undo_takes_back_one_move(client: TestClient) -> None:
+    match = create(client, opponent="hotseat")
+    token = token_of(match, 1)
+    match = move(client, match, token, "c3").json()
+    match = move(client, match, token, "b2").json()
+    undone = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 2})
+    assert undone.json()["moves"] == ["c3"] and undone.json()["to_move"] == 2
+
+
+# -- view, records, import, analysis -----------------------------------------------------
+
+
+def test_view_at_each_ply(client: TestClient) -> None:
+    match = create(client, opponent="hotseat")
+    token = token_of(match, 1)
+    for text in ("c3", "b2"):
+        match = move(client, match, token, text).json()
+    state = get_game("slimetrail").new_state()
+    for ply, text in enumerate([*match["moves"], None]):
+        view = client.get(f"/api/matches/{match['id']}/view", params={"ply": ply}).json()
+        assert view == {"ply": ply, "view": state.view(), "fen": state.fen()}
+        if text:
+            state.push_str(text)
+    assert client.get(f"/api/matches/{match['id']}/view").json()["ply"] == 2
+    for bad in ("3", "-1"):
+        response = client.get(f"/api/matches/{match['id']}/view", params={"ply": bad})
+        assert response.status_code == 400 and "out of range" in response.json()["detail"]
+    assert client.get(f"/api/matches/{match['id']}/view?ply=x").status_code == 422
+
+
+def test_record_download_and_import_round_trip(client: TestClient) -> None:
+    pytest.importorskip("slimetrail.core.records")
+    match = create(client, opponent="hotseat", options={"size": 9, "start": "e6"})
+    token = token_of(match, 1)
+    for text in ("d5", "c4", "b3"):
+        match = move(client, match, token, text).json()
+    for fmt in ("pgn", "json"):
+        response = client.get(f"/api/matches/{match['id']}/record", params={"format": fmt})
+        assert response.status_code == 200
+        assert "attachment" in response.headers["content-disposition"]
+        imported = client.post("/api/import", json={"record": response.text})
+        assert imported.status_code == 201, imported.text
+        copy = imported.json()["match"]
+        assert copy["moves"] == match["moves"] and copy["options"] == match["options"]
+        assert copy["opponent"] == "hotseat" and copy["id"] != match["id"]
+        assert imported.json()["url"] == copy["links"]["1"]
+    response = client.get(f"/api/matches/{match['id']}/record", params={"format": "xml"})
+    assert response.status_code == 400
+
+
+def test_import_rejects_bad_records(client: TestClient) -> None:
+    pytest.importorskip("slimetrail.core.records")
+    for text in ("", "garbage", '[Game "slimetrail"]\n\n1. d4 a1 *\n', "{"):
+        response = client.post("/api/import", json={"record": text})
+        assert response.status_code == 400, (text, response.text)
+        assert response.json()["detail"]
+    assert client.post("/api/import", json={"record": 5}).status_code == 422
+    assert client.post("/api/import", json={}).status_code == 422
+
+
+def test_analyse_small_board_exactly(client: TestClient) -> None:
+    solver = pytest.importorskip("slimetrail.solver")
+    moves = ["c2"]
+    response = client.post(
+        "/api/analyse", json={"game": "slimetrail", "options": {"size": "5"}, "moves": moves}
+    )
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    state = get_game("slimetrail", size=5).new_state()
+    state.push_str("c2")
+    expected = solver.solve(state, distance=True)
+    assert answer["solved"] and answer["to_move"] == 2
+    assert answer["value"] == expected.value and answer["plies"] == expected.plies
+    assert answer["moves"] == {state.move_str(m): v for m, v in expected.move_values.items()}
+
+
+def test_analyse_reports_what_it_cannot_solve(client: TestClient) -> None:
+    response = client.post("/api/analyse", json={"game": "slimetrail", "options": {"size": 15}})
+    answer = response.json()
+    assert response.status_code == 200 and answer["solved"] is False and answer["detail"]
+    assert answer["value"] is None and answer["moves"] == {}
+
+
+def test_analyse_rejects_bad_input(client: TestClient) -> None:
+    cases = [
+        ({"game": "nosuch"}, 400),
+        ({"game": "slimetrail", "options": {"size": 4}}, 400),
+        ({"game": "slimetrail", "moves": ["a1"]}, 400),
+        ({"game": "slimetrail", "moves": ["c3", "zz"]}, 400),
+        ({"game": "slimetrail", "moves": "c3"}, 422),
+        ({"moves": []}, 422),
+    ]
+    for body, status in cases:
+        response = client.post("/api/analyse", json=body)
+        assert response.status_code == status, (body, response.text)
+    response = client.post("/api/analyse", json={"game": "slimetrail", "moves": ["c3", "zz"]})
+    assert "move 2" in response.json()["detail"]
+
+
+# -- WebSocket (in process) --------------------------------------------------------------
+
+
+def test_websocket_sends_each_viewer_its_own_view(client: TestClient) -> None:
+    match = create(client, opponent="friend")
+    one, two = token_of(match, 1), token_of(match, 2)
+    path = f"/ws/matches/{match['id']}"
+    with (
+        client.websocket_connect(f"{path}?seat={two}") as seat_two,
+        client.websocket_connect(path) as watcher,
+    ):
+        first = seat_two.receive_json()
+        assert first["type"] == "match" and first["match"]["seat"] == 2
+        assert watcher.receive_json()["match"]["seat"] == 0
+        move(client, match, one, "e4")
+        update = seat_two.receive_json()["match"]
+        assert update["moves"] == ["e4"] and update["legal"] and update["seat"] == 2
+        seen = watcher.receive_json()["match"]
+        assert seen["moves"] == ["e4"] and seen["legal"] == {} and set(seen["links"]) == {"watch"}
+
+
+@pytest.mark.parametrize(("query", "code"), [("", 4404), ("?seat=forged", 4403)])
+def test_websocket_refuses_unknown_match_and_forged_seat(client, query, code) -> None:
+    match_id = "nosuch" if code == 4404 else create(client, opponent="hotseat")["id"]
+    with client.websocket_connect(f"/ws/matches/{match_id}{query}") as ws:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == code
+
+
+# -- no input gives a server error -------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=10,
+)
+field_names = st.sampled_from(["game", "options", "opponent", "level", "side", "seat", "move"])
+bodies = json_values | st.dictionaries(
+    field_names | st.sampled_from(["ply", "record", "moves"]), json_values, max_size=6
+)
+words = st.text(max_size=10) | st.sampled_from(["1", "2", "0", "-1", "99", "c3", "e5", "pgn"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fuzzed_requests_never_give_a_server_error(client: TestClient, data) -> None:
+    match = create(client, opponent="hotseat") if data.draw(st.booleans()) else None
+    match_id = match["id"] if match else data.draw(st.text(min_size=1, max_size=12))
+    match_id = quote(match_id, safe="")
+    body = data.draw(bodies)
+    if match and isinstance(body, dict) and data.draw(st.booleans()):
+        body["seat"] = token_of(match, 1)
+    params = data.draw(
+        st.dictionaries(
+            st.sampled_from(
+                ["seat", "ply", "format", "level", "side", "opponent", "size", "rules", "start"]
+            ),
+            words,
+            max_size=4,
+        )
+    )
+    posts = [
+        f"/api/matches/{match_id}/move",
+        f"/api/matches/{match_id}/undo",
+        "/api/matches",
+        "/api/import",
+        "/api/analyse",
+    ]
+    gets = [
+        f"/api/matches/{match_id}",
+        f"/api/matches/{match_id}/view",
+        f"/api/matches/{match_id}/record",
+        "/new/slimetrail",
+        f"/new/{match_id}",
+    ]
+    path = data.draw(st.sampled_from(posts + gets))
+    if path in posts:
+        response = client.post(path, params=params, content=json.dumps(body))
+    else:
+        response = client.get(path, params=params, follow_redirects=False)
+    assert response.status_code < 500, (path, params, body, response.text)
+
+
+# -- a real server: WebSocket over the network, restarts, many games ----------------------
+
+
+def http_json(method: str, url: str, **kwargs) -> Any:
+    response = httpx.request(method, url, timeout=30, **kwargs)
+    assert response.status_code < 300, response.text
+    return response.json()
+
+
+def poll(url: str, done, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = http_json("GET", url)
+        if done(match):
+            return match
+        time.sleep(0.1)
+    raise AssertionError(f"{url} did not get there: {match}")
+
+
+def test_live_websocket_moves_appear_for_the_other_seat(live_server) -> None:
+    import websockets
+
+    match = http_json(
+        "POST", f"{live_server}/api/matches", json={"game": "slimetrail", "opponent": "friend"}
+    )
+    one, two = token_of(match, 1), token_of(match, 2)
+    ws_url = live_server.replace("http://", "ws://") + f"/ws/matches/{match['id']}"
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with (
+            websockets.connect(f"{ws_url}?seat={two}") as seat_two,
+            websockets.connect(ws_url) as watcher,
+        ):
+            received = [json.loads(await seat_two.recv()), json.loads(await watcher.recv())]
+            await asyncio.to_thread(
+                http_json,
+                "POST",
+                f"{live_server}/api/matches/{match['id']}/move",
+                json={"seat": one, "move": "c3", "ply": 0},
+            )
+            received.append(json.loads(await asyncio.wait_for(seat_two.recv(), 10)))
+            received.append(json.loads(await asyncio.wait_for(watcher.recv(), 10)))
+            return received
+
+    first_two, first_watch, then_two, then_watch = asyncio.run(scenario())
+    assert first_two["match"]["seat"] == 2 and first_two["match"]["legal"] == {}
+    assert first_watch["match"]["seat"] == 0
+    assert then_two["match"]["moves"] == ["c3"] and then_two["match"]["legal"]
+    assert then_watch["match"]["moves"] == ["c3"] and then_watch["match"]["legal"] == {}
+
+
+def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(live_server) -> None:
+    base = f"{live_server}/api/matches"
+    hotseat = http_json("POST", base, json={"game": "slimetrail", "opponent": "hotseat"})
+    token = token_of(hotseat, 1)
+    for ply, text in enumerate(("c3", "b2")):
+        http_json(
+            "POST", f"{base}/{hotseat['id']}/move", json={"seat": token, "move": text, "ply": ply}
+        )
+    # A computer game killed while the computer is to move: its move must come after restart.
+    from slimetrail.ai import MAX_LEVEL
+
+    vs = http_json(
+        "POST",
+        base,
+        json={"game": "slimetrail", "level": MAX_LEVEL, "side": 2, "options": {"size": 15}},
+    )
+    live_server.restart()
+    seat = token_of(vs, 2)
+    assert http_json("GET", f"{base}/{hotseat['id']}")["moves"] == ["c3", "b2"]
+    match = poll(f"{base}/{vs['id']}?seat={seat}", lambda m: m["ply"] == 1)
+    assert match["legal"] and not match["thinking"]
+
+
+def test_live_many_computer_games_at_once(live_server) -> None:
+    base = f"{live_server}/api/matches"
+    matches = [
+        http_json("POST", base, json={"game": game, "level": 1, "side": 2})
+        for game in ("slimetrail", "slimetrail-hex", "slimetrail-square") * 2
+    ]
+    for match in matches:
+        poll(f"{base}/{match['id']}?seat={token_of(match, 2)}", lambda m: m["ply"] == 1)
