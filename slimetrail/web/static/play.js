@@ -664,6 +664,7 @@ function connect() {
     const reconnected = page.retry > 0;
     page.socketOpen = true;
     page.retry = 0;
+    root.dataset.connects = String(+(root.dataset.connects || 0) + 1);
     $("conn").hidden = true;
     if (reconnected) refresh(); // anything missed while away
   });

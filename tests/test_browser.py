@@ -1,0 +1,338 @@
+"""The web front end in a real browser: Playwright driving the system Chromium.
+
+Each test runs against a real ``slimetrail serve`` subprocess (the ``live_server`` fixture of
+conftest.py: fresh SQLite database, 0.3 s computer moves) and plays through the pages the way
+a person would: clicks on board cells, the keyboard, the move box, the links.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    if not Path(CHROMIUM).exists():
+        reason = f"{CHROMIUM} is not installed (Debian package chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Opens pages in fresh browser contexts (separate cookies: separate people)."""
+    contexts, errors = [], []
+
+    def open_page(url: str | None = None):
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        if url:
+            page.goto(url)
+            wait_loaded(page)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], "JavaScript errors on the page"
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def wait_loaded(page) -> None:
+    page.wait_for_selector("#board [data-cell]", state="attached")
+
+
+def moves(page) -> list[str]:
+    return page.locator("#move-list .mv").all_inner_texts()
+
+
+def legal_cells(page) -> list[str]:
+    script = "cells => cells.map(c => c.dataset.cell)"
+    return page.eval_on_selector_all("#board .cell.legal", script)
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('#move-list .mv').length >= n", arg=count
+    )
+
+
+def wait_turn_or_result(page) -> None:
+    page.wait_for_function(
+        "document.querySelector('#board .cell.legal') || !document.getElementById('result').hidden"
+    )
+
+
+def match_api(base: str, page) -> dict:
+    match_id = page.url.split("/play/")[1].split("?")[0]
+    seat = page.url.split("seat=")[1] if "seat=" in page.url else None
+    params = {"seat": seat} if seat else {}
+    return httpx.get(f"{base}/api/matches/{match_id}", params=params).json()
+
+
+def start_from_home(page, base: str, game: str, **fields: str) -> None:
+    """Fill in the game's card on the home page and start."""
+    page.goto(f"{base}/")
+    card = page.locator(f"#game-{game}")
+    opponent = fields.pop("opponent", "computer")
+    card.locator(f"input[name=opponent][value={opponent}]").check()
+    for name, value in fields.items():
+        card.locator(f"select[name={name}]").select_option(value)
+    card.get_by_role("button", name="Start a game").click()
+    page.wait_for_url("**/play/**")
+    wait_loaded(page)
+
+
+# -- tests ---------------------------------------------------------------------------
+
+
+def test_whole_game_against_the_computer_by_clicking(live_server, new_page) -> None:
+    page = new_page()
+    start_from_home(page, live_server, "slimetrail", level="1", size="5", side="1")
+    assert page.locator("#status").inner_text() == "Your move (Player 1)."
+    for _ in range(40):
+        wait_turn_or_result(page)
+        if page.locator("#result").is_visible():
+            break
+        before = len(moves(page))
+        cells = legal_cells(page)
+        assert cells, "my turn, yet no cell is highlighted"
+        page.click(f'#board [data-cell="{cells[0]}"]')
+        wait_for_moves(page, before + 1)
+        assert moves(page)[before] == cells[0]
+    else:
+        pytest.fail("the game did not end")
+
+    match = match_api(live_server, page)
+    assert match["outcome"] is not None
+    result = page.locator("#result").inner_text()
+    expected = "You win!" if match["outcome"]["winner"] == 1 else "You lose"
+    assert expected in result
+    assert match["outcome"]["result"] in result
+    # The live region announces the result to screen readers as well.
+    status = page.locator("#status")
+    assert status.get_attribute("aria-live") == "polite"
+    assert "wins" in status.inner_text()
+    assert moves(page) == match["moves"]
+    assert legal_cells(page) == []
+
+
+def test_friend_game_between_two_browsers_updates_live(live_server, new_page) -> None:
+    alice = new_page(f"{live_server}/new/slimetrail?opponent=friend&side=1")
+    invite = alice.locator('#link-list input[data-link="2"]').input_value()
+    watch = alice.locator('#link-list input[data-link="watch"]').input_value()
+    assert "seat=" in invite and "seat=" not in watch
+    bob = new_page(invite)
+    assert bob.locator("#status").inner_text() == "Waiting for Player 1\u2026"
+    assert legal_cells(bob) == []
+
+    alice.click('#board [data-cell="d5"]')
+    wait_for_moves(bob, 1)  # arrives over the WebSocket, no reload
+    assert moves(bob) == ["d5"]
+    bob.wait_for_selector("#board .cell.legal")
+    assert "e6" in legal_cells(bob)
+    assert legal_cells(alice) == []
+
+    bob.click('#board [data-cell="e6"]')
+    wait_for_moves(alice, 2)
+    assert moves(alice) == ["d5", "e6"]
+    assert alice.locator("#status").inner_text() == "Your move (Player 1)."
+    # The snail is drawn where the last move took it, and the trail runs through every cell.
+    assert "mark-snail" in alice.get_attribute('#board [data-cell="e6"]', "class")
+    assert "mark-slime" in alice.get_attribute('#board [data-cell="d5"]', "class")
+    # Undo is not offered between two people.
+    assert not alice.locator("#undo").is_visible()
+
+
+def test_spectator_cannot_move(live_server, new_page) -> None:
+    player = new_page(f"{live_server}/new/slimetrail?opponent=friend&side=1")
+    watch = player.locator('#link-list input[data-link="watch"]').input_value()
+    spectator = new_page(watch)
+    assert "watching" in spectator.locator("#status").inner_text()
+    assert legal_cells(spectator) == []
+    assert not spectator.locator("#move-form").is_visible()
+    # Clicking a neighbour of the snail does nothing.
+    requests: list[str] = []
+    spectator.on("request", lambda request: requests.append(request.url))
+    spectator.click('#board [data-cell="d5"]')
+    spectator.wait_for_timeout(300)
+    assert not [url for url in requests if url.endswith("/move")]
+    assert moves(spectator) == []
+    # The API refuses a move without a seat token.
+    match_id = watch.rsplit("/", 1)[1]
+    answer = httpx.post(
+        f"{live_server}/api/matches/{match_id}/move", json={"seat": "", "move": "d5", "ply": 0}
+    )
+    assert answer.status_code == 403
+    # But the spectator does see the players' moves live.
+    player.click('#board [data-cell="c5"]')
+    wait_for_moves(spectator, 1)
+    assert moves(spectator) == ["c5"]
+    assert legal_cells(spectator) == []
+
+
+def test_game_continues_after_the_server_is_killed(live_server, new_page) -> None:
+    page = new_page(f"{live_server}/new/slimetrail?opponent=computer&level=2&side=1")
+    page.click('#board [data-cell="d5"]')
+    wait_for_moves(page, 1)
+    live_server.restart()  # kill -9 (maybe mid computer move), start on the same database
+    page.reload()
+    wait_loaded(page)
+    wait_for_moves(page, 2)  # the computer's reply, resumed after the restart if need be
+    wait_turn_or_result(page)
+    before = moves(page)
+    assert before[0] == "d5" and len(before) == 2
+    cell = legal_cells(page)[0]
+    page.click(f'#board [data-cell="{cell}"]')
+    wait_for_moves(page, 4)
+    assert moves(page)[:3] == [*before, cell]
+    # The page that stays open over a second restart reconnects by itself and plays on.
+    connects = int(page.get_attribute("#play", "data-connects"))
+    live_server.restart()
+    page.wait_for_function(
+        "n => +document.getElementById('play').dataset.connects > n", arg=connects
+    )
+    assert page.locator("#conn").is_hidden()
+    wait_turn_or_result(page)
+    assert moves(page) == match_api(live_server, page)["moves"]
+    if page.locator("#result").is_hidden():
+        cell = legal_cells(page)[0]
+        page.click(f'#board [data-cell="{cell}"]')
+        wait_for_moves(page, 6)  # the computer's reply comes over the new socket
+        assert moves(page)[4] == cell
+
+
+def test_keyboard_only_move_and_move_list_navigation(live_server, new_page) -> None:
+    page = new_page(f"{live_server}/new/slimetrail?opponent=hotseat")
+    for _ in range(30):
+        if page.evaluate("document.activeElement && document.activeElement.id") == "board":
+            break
+        page.keyboard.press("Tab")
+    else:
+        pytest.fail("Tab never reached the board")
+    # The focus starts on the snail (d4); up, then right: e5.
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#board .focus-ring").count() == 1
+    assert page.locator("#board-focus").inner_text().startswith("e5")
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 1)
+    assert moves(page) == ["e5"]
+    page.keyboard.press("ArrowDown")  # e4 is next to the snail on e5
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 2)
+    assert moves(page) == ["e5", "e4"]
+
+    # Outside the board the arrow keys and Home/End walk through the moves.
+    page.locator("#moves-title").click()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#viewing:not([hidden])")
+    assert "after move 1 of 2" in page.locator("#viewing").inner_text()
+    assert "mark-snail" in page.get_attribute('#board [data-cell="e5"]', "class")
+    assert legal_cells(page) == []  # no moving from a past position
+    page.keyboard.press("Home")
+    page.wait_for_function("document.querySelector('#viewing').textContent.includes('move 0')")
+    assert "mark-snail" in page.get_attribute('#board [data-cell="d4"]', "class")
+    page.keyboard.press("End")
+    page.wait_for_selector("#viewing", state="hidden")
+    assert "mark-snail" in page.get_attribute('#board [data-cell="e4"]', "class")
+    assert legal_cells(page)
+
+
+def test_typed_moves_and_bad_input_errors(live_server, new_page) -> None:
+    page = new_page(f"{live_server}/new/slimetrail?opponent=hotseat")
+    box, error = page.locator("#move-input"), page.locator("#move-error")
+    box.fill("zz9")
+    box.press("Enter")
+    page.wait_for_function("document.getElementById('move-error').textContent !== ''")
+    assert "zz9" in error.inner_text()
+    assert moves(page) == []
+    assert box.input_value() == "zz9"  # the text stays for correcting
+    box.fill("a1")
+    box.press("Enter")
+    page.wait_for_function("document.getElementById('move-error').textContent.includes('a1')")
+    assert "not next to the snail" in error.inner_text()
+    box.fill("")
+    page.get_by_role("button", name="Move", exact=True).click()
+    assert "Type a move" in error.inner_text()
+    box.fill("ne")  # a compass direction: d4 -> e5
+    box.press("Enter")
+    wait_for_moves(page, 1)
+    assert moves(page) == ["e5"]
+    page.wait_for_function("document.getElementById('move-input').value === ''")
+    assert error.inner_text() == ""
+
+
+def test_export_and_import_round_trip(live_server, new_page, tmp_path: Path) -> None:
+    page = new_page(f"{live_server}/new/slimetrail-hex?opponent=hotseat&size=6")
+    for text in ("e", "nw", "ne"):
+        before = len(moves(page))
+        page.locator("#move-input").fill(text)
+        page.locator("#move-input").press("Enter")
+        wait_for_moves(page, before + 1)
+    played = moves(page)
+    assert len(played) == 3
+    page.locator("#record-box summary").click()
+    with page.expect_download() as pgn_download:
+        page.click("#export-pgn")
+    pgn = Path(pgn_download.value.path()).read_text()
+    with page.expect_download() as json_download:
+        page.click("#export-json")
+    json_path = tmp_path / "game.json"
+    pgn_download_json = Path(json_download.value.path()).read_text()
+    json_path.write_text(pgn_download_json)
+    assert json.loads(pgn_download_json)["moves"] == played
+
+    # PGN text pasted on the home page replays the same game.
+    page.goto(f"{live_server}/")
+    page.locator("#import-text").fill(pgn)
+    page.get_by_role("button", name="Import and replay").click()
+    page.wait_for_url("**/play/**")
+    wait_loaded(page)
+    wait_for_moves(page, 3)
+    assert moves(page) == played
+    assert page.locator("#title").inner_text() == "Slime Trail (hex)"
+
+    # The JSON file chosen on the play page does too; a broken record gets an inline error.
+    page.locator("#record-box summary").click()
+    page.locator("#import-text").fill("this is not a game record")
+    page.locator("#import-form button[type=submit]").click()
+    page.wait_for_function("document.getElementById('import-error').textContent !== ''")
+    assert "Could not import" in page.locator("#import-error").inner_text()
+    page.locator("#import-file").set_input_files(str(json_path))
+    page.wait_for_function("document.getElementById('import-text').value.includes('moves')")
+    old_url = page.url
+    page.locator("#import-form button[type=submit]").click()
+    page.wait_for_url(lambda url: url != old_url)
+    wait_loaded(page)
+    wait_for_moves(page, 3)
+    assert moves(page) == played
