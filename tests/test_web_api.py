@@ -598,3 +598,11 @@ def test_live_many_computer_games_at_once(live_server) -> None:
     ]
     for match in matches:
         poll(f"{base}/{match['id']}?seat={token_of(match, 2)}", lambda m: m["ply"] == 1)
+
+
+@pytest.mark.parametrize("url", ["nonsense://x", "sqlite:////nonexistent/folder/x.db"])
+def test_serve_names_a_database_it_cannot_open(url: str, capsys) -> None:
+    from slimetrail.cli.main import main
+
+    assert main(["serve", "--db", url]) == 2
+    assert f"cannot open the database {url}" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 
 
@@ -48,9 +49,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
 
     from slimetrail.web.app import create_app
 
-    app = create_app(args.db, workers=args.workers, move_time=args.move_time)
+    try:
+        app = create_app(args.db, workers=args.workers, move_time=args.move_time)
+    except (SQLAlchemyError, ModuleNotFoundError) as exc:
+        # A malformed URL, a missing driver or a database that cannot be reached.
+        detail = str(exc).splitlines()[0]
+        print(f"slimetrail: error: cannot open the database {args.db}: {detail}", file=sys.stderr)
+        return 2
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
