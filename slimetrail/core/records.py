@@ -1,0 +1,503 @@
+"""Game records: a PGN-like text format and its JSON twin, for every game of the platform.
+
+PGN-like text::
+
+    [Game "slimetrail"]
+    [Size "7"]
+    [Rules "rastros"]
+    [Date "2026.11.30"]
+    [Player1 "Ana"]
+    [Player2 "Rui"]
+    [Result "1-0"]
+
+    1. c3 c4 2. b2 a1 1-0
+
+Tag pairs first: ``Game`` names the game and a tag named like one of its options (``Size``,
+``Rules``, ``Start``, ...) sets that option; ``FEN`` gives a set-up start position; every other
+tag is kept as it is.  Then the numbered move text (moves in any form the game reads, e.g.
+directions) and the result token.  ``{...}`` comments, ``;`` rest-of-line comments and ``%``
+escape lines are ignored.  One text may hold several records (:func:`parse_pgn_many`).
+
+JSON: ``{"game": id, "options": {...}, "tags": {...}, "moves": [...], "result": "1-0"}``.
+
+Importing replays every move, so a record that loads is a legal game: errors are
+:class:`RecordError` naming the line and the move.  A result may claim a win or draw in an
+unfinished game (resignation, agreement) but must not contradict how the moves ended it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from slimetrail.core.game import Game, GameError, Outcome, State
+from slimetrail.core.registry import GAMES, get_game
+
+TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
+TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+MOVE_NUMBER = re.compile(r"^(\d+)(\.+)(.*)$")
+# Tags written first, in this order, when present.
+TAG_ORDER = ("Event", "Site", "Date", "Round", "Player1", "Player2")
+JSON_KEYS = ("game", "options", "tags", "moves", "result")
+
+
+class RecordError(GameError):
+    """A record that cannot be read or does not replay; names the line and move if known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        move_number: int | None = None,
+        move: str | None = None,
+    ) -> None:
+        self.line, self.move_number, self.move, self.reason = line, move_number, move, message
+        where = []
+        if line is not None:
+            where.append(f"line {line}")
+        if move_number is not None:
+            where.append(f"move {move_number}" + (f" ({move})" if move is not None else ""))
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+def result_token(outcome: Outcome | None, num_players: int = 2) -> str:
+    """``1-0``, ``0-1``, ``1/2-1/2`` (one score per player, joined by ``-``) or ``*``."""
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        share = Fraction(1, num_players)
+        return "-".join([f"{share.numerator}/{share.denominator}"] * num_players)
+    return "-".join("1" if p == outcome.winner else "0" for p in range(1, num_players + 1))
+
+
+def result_tokens(num_players: int = 2) -> set[str]:
+    winners = [Outcome(p) for p in range(1, num_players + 1)]
+    return {result_token(o, num_players) for o in [None, Outcome(None), *winners]}
+
+
+@dataclass
+class Record:
+    """A game record: the game with its options, tags, canonical move texts and result.
+
+    ``tags`` holds everything but the game, its options and the result, including ``FEN``
+    when the game starts from a set-up position.
+    """
+
+    game: Game
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    result: str = "*"
+
+    @classmethod
+    def from_state(cls, state: State, **tags: str) -> Record:
+        """The record of the moves that led to ``state``; the result comes from its outcome.
+
+        ``Date`` defaults to today (UTC); a start position other than the game's own is
+        kept as the ``FEN`` tag.
+        """
+        start = state.copy()
+        for _ in range(len(start.move_stack)):
+            start.pop()
+        all_tags = {"Date": datetime.datetime.now(datetime.UTC).strftime("%Y.%m.%d")}
+        if start.fen() != state.game.new_state().fen():
+            all_tags["FEN"] = start.fen()
+        for name in tags:
+            _check_tag_name(state.game, name, allow_fen=False)
+        all_tags.update(tags)
+        moves = []
+        for move in state.move_stack:
+            moves.append(start.move_str(move))
+            start.push(move)
+        return cls(state.game, all_tags, moves, result_token(state.outcome(), _players(state)))
+
+    def start_state(self) -> State:
+        fen = self.tags.get("FEN")
+        if fen is None:
+            return self.game.new_state()
+        try:
+            return self.game.state_from_fen(fen)
+        except GameError as exc:
+            raise RecordError(f"FEN tag: {exc}") from None
+
+    def replay(self) -> State:
+        """The position after the moves; checks every move and the result."""
+        state = self.start_state()
+        for number, text in enumerate(self.moves, 1):
+            _play(state, text, number, None)
+        _check_result(state, self.result, len(self.moves), self.moves[-1:], None)
+        return state
+
+    # -- export ----------------------------------------------------------------------
+
+    def header(self) -> list[tuple[str, str]]:
+        """The tag pairs in the order they are written."""
+        pairs = [("Game", self.game.id)]
+        for spec in self.game.option_specs:
+            value = self.game.options[spec.name]
+            # Size and rules are always written so that a reader sees the board at once.
+            if value != spec.default or spec.name in ("size", "rules"):
+                pairs.append((spec.name.capitalize(), value))
+        first = [name for name in TAG_ORDER if name in self.tags]
+        rest = [name for name in self.tags if name not in TAG_ORDER and name != "FEN"]
+        pairs += [(name, self.tags[name]) for name in first]
+        pairs.append(("Result", self.result))
+        if "FEN" in self.tags:
+            pairs.append(("FEN", self.tags["FEN"]))
+        pairs += [(name, self.tags[name]) for name in rest]
+        return pairs
+
+    def to_pgn(self) -> str:
+        lines = []
+        for name, value in self.header():
+            if not TAG_NAME.match(name):
+                raise RecordError(f"tag name {name!r}: use letters, digits and _ only")
+            if "\n" in value or "\r" in value:
+                raise RecordError(f"tag {name}: the value must fit on one line")
+            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+            lines.append(f'[{name} "{escaped}"]')
+        state = self.start_state()
+        words, round_number = [], 1
+        for ply, text in enumerate(self.moves):
+            if ply and state.to_move == 1:
+                round_number += 1
+            if state.to_move == 1:
+                words.append(f"{round_number}.")
+            elif ply == 0:
+                words.append(f"{round_number}...")
+            words.append(text)
+            _play(state, text, ply + 1, None)
+        words.append(self.result)
+        return "\n".join([*lines, "", *_wrap(words, 79)]) + "\n"
+
+    def to_json(self) -> str:
+        """The JSON form, one key per line."""
+        data = {
+            "game": self.game.id,
+            "options": dict(self.game.options),
+            "tags": dict(self.tags),
+            "moves": list(self.moves),
+            "result": self.result,
+        }
+        body = ",\n".join(
+            f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+            for key, value in data.items()
+        )
+        return "{\n" + body + "\n}\n"
+
+
+def _check_tag_name(game: Game, name: str, *, allow_fen: bool = True) -> None:
+    """Reject tag names that are malformed or that the record writes itself."""
+    if not TAG_NAME.match(name):
+        raise RecordError(f"tag name {name!r}: use letters, digits and _ only")
+    reserved = {"Game", "Result", *(spec.name.capitalize() for spec in game.option_specs)}
+    if not allow_fen:
+        reserved.add("FEN")
+    if name in reserved:
+        raise RecordError(f"tag {name} is written from the game itself, not given as a tag")
+
+
+def _players(state: State) -> int:
+    return state.game.num_players
+
+
+def _wrap(words: list[str], width: int) -> list[str]:
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line else lines
+
+
+def _play(state: State, text: str, number: int, line: int | None) -> str:
+    """Make one move of a record, naming it on error; returns its canonical text."""
+    if not isinstance(text, str):
+        raise RecordError(f"{text!r} is not move text", line=line, move_number=number)
+    if state.is_over():
+        raise RecordError("the game is already over", line=line, move_number=number, move=text)
+    try:
+        move = state.parse_move(text)
+        canonical = state.move_str(move)
+        state.push(move)
+    except GameError as exc:
+        raise RecordError(str(exc), line=line, move_number=number, move=text) from None
+    return canonical
+
+
+def _check_result(
+    state: State, claimed: str | None, plies: int, last: list[str], line: int | None
+) -> str:
+    """The record's result: the claim if it fits how the moves ended the game."""
+    players = _players(state)
+    if claimed is not None and claimed not in result_tokens(players):
+        choices = ", ".join(sorted(result_tokens(players)))
+        raise RecordError(f"result {claimed!r} is not one of {choices}", line=line)
+    outcome = state.outcome()
+    if outcome is None:
+        return claimed or "*"
+    actual = result_token(outcome, players)
+    if claimed not in (None, actual):
+        why = f" ({outcome.reason})" if outcome.reason else ""
+        raise RecordError(
+            f"the moves end the game {actual}{why}, but the record says {claimed}",
+            line=line,
+            move_number=plies or None,
+            move=last[0] if last else None,
+        )
+    return actual
+
+
+# -- PGN import ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Word:
+    text: str
+    line: int
+
+
+@dataclass
+class _Chunk:
+    """The tags and move words of one record in a text."""
+
+    tags: list[tuple[str, str, int]] = field(default_factory=list)
+    words: list[_Word] = field(default_factory=list)
+    result: _Word | None = None
+
+
+def _lex(text: str) -> Iterator[tuple[str, Any, int]]:
+    """``("tag", (name, value), line)`` and ``("word", text, line)`` items of a PGN text."""
+    comment_line = None
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if comment_line is None:
+            if stripped.startswith("%"):
+                continue
+            if stripped.startswith("["):
+                match = TAG_LINE.match(stripped)
+                if not match:
+                    raise RecordError(
+                        f'malformed tag line {stripped!r}: expected [Name "value"]', line=number
+                    )
+                value = re.sub(r"\\(.)", r"\1", match.group(2))
+                yield "tag", (match.group(1), value), number
+                continue
+        i = 0
+        while i < len(line):
+            if comment_line is not None:
+                end = line.find("}", i)
+                if end < 0:
+                    break
+                comment_line, i = None, end + 1
+                continue
+            ch = line[i]
+            if ch.isspace():
+                i += 1
+            elif ch == "{":
+                comment_line, i = number, i + 1
+            elif ch == ";":
+                break
+            elif ch in "}[]":
+                raise RecordError(f"unexpected {ch!r} in the move text", line=number)
+            else:
+                j = i
+                while j < len(line) and not line[j].isspace() and line[j] not in "{};[]":
+                    j += 1
+                yield "word", line[i:j], number
+                i = j
+    if comment_line is not None:
+        raise RecordError("comment '{' is never closed", line=comment_line)
+
+
+def _chunks(text: str, results: set[str]) -> list[_Chunk]:
+    chunks: list[_Chunk] = []
+    current: _Chunk | None = None
+    for kind, value, line in _lex(text):
+        if current is None or (kind == "tag" and (current.words or current.result)):
+            current = _Chunk()
+            chunks.append(current)
+        if kind == "tag":
+            current.tags.append((*value, line))
+        elif value in results:
+            current.result = _Word(value, line)
+            current = None
+        else:
+            current.words.append(_Word(value, line))
+    return chunks
+
+
+def _build(chunk: _Chunk) -> Record:
+    tags: dict[str, tuple[str, int]] = {}
+    for name, value, line in chunk.tags:
+        if name in tags:
+            raise RecordError(f"tag {name} given twice (first on line {tags[name][1]})", line=line)
+        tags[name] = (value, line)
+    first_line = chunk.tags[0][2] if chunk.tags else chunk.words[0].line if chunk.words else None
+    if "Game" not in tags:
+        raise RecordError('no [Game "..."] tag: which game is this a record of?', line=first_line)
+    game_id, game_line = tags.pop("Game")
+    cls = GAMES.get(game_id)
+    if cls is None:
+        raise RecordError(f"unknown game {game_id!r} (games: {', '.join(GAMES)})", line=game_line)
+    option_names = {spec.name: spec.name.capitalize() for spec in cls.option_specs}
+    options = {}
+    for name, tag in option_names.items():
+        if tag in tags:
+            options[name] = tags.pop(tag)
+    try:
+        game = get_game(game_id, **{name: value for name, (value, _) in options.items()})
+    except GameError as exc:
+        # Point at the option tag the message names, else at the Game tag.
+        named = [line for name, (_, line) in options.items() if f"{name}=" in str(exc)]
+        raise RecordError(str(exc), line=named[0] if named else game_line) from None
+    result_tag = tags.pop("Result", None)
+    record = Record(game, {name: value for name, (value, _) in tags.items()})
+    if "FEN" in tags:
+        try:
+            state = game.state_from_fen(tags["FEN"][0])
+        except GameError as exc:
+            raise RecordError(str(exc), line=tags["FEN"][1]) from None
+    else:
+        state = game.new_state()
+    plies, round_number, last, last_line = 0, 1, [], first_line
+    for word in chunk.words:
+        text = word.text
+        match = MOVE_NUMBER.match(text)
+        if match:
+            if state.is_over():
+                raise RecordError("the game is already over", line=word.line, move_number=plies + 1)
+            expected = round_number + (1 if plies and state.to_move == 1 else 0)
+            want = f"{expected}." if state.to_move == 1 else f"{expected}..."
+            if int(match.group(1)) != expected or (len(match.group(2)) > 1) != (want[-2] == "."):
+                raise RecordError(
+                    f"move number {match.group(1)}{match.group(2)} where {want} was expected",
+                    line=word.line,
+                    move_number=plies + 1,
+                )
+            text = match.group(3)
+            if not text:
+                continue
+        if text.startswith("$"):
+            continue  # numeric annotation glyph
+        text = text.rstrip("!?")
+        if plies and state.to_move == 1:
+            round_number += 1
+        plies += 1
+        record.moves.append(_play(state, text, plies, word.line))
+        last, last_line = [text], word.line
+    claimed = result_tag[0] if result_tag else None
+    if chunk.result is not None:
+        if result_tag and result_tag[0] != chunk.result.text:
+            raise RecordError(
+                f"result {chunk.result.text} differs from the Result tag {result_tag[0]} "
+                f"(line {result_tag[1]})",
+                line=chunk.result.line,
+            )
+        claimed = chunk.result.text
+    line = chunk.result.line if chunk.result else result_tag[1] if result_tag else last_line
+    record.result = _check_result(state, claimed, plies, last, line)
+    return record
+
+
+def parse_pgn_many(text: str) -> list[Record]:
+    """Every record of a PGN-like text, in order."""
+    results = set().union(*(result_tokens(cls.num_players) for cls in GAMES.values()))
+    return [_build(chunk) for chunk in _chunks(text, results)]
+
+
+def parse_pgn(text: str) -> Record:
+    """The one record of a PGN-like text."""
+    records = parse_pgn_many(text)
+    if not records:
+        raise RecordError("no record found (expected tag pairs and moves)")
+    if len(records) > 1:
+        raise RecordError(f"{len(records)} records found where one was expected")
+    return records[0]
+
+
+# -- JSON import ---------------------------------------------------------------------------
+
+
+def _from_data(data: Any, where: str = "") -> Record:
+    def fail(message: str, **kw: Any) -> RecordError:
+        return RecordError(f"{where}{message}", **kw)
+
+    if not isinstance(data, dict):
+        raise fail("a JSON record must be an object")
+    unknown = sorted(set(data) - set(JSON_KEYS))
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} (keys: {', '.join(JSON_KEYS)})")
+    if not isinstance(data.get("game"), str):
+        raise fail('"game" must be the id of a game, e.g. "slimetrail"')
+    options, tags = data.get("options", {}), data.get("tags", {})
+    if not isinstance(options, dict) or not all(
+        isinstance(v, str | int) and not isinstance(v, bool) for v in options.values()
+    ):
+        raise fail('"options" must map option names to values')
+    if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+        raise fail('"tags" must map tag names to text')
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise fail('"moves" must be a list of move texts')
+    result = data.get("result")
+    if result is not None and not isinstance(result, str):
+        raise fail('"result" must be text such as "1-0"')
+    try:
+        game = get_game(data["game"], **options)
+        for name in tags:
+            _check_tag_name(game, name)
+    except GameError as exc:
+        raise fail(str(exc)) from None
+    record = Record(game, dict(tags))
+    try:
+        state = record.start_state()
+        for number, text in enumerate(moves, 1):
+            record.moves.append(_play(state, text, number, None))
+        record.result = _check_result(state, result, len(moves), moves[-1:], None)
+    except RecordError as exc:
+        if where:
+            raise fail(str(exc)) from None
+        raise
+    return record
+
+
+def _load_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno
+        ) from None
+
+
+def parse_json(text: str) -> Record:
+    """A record from its JSON form."""
+    return _from_data(_load_json(text))
+
+
+def parse_json_many(text: str) -> list[Record]:
+    """Records from a JSON object or a JSON list of them."""
+    data = _load_json(text)
+    if isinstance(data, list):
+        return [_from_data(item, f"record {i}: ") for i, item in enumerate(data, 1)]
+    return [_from_data(data)]
+
+
+def parse_record(text: str) -> Record:
+    """One record in either format (JSON if the text starts with ``{``)."""
+    return parse_json(text) if text.lstrip().startswith("{") else parse_pgn(text)
+
+
+def parse_records(text: str) -> list[Record]:
+    """Every record of a text in either format."""
+    if text.lstrip()[:1] in ("{", "["):
+        return parse_json_many(text)
+    return parse_pgn_many(text)
