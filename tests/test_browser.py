@@ -336,3 +336,59 @@ def test_export_and_import_round_trip(live_server, new_page, tmp_path: Path) -> 
     wait_loaded(page)
     wait_for_moves(page, 3)
     assert moves(page) == played
+
+
+def test_undo_flip_analyse_and_rematch(live_server, new_page) -> None:
+    page = new_page(f"{live_server}/new/slimetrail?opponent=computer&level=1&side=1&size=5")
+    page.click('#board [data-cell="c4"]')
+    wait_for_moves(page, 2)
+    wait_turn_or_result(page)
+    page.click("#undo")  # takes back the computer's reply and my move
+    page.wait_for_function("document.querySelectorAll('#move-list .mv').length === 0")
+    assert "c4" in legal_cells(page)
+
+    def box(cell: str) -> dict:
+        return page.locator(f'#board [data-cell="{cell}"]').bounding_box()
+
+    assert box("a1")["y"] > box("e5")["y"] and box("a1")["x"] < box("e5")["x"]
+    page.click("#flip")
+    assert box("a1")["y"] < box("e5")["y"] and box("a1")["x"] > box("e5")["x"]
+
+    page.click("#analyse")
+    page.wait_for_selector("#analysis .move-values li")
+    expected = httpx.post(
+        f"{live_server}/api/analyse",
+        json={"game": "slimetrail", "options": {"size": "5"}, "moves": []},
+    ).json()
+    assert expected["solved"]
+    words = {"win": "wins", "loss": "loses", "draw": "draws"}
+    shown = page.locator("#analysis .move-values .what").all_inner_texts()
+    assert sorted(shown) == sorted(
+        f"{move} {words[value]}" for move, value in expected["moves"].items()
+    )
+    # Each legal cell carries a W/L/D badge as well as its colour.
+    letters = page.locator("#board .badge text").all_text_contents()
+    assert sorted(letters) == sorted(value[0].upper() for value in expected["moves"].values())
+
+    # Rematch with the other side at another level: a new game where the computer opens.
+    page.locator("#new-game summary").click()
+    page.locator("#new-game-form select[name=level]").select_option("2")
+    assert page.locator("#new-game-form select[name=side]").input_value() == "2"
+    old_url = page.url
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.wait_for_url(lambda url: url != old_url)
+    wait_loaded(page)
+    wait_for_moves(page, 1)
+    match = match_api(live_server, page)
+    assert (match["computer_side"], match["level"], match["options"]["size"]) == (1, 2, "5")
+    assert page.locator("#player-bottom .name").inner_text().startswith("Player 2")
+
+
+def test_analyse_says_when_it_cannot_solve(live_server, new_page) -> None:
+    page = new_page(f"{live_server}/new/slimetrail?opponent=hotseat&size=15")
+    page.click("#analyse")
+    page.wait_for_function(
+        "document.getElementById('analysis').textContent.startsWith('Could not solve')",
+        timeout=30_000,
+    )
+    assert page.locator("#board .badge").count() == 0

@@ -305,8 +305,9 @@ function showAnalysis() {
   for (const [move, value] of entries) {
     const item = document.createElement("li");
     item.className = value;
-    item.innerHTML = `<span class="tag">${value[0].toUpperCase()}</span>`;
-    item.append(`${move} ${VALUE_WORDS[value]}`);
+    item.innerHTML = `<span class="tag" aria-hidden="true"></span><span class="what"></span>`;
+    item.querySelector(".tag").textContent = value[0].toUpperCase();
+    item.querySelector(".what").textContent = `${move} ${VALUE_WORDS[value]}`;
     list.append(item);
   }
   box.append(list);
