@@ -377,6 +377,9 @@ def test_record_download_and_import_round_trip(client: TestClient) -> None:
         assert copy["moves"] == match["moves"] and copy["options"] == match["options"]
         assert copy["opponent"] == "hotseat" and copy["id"] != match["id"]
         assert imported.json()["url"] == copy["links"]["1"]
+    computer = create(client, level=2, side=2)
+    pgn = client.get(f"/api/matches/{computer['id']}/record").text
+    assert '[Player1 "Computer (level 2)"]' in pgn and '[Result "*"]' in pgn
     response = client.get(f"/api/matches/{match['id']}/record", params={"format": "xml"})
     assert response.status_code == 400
 
@@ -387,6 +390,11 @@ def test_import_rejects_bad_records(client: TestClient) -> None:
         response = client.post("/api/import", json={"record": text})
         assert response.status_code == 400, (text, response.text)
         assert response.json()["detail"]
+    state = get_game("slimetrail").new_state()
+    state.push_str("c3")
+    setup = f'[Game "slimetrail"]\n[FEN "{state.fen()}"]\n\n1... b2 *\n'
+    response = client.post("/api/import", json={"record": setup})
+    assert response.status_code == 400 and "FEN" in response.json()["detail"]
     assert client.post("/api/import", json={"record": 5}).status_code == 422
     assert client.post("/api/import", json={}).status_code == 422
 

@@ -15,7 +15,6 @@ import logging
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -362,10 +361,14 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 def record_text(loaded: Loaded, format: str) -> str:
     from slimetrail.core.records import Record
 
+    row, names = loaded.row, list(loaded.game.player_names)
+    if row.computer_side is not None:
+        names[row.computer_side - 1] = f"Computer (level {row.level})"
     tags = {
-        "Event": f"Slimetrail {loaded.row.opponent} match",
-        "Site": f"/play/{loaded.row.id}",
-        "Date": datetime.now(UTC).strftime("%Y.%m.%d"),
+        "Event": f"Slimetrail {row.opponent} match",
+        "Site": f"/play/{row.id}",
+        "Player1": names[0],
+        "Player2": names[1],
     }
     record = Record.from_state(loaded.state, **tags)
     return record.to_json() if format == "json" else record.to_pgn()

@@ -261,6 +261,10 @@ class MatchStore:
             record = parse_record(text)
         except GameError as exc:
             raise ApiError(400, str(exc)) from None
+        if "FEN" in record.tags:
+            raise ApiError(
+                400, "records that start from a set-up position (FEN) cannot be played here"
+            )
         _, moves = replay_moves(record.game, list(record.moves))
         token = new_token()
         loaded = self._insert(
