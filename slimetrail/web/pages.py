@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 
 from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
+from slimetrail.web.matches import ApiError
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -105,6 +106,14 @@ def rules(request: Request, game_id: str) -> HTMLResponse:
 
 @router.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
 def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
+    try:
+        loaded = request.app.state.store.load(match_id)
+    except ApiError as exc:
+        if exc.status != 404:
+            raise
+        return templates.TemplateResponse(
+            request, "missing.html", {"match_id": match_id}, status_code=404
+        )
     available = levels()
     return templates.TemplateResponse(
         request,
@@ -112,6 +121,7 @@ def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
         {
             "match_id": match_id,
             "seat": seat,
+            "title": loaded.game.title,
             "levels_json": json.dumps({str(k): v for k, v in available.items()}),
             "default_level": default_level(available),
         },
