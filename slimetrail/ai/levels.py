@@ -109,9 +109,10 @@ def _solver_module():
 def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | None:
     """The best move by the exact solver, or ``None`` when it cannot answer in time.
 
-    Winning: the shortest win.  Drawing: a drawing move.  Losing: the longest resistance,
-    then the move leaving the opponent the fewest winning replies (most chances to err).
-    Half of the time budget goes to the solver; the search fallback keeps the rest.
+    Winning: the shortest win.  Drawing: the search's favourite drawing move.  Losing: the
+    longest resistance, then the move leaving the opponent the fewest winning replies (the
+    most chances to go wrong).  Half of the time budget goes to the solver; the search
+    fallback keeps the rest.
     """
     solver = _solver_module()
     if solver is None or not solver.can_solve(state.game):
@@ -119,32 +120,32 @@ def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | N
     budget_end = time.perf_counter() + (deadline - time.perf_counter()) / 2
     try:
         root = solver.solve(state, distance=True, time_limit=_left(budget_end))
-    except solver.SolveTimeout:
+    except (solver.SolveTimeout, GameError):  # GameError: too big for the solver
         return None
-    values = root.move_values
+    values, plies = root.move_values, root.move_plies
     if root.value == "draw":
         drawing = [m for m in state.legal_moves() if values.get(m) == "draw"]
         return _best_by_search(state, drawing, deadline, fallback_nodes)
-    wanted = "win" if root.value == "win" else "loss"
-    candidates = [m for m in state.legal_moves() if values.get(m) == wanted]
-    if not candidates:
-        return None
-    ranked: list[tuple[tuple[int, int], Move]] = []
+    if root.value == "win":
+        return min(root.winning_moves, key=lambda m: plies.get(m, 0))
+    longest = max(plies.get(m, 0) for m in values)
+    candidates = [m for m in state.legal_moves() if plies.get(m, 0) == longest]
+    if len(candidates) == 1:
+        return candidates[0]
+    fewest: tuple[int, Move] | None = None
     child = state.copy()
     for move in candidates:
         child.push(move)
         try:
-            if child.is_over():
-                plies, replies = 0, 0
-            else:
-                reply = solver.solve(child, distance=True, time_limit=_left(budget_end))
-                plies, replies = reply.plies or 0, len(reply.winning_moves)
-        except solver.SolveTimeout:
-            return _best_by_search(state, candidates, deadline, fallback_nodes)
+            reply = solver.solve(child, time_limit=_left(budget_end))
+        except (solver.SolveTimeout, GameError):
+            break  # out of time: any of the longest defences will do
         finally:
             child.pop()
-        ranked.append(((plies, replies) if wanted == "win" else (-plies, replies), move))
-    return min(ranked, key=lambda item: item[0])[1]
+        replies = len(reply.winning_moves)
+        if fewest is None or replies < fewest[0]:
+            fewest = (replies, move)
+    return fewest[1] if fewest is not None else candidates[0]
 
 
 def _left(until: float) -> float:
