@@ -196,7 +196,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        warm_up = asyncio.create_task(pool.start())
+        warm_up = asyncio.create_task(start_pool(pool))
         for match_id, ply in await run_in_threadpool(store.pending_computer_moves):
             computer.schedule(match_id, ply)
         try:
@@ -308,20 +308,24 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     @app.post("/api/analyse")
     async def analyse_position(body: AnalyseBody) -> dict[str, Any]:
         game = make_game(body.game, body.options)
-        _, moves = await run_in_threadpool(replay_moves, game, body.moves)
+        state, moves = await run_in_threadpool(replay_moves, game, body.moves)
         try:
             return await asyncio.wait_for(
                 pool.run(analyse, game.id, dict(game.options), moves, ANALYSE_TIME),
                 timeout=hard_cap(ANALYSE_TIME) + POOL_MARGIN,
             )
-        except TimeoutError:
+        except Exception as exc:  # busy workers or a failed solve: say so, never a 500
+            if not isinstance(exc, TimeoutError):
+                log.exception("analysis of %s %s failed", game.spec, moves)
             return {
                 "solved": False,
                 "value": None,
-                "to_move": None,
+                "to_move": state.to_move,
                 "moves": {},
                 "plies": None,
-                "detail": "the analysis workers are busy; try again",
+                "detail": "the analysis workers are busy; try again"
+                if isinstance(exc, TimeoutError)
+                else f"the analysis failed: {exc}",
             }
 
     @app.websocket("/ws/matches/{match_id}")
@@ -356,6 +360,13 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     else:
         app.include_router(pages.router)
     return app
+
+
+async def start_pool(pool: WorkerPool) -> None:
+    try:
+        await pool.start()
+    except Exception:  # the first real job will show the same problem to its caller
+        log.exception("the worker pool could not be warmed up")
 
 
 def record_text(loaded: Loaded, format: str) -> str:
