@@ -498,6 +498,7 @@ def parse_record(text: str) -> Record:
 
 def parse_records(text: str) -> list[Record]:
     """Every record of a text in either format."""
-    if text.lstrip()[:1] in ("{", "["):
+    # A JSON list starts "[{" or "[]"; a PGN tag line starts "[Name".
+    if re.match(r"\s*(\{|\[\s*[{\]])", text):
         return parse_json_many(text)
     return parse_pgn_many(text)
