@@ -142,7 +142,8 @@ class MatchStore:
         held = [
             side
             for side in (1, 2)
-            if (seat := row.token(side)) is not None and secrets.compare_digest(seat, token)
+            if (seat := row.token(side)) is not None
+            and secrets.compare_digest(seat.encode(), token.encode())
         ]
         if not held:
             raise ApiError(403, "this seat link is not valid for this match")
