@@ -148,6 +148,8 @@ function drawBoard() {
   const path = (shown.view.path || []).map((n) => geo.byName.get(n)).filter(Boolean);
   if (path.length > 1) {
     const points = path.map((c) => position(geo, c).join(",")).join(" ");
+    // A light halo under a dark line keeps the trail readable on slimed and empty cells.
+    svg.append(el("polyline", { points, class: "trail-halo", "aria-hidden": "true" }));
     svg.append(el("polyline", { points, class: "trail", "aria-hidden": "true" }));
   }
   svg.append(tokens);
@@ -464,6 +466,7 @@ function renderLinks() {
     let label;
     if (key === "watch") label = "Spectator link";
     else if (mine.length === 1 && +key === mine[0]) label = "Your seat (keep it to come back)";
+    else if (mine.length > 1) label = `Seat of ${page.match.player_names[+key - 1]}`;
     else label = `Invite ${page.match.player_names[+key - 1]}`;
     const row = document.createElement("div");
     row.className = "link-row";
@@ -487,7 +490,12 @@ function renderLinks() {
     list.append(row);
   }
   $("links").hidden = list.children.length === 0;
-  if (page.match.opponent === "friend") $("links").classList.add("invite");
+  if (page.match.opponent === "friend" && !$("links").dataset.opened) {
+    // Open once for games by link (the invite is the point); the player may close it.
+    $("links").dataset.opened = "1";
+    $("links").open = true;
+    $("links").classList.add("invite");
+  }
 }
 
 function renderNewGameForm() {
