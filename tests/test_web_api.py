@@ -69,6 +69,25 @@ def wait_for(client: TestClient, match_id: str, token: str | None, done, timeout
     raise AssertionError(f"match {match_id} did not get there: {match}")
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migrations_build_exactly_the_models_schema(backend, tmp_path, request) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from slimetrail.web.db import Base, make_engine, upgrade
+
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'schema.db'}"
+    else:
+        url = request.getfixturevalue("pg_database")()
+    engine = make_engine(url)
+    upgrade(engine)
+    upgrade(engine)  # a second start finds the schema current and changes nothing
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    engine.dispose()
+
+
 # -- basic endpoints ---------------------------------------------------------------------
 
 
