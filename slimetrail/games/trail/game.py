@@ -241,7 +241,8 @@ class TrailState(State):
         return legal
 
     def push(self, move: Move) -> None:
-        if not isinstance(move, int) or not (self.legal_mask() >> move & 1):
+        # bool is an int subclass and a negative shift raises: both are just not moves.
+        if type(move) is not int or move < 0 or not (self.legal_mask() >> move & 1):
             raise IllegalMoveError(f"{self._describe(move)} is not a legal move here")
         blocked_keys, snail_keys, side_key = self.game.zobrist
         self._key ^= snail_keys[self.snail] ^ blocked_keys[self.snail] ^ snail_keys[move] ^ side_key
