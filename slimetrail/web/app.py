@@ -85,6 +85,7 @@ class Hub:
         self.store = store
         self.clients: dict[str, dict[WebSocket, Seat]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        self.sending: set[asyncio.Task[None]] = set()
 
     def _lock(self, match_id: str) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())
@@ -101,7 +102,16 @@ class Hub:
         watchers.pop(websocket, None)
         if not watchers:
             self.clients.pop(match_id, None)
-            self.locks.pop(match_id, None)
+            lock = self.locks.get(match_id)
+            if lock is not None and not lock.locked():
+                del self.locks[match_id]
+
+    def notify(self, match_id: str) -> None:
+        """Publish in the background: a slow watcher must not hold up the request."""
+        if self.clients.get(match_id):
+            task = asyncio.create_task(self.publish(match_id))
+            self.sending.add(task)
+            task.add_done_callback(self.sending.discard)
 
     async def publish(self, match_id: str) -> None:
         """Send every watcher of the match its current JSON (always the latest state)."""
@@ -175,7 +185,7 @@ class ComputerPlayer:
                 text = state.move_str(random.Random(seed).choice(state.legal_moves()))
             applied = await run_in_threadpool(self.store.computer_move, match_id, ply, text)
             if applied is not None:
-                await self.hub.publish(match_id)
+                self.hub.notify(match_id)
                 if applied.thinking:
                     self.schedule(match_id, applied.ply)
         except asyncio.CancelledError:
@@ -226,12 +236,13 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     async def games() -> list[dict[str, Any]]:
         return games_json()
 
-    async def create(game_id: str, options: dict[str, Any], opponent: str, level: int, side: int):
+    async def create(
+        game_id: str, options: dict[str, Any], opponent: str, level: int, side: int
+    ) -> tuple[Loaded, str]:
         loaded, token = await run_in_threadpool(
             store.create, game_id, options, opponent, level, side
         )
         computer.follow(loaded)
-        await hub.publish(loaded.row.id)
         return loaded, token
 
     @app.post("/api/matches", status_code=201)
@@ -272,7 +283,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     async def move(match_id: str, body: MoveBody) -> dict[str, Any]:
         loaded = await run_in_threadpool(store.move, match_id, body.seat, body.move, body.ply)
         computer.follow(loaded)
-        await hub.publish(match_id)
+        hub.notify(match_id)
         return store.match_json(loaded, store.seat_of(loaded.row, body.seat))
 
     @app.post("/api/matches/{match_id}/undo")
@@ -280,7 +291,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         loaded = await run_in_threadpool(store.undo, match_id, body.seat, body.ply)
         computer.cancel(match_id)
         computer.follow(loaded)
-        await hub.publish(match_id)
+        hub.notify(match_id)
         return store.match_json(loaded, store.seat_of(loaded.row, body.seat))
 
     @app.get("/api/matches/{match_id}/record")
