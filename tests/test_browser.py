@@ -301,6 +301,7 @@ def test_export_and_import_round_trip(live_server, new_page, tmp_path: Path) -> 
         wait_for_moves(page, before + 1)
     played = moves(page)
     assert len(played) == 3
+    assert page.locator("#board polygon[data-cell]").count() == 36  # hexagons, 6x6
     page.locator("#record-box summary").click()
     with page.expect_download() as pgn_download:
         page.click("#export-pgn")
@@ -392,3 +393,92 @@ def test_analyse_says_when_it_cannot_solve(live_server, new_page) -> None:
         timeout=30_000,
     )
     assert page.locator("#board .badge").count() == 0
+
+
+def test_moves_of_several_clicks_follow_the_click_paths(live_server, new_page) -> None:
+    """The page is generic: a made-up game whose moves take two clicks plays through it."""
+    real = httpx.post(
+        f"{live_server}/api/matches", json={"game": "slimetrail", "opponent": "hotseat"}
+    ).json()
+    token = real["links"]["1"].split("seat=")[1]
+    names = [f"{file}{rank}" for rank in (1, 2, 3) for file in "abc"]
+    cells = [{"name": n, "x": "abc".index(n[0]), "y": 3 - int(n[1])} for n in names]
+    fake = {
+        **real,
+        "title": "Two-click test game",
+        "board": {"shape": "square", "size": 3, "cells": cells, "goals": {}},
+        "view": {"marks": {"a1": ["stone-1"], "c3": ["stone-2"]}, "path": [], "last": []},
+        "legal": {"a1-b2": ["a1", "b2"], "a1-a2": ["a1", "a2"], "c1": ["c1"]},
+        "moves": [],
+        "ply": 0,
+    }
+    sent: list[dict] = []
+
+    def api(route) -> None:
+        if route.request.method == "POST":
+            sent.append(route.request.post_data_json)
+            done = {**fake, "moves": [sent[-1]["move"]], "ply": 1, "legal": {}}
+            route.fulfill(json=done)
+        else:
+            route.fulfill(json=fake)
+
+    page = new_page()
+    page.route(f"**/api/matches/{real['id']}**", api)
+    page.route_web_socket(
+        f"**/ws/matches/{real['id']}**",
+        lambda socket: socket.send(json.dumps({"type": "match", "match": fake})),
+    )
+    page.goto(f"{live_server}/play/{real['id']}?seat={token}")
+    wait_loaded(page)
+    assert page.locator("#title").inner_text() == "Two-click test game"
+    assert sorted(legal_cells(page)) == ["a1", "c1"]  # the first clicks
+    assert page.locator("#board circle.stone").count() == 2
+    page.click('#board [data-cell="a1"]')
+    assert sorted(legal_cells(page)) == ["a2", "b2"]  # the second clicks after a1
+    assert "picked" in page.get_attribute('#board [data-cell="a1"]', "class")
+    page.click('#board [data-cell="c2"]')  # no move goes there: start again
+    assert sorted(legal_cells(page)) == ["a1", "c1"]
+    assert sent == []
+    page.click('#board [data-cell="a1"]')
+    page.click('#board [data-cell="b2"]')
+    wait_for_moves(page, 1)
+    assert sent == [{"seat": token, "move": "a1-b2", "ply": 0}]
+    assert moves(page) == ["a1-b2"]
+
+
+def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_page) -> None:
+    real = httpx.post(
+        f"{live_server}/api/matches", json={"game": "slimetrail", "opponent": "computer"}
+    ).json()
+    token = real["links"]["1"].split("seat=")[1]
+    thinking = {**real, "moves": ["d5"], "ply": 1, "to_move": 2, "thinking": True, "legal": {}}
+    sockets = []
+
+    def on_socket(socket) -> None:
+        sockets.append(socket)
+        socket.send(json.dumps({"type": "match", "match": thinking}))
+
+    page = new_page()
+    page.route(f"**/api/matches/{real['id']}**", lambda route: route.fulfill(json=thinking))
+    page.route_web_socket(f"**/ws/matches/{real['id']}**", on_socket)
+    page.goto(f"{live_server}/play/{real['id']}?seat={token}")
+    wait_loaded(page)
+    page.wait_for_selector("#thinking", state="visible")
+    assert page.locator("#status").inner_text() == "Player 2 (computer) to move."
+    assert legal_cells(page) == []
+
+    won = {
+        **thinking,
+        "moves": ["d5", "c4", "b3", "a2", "a1"],
+        "ply": 5,
+        "thinking": False,
+        "outcome": {"winner": 1, "reason": "goal", "result": "1-0"},
+    }
+    sockets[0].send(json.dumps({"type": "match", "match": won}))
+    page.wait_for_selector("#result", state="visible")
+    assert page.locator("#thinking").is_hidden()
+    assert page.locator("#result").inner_text().startswith("You win!")
+    assert page.locator("#status").inner_text() == (
+        "Player 1 wins (1-0): the snail reached Player 1's goal corner."
+    )
+    assert page.locator("#move-input").is_disabled()
