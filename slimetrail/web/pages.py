@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,11 @@ from slimetrail.web.matches import ApiError
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+
+HEX_R = 1 / math.sqrt(3)  # circumradius of a hexagon whose neighbours are one unit apart
+# Okabe-Ito colours (as in static/play.js): by player name, else blue and orange.
+NAMED_COLOURS = {"green": "#009E73", "red": "#D55E00", "blue": "#0072B2", "orange": "#E69F00"}
+DEFAULT_COLOURS = ("#0072B2", "#E69F00", "#CC79A7")
 
 OPPONENTS = (
     ("computer", "the computer"),
@@ -62,10 +68,47 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
     return {
         "id": cls.id,
         "title": cls.title,
+        "preview": board_preview(cls()),
+        "colours": [
+            NAMED_COLOURS.get(name.lower(), DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)])
+            for i, name in enumerate(cls.player_names)
+        ],
         "player_names": list(cls.player_names),
         "num_players": cls.num_players,
         "options": options,
         "has_rules": rules_fragment(cls) is not None,
+    }
+
+
+def board_preview(game: Game) -> dict[str, Any]:
+    """The start position as SVG shapes, for the game cards of the home page."""
+    board = game.describe_board()
+    marks = game.new_state().view()["marks"]
+    hexes = board["shape"] == "hex"
+    cells, tokens = [], []
+    for cell in board["cells"]:
+        x, y = cell["x"], cell["y"]
+        classes = " ".join(f"mark-{mark}" for mark in marks.get(cell["name"], []))
+        if hexes:
+            corners = (math.pi / 2 + k * math.pi / 3 for k in range(6))
+            points = " ".join(
+                f"{x + HEX_R * math.cos(a):.3f},{y + HEX_R * math.sin(a):.3f}" for a in corners
+            )
+            cells.append({"points": points, "classes": classes})
+        else:
+            cells.append({"x": x - 0.5, "y": y - 0.5, "classes": classes})
+        for mark in marks.get(cell["name"], []):
+            if mark == "snail" or mark.startswith("goal-"):
+                tokens.append({"mark": mark, "x": x, "y": y, "label": mark.rpartition("-")[2]})
+    xs = [cell["x"] for cell in board["cells"]]
+    ys = [cell["y"] for cell in board["cells"]]
+    pad = HEX_R + 0.1 if hexes else 0.55
+    box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
+    return {
+        "hex": hexes,
+        "cells": cells,
+        "tokens": tokens,
+        "viewbox": " ".join(f"{v:.3f}" for v in box),
     }
 
 
