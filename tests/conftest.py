@@ -118,6 +118,12 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     yield from _live_server(tmp_path, "--workers", "1", "--move-time", "0.3")
 
 
+@pytest.fixture
+def slow_live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A real server whose computer takes 3 s a move: it is surely mid-move when killed."""
+    yield from _live_server(tmp_path, "--workers", "1", "--move-time", "3")
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
     """The URL of a PostgreSQL server (without a database name), if enabled; see above."""

@@ -37,6 +37,17 @@ def client(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[TestCli
         yield test_client
 
 
+SLOW_MOVE = 1.5
+
+
+@pytest.fixture(scope="module")
+def slow_client(tmp_path_factory) -> Iterator[TestClient]:
+    """One worker and a long move time: the computer is certainly still thinking at first."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'slow.db'}"
+    with TestClient(create_app(url, workers=1, move_time=SLOW_MOVE)) as test_client:
+        yield test_client
+
+
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
     response = client.post("/api/matches", json={"game": "slimetrail", **body})
     assert response.status_code == 201, response.text
@@ -308,11 +319,12 @@ def test_computer_replies_and_moves_first_when_it_has_side_one(client: TestClien
         state.push_str(text)  # every move the computer made is legal
 
 
-def test_requests_are_answered_while_the_computer_thinks(client: TestClient) -> None:
+def test_requests_are_answered_while_the_computer_thinks(slow_client: TestClient) -> None:
     from slimetrail.ai import MAX_LEVEL
 
-    # The strongest level on the largest board uses its whole time (0.2 s here): a request
-    # made right after is answered while the move is still being searched in a worker.
+    client = slow_client
+    # The strongest level on the largest board searches for its whole time cap: requests
+    # made meanwhile are answered while the move is being searched in a worker process.
     match = create(client, level=MAX_LEVEL, side=2, options={"size": 15})
     token = token_of(match, 2)
     assert get(client, match["id"], token)["thinking"]
@@ -338,16 +350,17 @@ def test_undo_against_the_computer(client: TestClient) -> None:
     assert spectator.status_code == 403
 
 
-def test_undo_while_the_computer_thinks_cancels_its_move(client: TestClient) -> None:
+def test_undo_while_the_computer_thinks_cancels_its_move(slow_client: TestClient) -> None:
     from slimetrail.ai import MAX_LEVEL
 
+    client = slow_client
     match = create(client, level=MAX_LEVEL, options={"size": 15})
     token = token_of(match, 1)
     match = move(client, match, token, "h9").json()
     assert match["thinking"]
     undone = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 1})
     assert undone.status_code == 200 and undone.json()["moves"] == []
-    time.sleep(1.0)  # the cancelled search's time is up: its move must not appear
+    time.sleep(SLOW_MOVE + 1.0)  # the cancelled search's time is up: its move must not appear
     assert get(client, match["id"], token)["moves"] == []
 
 
@@ -595,8 +608,11 @@ def test_live_websocket_moves_appear_for_the_other_seat(live_server) -> None:
     assert then_watch["match"]["moves"] == ["c3"] and then_watch["match"]["legal"] == {}
 
 
-def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(live_server) -> None:
-    base = f"{live_server}/api/matches"
+@pytest.mark.slow
+def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(slow_live_server) -> None:
+    from slimetrail.ai import MAX_LEVEL
+
+    base = f"{slow_live_server}/api/matches"
     hotseat = http_json("POST", base, json={"game": "slimetrail", "opponent": "hotseat"})
     token = token_of(hotseat, 1)
     for ply, text in enumerate(("c3", "b2")):
@@ -604,18 +620,23 @@ def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(live_serve
             "POST", f"{base}/{hotseat['id']}/move", json={"seat": token, "move": text, "ply": ply}
         )
     # A computer game killed while the computer is to move: its move must come after restart.
-    from slimetrail.ai import MAX_LEVEL
-
-    vs = http_json(
-        "POST",
-        base,
-        json={"game": "slimetrail", "level": MAX_LEVEL, "side": 2, "options": {"size": 15}},
-    )
-    live_server.restart()
-    seat = token_of(vs, 2)
+    body = {"game": "slimetrail", "level": MAX_LEVEL, "side": 2, "options": {"size": 15}}
+    computer = http_json("POST", base, json=body)
+    seat = token_of(computer, 2)
+    assert http_json("GET", f"{base}/{computer['id']}?seat={seat}")["thinking"]
+    slow_live_server.restart()
     assert http_json("GET", f"{base}/{hotseat['id']}")["moves"] == ["c3", "b2"]
-    match = poll(f"{base}/{vs['id']}?seat={seat}", lambda m: m["ply"] == 1)
+    assert http_json("GET", f"{base}/{computer['id']}")["ply"] == 0
+    match = poll(f"{base}/{computer['id']}?seat={seat}", lambda m: m["ply"] == 1)
     assert match["legal"] and not match["thinking"]
+    # The player plays on after the restart and the computer answers again.
+    reply = http_json(
+        "POST",
+        f"{base}/{computer['id']}/move",
+        json={"seat": seat, "move": next(iter(match["legal"])), "ply": 1},
+    )
+    assert reply["thinking"]
+    poll(f"{base}/{computer['id']}?seat={seat}", lambda m: m["ply"] == 3)
 
 
 def test_live_many_computer_games_at_once(live_server) -> None:
