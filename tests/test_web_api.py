@@ -655,3 +655,17 @@ def test_serve_names_a_database_it_cannot_open(url: str, capsys) -> None:
 
     assert main(["serve", "--db", url]) == 2
     assert f"cannot open the database {url}" in capsys.readouterr().err
+
+
+def test_worker_jobs_are_stopped_at_their_hard_cap() -> None:
+    from slimetrail.web import workers
+
+    began = time.monotonic()
+    with pytest.raises(workers.JobTimeout):
+        workers._capped(0.2, time.sleep, 5)
+    assert time.monotonic() - began < 4
+    assert workers._capped(5, sum, [1, 2]) == 3  # a job within its cap is untouched
+    move = workers.computer_move("slimetrail-hex", {"size": "6"}, ["d4"], 1, 0.5, seed=7)
+    state = get_game("slimetrail-hex", size=6).new_state()
+    state.push_str("d4")
+    assert move in state.legal_move_strs()
