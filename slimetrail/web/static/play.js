@@ -388,6 +388,8 @@ function renderPanel() {
 
   const status = statusText(match);
   if ($("status").textContent !== status) $("status").textContent = status;
+  // Once the game is over the result box shows it; the live region still announces it.
+  $("status").classList.toggle("sr-only", Boolean(match.outcome));
   $("thinking").hidden = !match.thinking;
   const result = $("result");
   if (match.outcome) {
@@ -397,7 +399,12 @@ function renderPanel() {
     result.innerHTML = "<strong></strong><span></span>";
     result.querySelector("strong").textContent = head;
     result.querySelector("span").textContent = ` ${detail}`;
+    if (!result.dataset.shown) {
+      result.dataset.shown = "1";
+      $("new-game").open = true; // offer the rematch
+    }
   } else {
+    delete result.dataset.shown;
     result.hidden = true;
   }
 
