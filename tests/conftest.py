@@ -101,10 +101,9 @@ class LiveServer(str):
         self.start()
 
 
-def _live_server(tmp_path: Path, *extra_args: str) -> Iterator[LiveServer]:
-    server = LiveServer(
-        free_port(), f"sqlite:///{tmp_path / 'live.db'}", tmp_path / "serve.log", extra_args
-    )
+def _live_server(tmp_path: Path, *extra_args: str, db_url: str = "") -> Iterator[LiveServer]:
+    db_url = db_url or f"sqlite:///{tmp_path / 'live.db'}"
+    server = LiveServer(free_port(), db_url, tmp_path / "serve.log", extra_args)
     server.start()
     try:
         yield server
@@ -122,6 +121,13 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 def slow_live_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A real server whose computer takes 3 s a move: it is surely mid-move when killed."""
     yield from _live_server(tmp_path, "--workers", "1", "--move-time", "3")
+
+
+@pytest.fixture
+def pg_slow_live_server(tmp_path: Path, pg_database: Callable[[], str]) -> Iterator[LiveServer]:
+    """``slow_live_server`` on a PostgreSQL database (opt-in, see above)."""
+    args = ("--workers", "1", "--move-time", "3")
+    yield from _live_server(tmp_path, *args, db_url=pg_database())
 
 
 @pytest.fixture(scope="session")

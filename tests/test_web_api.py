@@ -609,8 +609,11 @@ def test_live_websocket_moves_appear_for_the_other_seat(live_server) -> None:
 
 
 @pytest.mark.slow
-def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(slow_live_server) -> None:
+@pytest.mark.parametrize("server", ["slow_live_server", "pg_slow_live_server"])
+def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(server, request) -> None:
     from slimetrail.ai import MAX_LEVEL
+
+    slow_live_server = request.getfixturevalue(server)
 
     base = f"{slow_live_server}/api/matches"
     hotseat = http_json("POST", base, json={"game": "slimetrail", "opponent": "hotseat"})
