@@ -151,6 +151,9 @@ def test_friend_game_between_two_browsers_updates_live(live_server, new_page) ->
     invite = alice.locator('#link-list input[data-link="2"]').input_value()
     watch = alice.locator('#link-list input[data-link="watch"]').input_value()
     assert "seat=" in invite and "seat=" not in watch
+    alice.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    alice.locator('#link-list .link-row:has(input[data-link="2"]) button').click()
+    assert alice.evaluate("navigator.clipboard.readText()") == invite
     bob = new_page(invite)
     assert bob.locator("#status").inner_text() == "Waiting for Player 1\u2026"
     assert legal_cells(bob) == []
@@ -408,7 +411,12 @@ def test_moves_of_several_clicks_follow_the_click_paths(live_server, new_page) -
         "title": "Two-click test game",
         "board": {"shape": "square", "size": 3, "cells": cells, "goals": {}},
         "view": {"marks": {"a1": ["stone-1"], "c3": ["stone-2"]}, "path": [], "last": []},
-        "legal": {"a1-b2": ["a1", "b2"], "a1-a2": ["a1", "a2"], "c1": ["c1"]},
+        "legal": {
+            "a1-b2": ["a1", "b2"],
+            "a1-a2": ["a1", "a2"],
+            "c1": ["c1"],
+            "c1-c2": ["c1", "c2"],
+        },
         "moves": [],
         "ply": 0,
     }
@@ -417,10 +425,8 @@ def test_moves_of_several_clicks_follow_the_click_paths(live_server, new_page) -
     def api(route) -> None:
         if route.request.method == "POST":
             sent.append(route.request.post_data_json)
-            done = {**fake, "moves": [sent[-1]["move"]], "ply": 1, "legal": {}}
-            route.fulfill(json=done)
-        else:
-            route.fulfill(json=fake)
+            fake.update(moves=[*fake["moves"], sent[-1]["move"]], ply=fake["ply"] + 1)
+        route.fulfill(json=fake)
 
     page = new_page()
     page.route(f"**/api/matches/{real['id']}**", api)
@@ -444,6 +450,13 @@ def test_moves_of_several_clicks_follow_the_click_paths(live_server, new_page) -
     wait_for_moves(page, 1)
     assert sent == [{"seat": token, "move": "a1-b2", "ply": 0}]
     assert moves(page) == ["a1-b2"]
+    # c1 is a move and the start of c1-c2: a second click on c1 makes the short one.
+    page.click('#board [data-cell="c1"]')
+    assert legal_cells(page) == ["c2"]
+    assert len(sent) == 1
+    page.click('#board [data-cell="c1"]')
+    wait_for_moves(page, 2)
+    assert sent[1] == {"seat": token, "move": "c1", "ply": 1}
 
 
 def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_page) -> None:

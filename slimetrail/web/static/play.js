@@ -30,6 +30,7 @@ const page = {
   focus: null, // cell name under the keyboard focus ring
   flipped: null, // null until the first match arrives (then: player 2 sees the board flipped)
   analysis: null, // {key, result}
+  navigation: 0, // counts move-list navigations
   busy: false,
   keyboard: true, // false after a pointer press: the focus ring is for keyboard players
   socket: null,
@@ -624,20 +625,31 @@ async function undo() {
   }
 }
 
+function completedMove(legal, prefix) {
+  const found = Object.entries(legal).find(
+    ([, path]) => path.length === prefix.length && path.every((c, i) => c === prefix[i]),
+  );
+  return found ? found[0] : null;
+}
+
 function clickCell(name) {
   if (page.viewPly !== null || page.busy) return;
   const legal = page.shown.legal;
+  // A move that is also the start of longer ones is made by clicking its last cell again.
+  const pending = completedMove(legal, page.prefix);
+  if (pending && name === page.prefix[page.prefix.length - 1]) {
+    sendMove(pending);
+    return;
+  }
   if (!nextClicks(legal, page.prefix).has(name)) {
     // Not a continuation: start over, from this cell if it begins some move.
     page.prefix = nextClicks(legal, []).has(name) ? [name] : [];
   } else {
     page.prefix = [...page.prefix, name];
   }
-  const done = Object.entries(legal).find(
-    ([, path]) => path.length === page.prefix.length && path.every((c, i) => c === page.prefix[i]),
-  );
+  const done = completedMove(legal, page.prefix);
   if (done && nextClicks(legal, page.prefix).size === 0) {
-    sendMove(done[0]);
+    sendMove(done);
     return;
   }
   drawBoard();
@@ -645,6 +657,7 @@ function clickCell(name) {
 
 async function goTo(ply) {
   const match = page.match;
+  const request = ++page.navigation; // a later key press wins over a slow fetch
   ply = Math.max(0, Math.min(ply, match.ply));
   if (ply === match.ply) {
     page.viewPly = null;
@@ -661,6 +674,7 @@ async function goTo(ply) {
       }
       page.views.set(key, view);
     }
+    if (request !== page.navigation) return;
     page.viewPly = ply;
     page.shown = { ply, view, legal: {} };
   }
