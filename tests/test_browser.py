@@ -117,7 +117,7 @@ def start_from_home(page, base: str, game: str, **fields: str) -> None:
 
 def test_whole_game_against_the_computer_by_clicking(live_server, new_page) -> None:
     page = new_page()
-    start_from_home(page, live_server, "slimetrail", level="1", size="5", side="1")
+    start_from_home(page, live_server, "slimetrail", level="1", side="1")
     assert page.locator("#status").inner_text() == "Your move (Player 1)."
     for _ in range(40):
         wait_turn_or_result(page)

@@ -57,7 +57,7 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
         choices = [(value, value) for value in spec.choices]
         if not choices:
             # A free option (the start cell): offer the default and every named variant.
-            choices = [(spec.default, f"{spec.default} (standard)")]
+            choices = [(spec.default, "standard")]
             for name, preset in presets.items():
                 if spec.name in preset:
                     value = preset[spec.name]
