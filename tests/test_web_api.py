@@ -501,6 +501,18 @@ def test_websocket_refuses_unknown_match_and_forged_seat(client, query, code) ->
         assert closed.value.code == code
 
 
+def test_websocket_with_odd_seat_values(client: TestClient) -> None:
+    match = create(client, opponent="hotseat")
+    for seat in ("", "x" * 5000, "sn\u00e4il", "%00", token_of(match, 1) + "x"):
+        with client.websocket_connect(f"/ws/matches/{match['id']}?seat={quote(seat)}") as ws:
+            if seat == "":
+                assert ws.receive_json()["match"]["seat"] == 0
+                continue
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4403, seat
+
+
 # -- no input gives a server error -------------------------------------------------------
 
 json_values = st.recursive(
