@@ -44,6 +44,7 @@ log = logging.getLogger("slimetrail.web")
 ANALYSE_TIME = 3.0
 # How long the event loop waits for a worker beyond the worker's own hard cap.
 POOL_MARGIN = 10.0
+PLAY_ATTEMPTS, RETRY_DELAY = 3, 2.0
 TEXT_LIMIT = 200
 MAX_MOVES = 10_000
 OptionValue = StrictStr | StrictInt
@@ -167,31 +168,39 @@ class ComputerPlayer:
             self.cancel(match_id)
 
     async def _play(self, match_id: str, ply: int) -> None:
-        try:
-            loaded = await run_in_threadpool(self.store.load, match_id)
-            if loaded.ply != ply or not loaded.thinking:
-                return
-            row = loaded.row
-            args = (row.game, dict(row.options), list(row.moves), row.level, self.move_time)
-            seed = move_seed(match_id, ply)
+        # A failure outside the search (the database, say) is retried, so that a passing
+        # problem does not leave a game waiting for ever (a restart would resume it too).
+        for attempt in range(1, PLAY_ATTEMPTS + 1):
             try:
-                text = await asyncio.wait_for(
-                    self.pool.run(computer_move, *args, seed),
-                    timeout=hard_cap(self.move_time) + POOL_MARGIN,
-                )
-            except Exception:  # timed out or failed: the game must still go on
-                log.exception("computer move in match %s failed; playing a random move", match_id)
-                state = loaded.state
-                text = state.move_str(random.Random(seed).choice(state.legal_moves()))
-            applied = await run_in_threadpool(self.store.computer_move, match_id, ply, text)
-            if applied is not None:
-                self.hub.notify(match_id)
-                if applied.thinking:
-                    self.schedule(match_id, applied.ply)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("computer move in match %s could not be played", match_id)
+                await self._play_once(match_id, ply)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("computer move in match %s failed (attempt %d)", match_id, attempt)
+                await asyncio.sleep(RETRY_DELAY)
+
+    async def _play_once(self, match_id: str, ply: int) -> None:
+        loaded = await run_in_threadpool(self.store.load, match_id)
+        if loaded.ply != ply or not loaded.thinking:
+            return
+        row = loaded.row
+        args = (row.game, dict(row.options), list(row.moves), row.level, self.move_time)
+        seed = move_seed(match_id, ply)
+        try:
+            text = await asyncio.wait_for(
+                self.pool.run(computer_move, *args, seed),
+                timeout=hard_cap(self.move_time) + POOL_MARGIN,
+            )
+        except Exception:  # timed out or failed: the game must still go on
+            log.exception("computer move in match %s failed; playing a random move", match_id)
+            state = loaded.state
+            text = state.move_str(random.Random(seed).choice(state.legal_moves()))
+        applied = await run_in_threadpool(self.store.computer_move, match_id, ply, text)
+        if applied is not None:
+            self.hub.notify(match_id)
+            if applied.thinking:
+                self.schedule(match_id, applied.ply)
 
 
 def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float = 1.0) -> FastAPI:
