@@ -412,3 +412,11 @@ def test_cli_convert(tmp_path, capsys):
     bad.write_text('{"game": "nope"}')
     assert main(["record", "convert", str(bad), "--to", "pgn"]) == 2
     assert f"{bad}: unknown game 'nope'" in capsys.readouterr().err
+
+
+def test_byte_order_mark_and_windows_line_ends():
+    record = Record.from_state(played("slimetrail", "c3 b2"), Event="e")
+    pgn = "\ufeff" + record.to_pgn().replace("\n", "\r\n")
+    assert parse_pgn(pgn) == parse_record(pgn) == parse_records(pgn)[0] == record
+    as_json = "\ufeff" + record.to_json()
+    assert parse_json(as_json) == parse_record(as_json) == parse_records(as_json)[0] == record

@@ -44,6 +44,7 @@ MOVE_NUMBER = re.compile(r"^(\d+)(\.+)(.*)$")
 # Tags written first, in this order, when present.
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Player1", "Player2")
 JSON_KEYS = ("game", "options", "tags", "moves", "result")
+BOM = "\ufeff"  # some editors start UTF-8 files with it
 
 
 class RecordError(GameError):
@@ -410,7 +411,7 @@ def _build(chunk: _Chunk) -> Record:
 def parse_pgn_many(text: str) -> list[Record]:
     """Every record of a PGN-like text, in order."""
     results = set().union(*(result_tokens(cls.num_players) for cls in GAMES.values()))
-    return [_build(chunk) for chunk in _chunks(text, results)]
+    return [_build(chunk) for chunk in _chunks(text.removeprefix(BOM), results)]
 
 
 def parse_pgn(text: str) -> Record:
@@ -471,7 +472,7 @@ def _from_data(data: Any, where: str = "") -> Record:
 
 def _load_json(text: str) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix(BOM))
     except json.JSONDecodeError as exc:
         raise RecordError(
             f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno
@@ -493,12 +494,12 @@ def parse_json_many(text: str) -> list[Record]:
 
 def parse_record(text: str) -> Record:
     """One record in either format (JSON if the text starts with ``{``)."""
-    return parse_json(text) if text.lstrip().startswith("{") else parse_pgn(text)
+    return parse_json(text) if text.removeprefix(BOM).lstrip().startswith("{") else parse_pgn(text)
 
 
 def parse_records(text: str) -> list[Record]:
     """Every record of a text in either format."""
     # A JSON list starts "[{" or "[]"; a PGN tag line starts "[Name".
-    if re.match(r"\s*(\{|\[\s*[{\]])", text):
+    if re.match(r"\s*(\{|\[\s*[{\]])", text.removeprefix(BOM)):
         return parse_json_many(text)
     return parse_pgn_many(text)
