@@ -495,3 +495,25 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
         "Player 1 wins (1-0): the snail reached Player 1's goal corner."
     )
     assert page.locator("#move-input").is_disabled()
+
+
+@pytest.mark.parametrize("game", ["slimetrail size=15", "slimetrail-hex size=15"])
+def test_the_largest_boards_fit_a_phone_screen(live_server, browser, game: str) -> None:
+    game_id, size = game.split(" size=")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/new/{game_id}?opponent=hotseat&size={size}")
+        wait_loaded(page)
+        board = page.locator("#board").bounding_box()
+        assert board["x"] >= 0 and board["x"] + board["width"] <= 390
+        sizes = page.eval_on_selector_all(
+            "#board [data-cell]",
+            "cells => cells.map(c => { const r = c.getBoundingClientRect(); "
+            "return [r.left, r.right, Math.min(r.width, r.height)]; })",
+        )
+        assert len(sizes) == int(size) ** 2
+        assert all(left >= 0 and right <= 390 for left, right, _ in sizes)
+        assert min(side for _, _, side in sizes) >= 12  # still big enough to tap
+    finally:
+        context.close()
