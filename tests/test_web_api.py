@@ -684,3 +684,24 @@ def test_worker_jobs_are_stopped_at_their_hard_cap() -> None:
     state = get_game("slimetrail-hex", size=6).new_state()
     state.push_str("d4")
     assert move in state.legal_move_strs()
+
+
+def test_a_failed_computer_move_is_retried(tmp_path, monkeypatch) -> None:
+    from slimetrail.web import app as app_module
+
+    monkeypatch.setattr(app_module, "RETRY_DELAY", 0.05)
+    app = create_app(f"sqlite:///{tmp_path / 'retry.db'}", workers=1, move_time=0.2)
+    store = app.state.store
+    real, failures = store.computer_move, []
+
+    def flaky(*args):
+        if not failures:
+            failures.append(args)
+            raise OSError("disk hiccup")
+        return real(*args)
+
+    monkeypatch.setattr(store, "computer_move", flaky)
+    with TestClient(app) as client:
+        match = create(client, level=1, side=2)
+        wait_for(client, match["id"], token_of(match, 2), lambda m: m["ply"] == 1)
+    assert len(failures) == 1
