@@ -139,7 +139,10 @@ def pg_server() -> Iterator[str]:
         return
     if os.environ.get("SLIMETRAIL_TEST_POSTGRES") != "1":
         pytest.skip("PostgreSQL tests are opt-in: set SLIMETRAIL_TEST_POSTGRES=1")
-    pytest.importorskip("psycopg", reason="pip install -e .[postgres]")
+    try:
+        import psycopg  # noqa: F401
+    except ModuleNotFoundError:
+        pytest.fail("SLIMETRAIL_TEST_POSTGRES=1 needs the driver: pip install -e '.[postgres]'")
     initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
     if not (initdb and pg_ctl):
         pytest.fail("SLIMETRAIL_TEST_POSTGRES=1 but initdb/pg_ctl are not installed")
