@@ -377,7 +377,9 @@ def _build(chunk: _Chunk) -> Record:
                 raise RecordError("the game is already over", line=word.line, move_number=plies + 1)
             expected = round_number + (1 if plies and state.to_move == 1 else 0)
             want = f"{expected}." if state.to_move == 1 else f"{expected}..."
-            if int(match.group(1)) != expected or (len(match.group(2)) > 1) != (want[-2] == "."):
+            # "N." before player 1's move, "N..." before anyone else's.
+            dots_fit = (match.group(2) == ".") == (state.to_move == 1)
+            if int(match.group(1)) != expected or not dots_fit:
                 raise RecordError(
                     f"move number {match.group(1)}{match.group(2)} where {want} was expected",
                     line=word.line,
