@@ -705,3 +705,21 @@ def test_a_failed_computer_move_is_retried(tmp_path, monkeypatch) -> None:
         match = create(client, level=1, side=2)
         wait_for(client, match["id"], token_of(match, 2), lambda m: m["ply"] == 1)
     assert len(failures) == 1
+
+
+def test_the_pool_recovers_when_a_worker_dies() -> None:
+    import os
+    from concurrent.futures.process import BrokenProcessPool
+
+    from slimetrail.web.workers import WorkerPool
+
+    async def scenario() -> int:
+        pool = WorkerPool(1)
+        try:
+            with pytest.raises(BrokenProcessPool):
+                await pool.run(os._exit, 1)  # the worker dies, and again on the retry
+            return await pool.run(abs, -5)  # a fresh pool serves the next job
+        finally:
+            pool.shutdown()
+
+    assert asyncio.run(scenario()) == 5
