@@ -229,3 +229,18 @@ def test_stronger_level_beats_the_beginner():
             state.push(choose_move(state, level, seed=i))
         wins += state.outcome().winner == strong
     assert wins >= 3
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(4, 12))
+def test_top_level_wins_fastest_and_loses_slowest(seed, plies):
+    pytest.importorskip("slimetrail.solver")
+    game = get_game("slimetrail", size=5)
+    state = random_position(game, plies, seed)
+    if state.is_over() or len(state.legal_moves()) < 2:
+        return
+    value, length = brute(state)
+    move = choose_move(state, MAX_LEVEL, time_limit=20, seed=seed)
+    state.push(move)
+    expected = {"win": "loss", "loss": "win", "draw": "draw"}[value]
+    assert brute(state) == (expected, length - 1)
