@@ -3,10 +3,11 @@
 * ``live_server``: ``slimetrail serve`` on 127.0.0.1 with a free port and a temporary SQLite
   database; the value is the base URL (a ``str``) with ``.restart()`` (kill -9 and start again
   on the same database and port), ``.kill()``, ``.start()`` and ``.db_url``.
-* ``pg_url``: a PostgreSQL URL for an empty database.  Opt-in, skipped unless
-  ``SLIMETRAIL_TEST_PG_URL`` names a server (``postgresql://user@host/db``) or
-  ``SLIMETRAIL_TEST_POSTGRES=1`` lets the fixture run a throwaway cluster with the machine's
-  ``initdb``/``pg_ctl`` (Debian package ``postgresql``; driver: ``pip install -e .[postgres]``).
+* ``pg_url``: a PostgreSQL URL for an empty database: on the server named by
+  ``SLIMETRAIL_TEST_PG_URL`` (``postgresql://user@host/db``), else on a throwaway cluster run
+  with the machine's ``initdb``/``pg_ctl`` (Debian package ``postgresql``).  Without either the
+  PostgreSQL tests skip, except in CI (``CI`` set) or with ``SLIMETRAIL_TEST_POSTGRES=1``,
+  where they fail; ``SLIMETRAIL_TEST_POSTGRES=0`` turns them off.
 """
 
 from __future__ import annotations
@@ -130,6 +131,15 @@ def pg_slow_live_server(tmp_path: Path, pg_database: Callable[[], str]) -> Itera
     yield from _live_server(tmp_path, *args, db_url=pg_database())
 
 
+def _pg_program(name: str) -> str | None:
+    """A PostgreSQL server program: on PATH, or where Debian keeps it."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True)
+    return str(candidates[0]) if candidates else None
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
     """The URL of a PostgreSQL server (without a database name), if enabled; see above."""
@@ -137,15 +147,21 @@ def pg_server() -> Iterator[str]:
     if url:
         yield url
         return
-    if os.environ.get("SLIMETRAIL_TEST_POSTGRES") != "1":
-        pytest.skip("PostgreSQL tests are opt-in: set SLIMETRAIL_TEST_POSTGRES=1")
+    wanted = os.environ.get("SLIMETRAIL_TEST_POSTGRES", "")
+    if wanted == "0":
+        pytest.skip("PostgreSQL tests turned off by SLIMETRAIL_TEST_POSTGRES=0")
+    required = wanted == "1" or bool(os.environ.get("CI"))
+    initdb, pg_ctl = _pg_program("initdb"), _pg_program("pg_ctl")
+    missing = None
     try:
         import psycopg  # noqa: F401
     except ModuleNotFoundError:
-        pytest.fail("SLIMETRAIL_TEST_POSTGRES=1 needs the driver: pip install -e '.[postgres]'")
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+        missing = "the driver psycopg (pip install -e '.[test]')"
     if not (initdb and pg_ctl):
-        pytest.fail("SLIMETRAIL_TEST_POSTGRES=1 but initdb/pg_ctl are not installed")
+        missing = "initdb/pg_ctl (Debian package postgresql)"
+    if missing:
+        (pytest.fail if required else pytest.skip)(f"PostgreSQL tests need {missing}")
+    assert initdb and pg_ctl
     folder = Path(tempfile.mkdtemp(prefix="slimetrail-pg-"))
     # PostgreSQL refuses to run as root: run it as the postgres user then.
     as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
