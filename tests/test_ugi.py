@@ -212,3 +212,21 @@ def test_engine_class_with_output_callback():
     engine.wait()
     assert out[-1].split()[1] in ("a2", "a3", "b1", "b3", "c1", "c2", "c3")  # never a1
     assert engine.handle("quit") is False
+
+
+def test_solved_positions_are_reported_as_mate():
+    solver = pytest.importorskip("slimetrail.solver")
+    game = get_game("slimetrail", size=5)
+    out: list[str] = []
+    engine = UgiEngine(out.append, game)
+    engine.handle("isready")
+    engine.handle("position startpos moves b4")
+    engine.handle("go p1time 20000 p2time 20000")
+    engine.wait()
+    state = game.new_state()
+    state.push_str("b4")
+    proof = solver.solve(state, distance=True)
+    plies = proof.plies
+    mate = (plies + 1) // 2 if proof.value == "win" else -(plies // 2)
+    assert any(f"score mate {mate} " in line for line in out), out
+    assert out[-1].split()[1] in state.legal_move_strs()

@@ -39,6 +39,7 @@ class UgiEngine:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._infinite = False
+        self._warm = False
 
     # -- input ---------------------------------------------------------------------------
 
@@ -93,6 +94,14 @@ class UgiEngine:
         self.send("ugiok")
 
     def _cmd_isready(self, args: list[str]) -> None:
+        if not self._warm and not self.searching:
+            # The protocol's moment for slow set-up: compile (or load) the solver's kernel.
+            from slimetrail.ai.levels import _solver_module
+
+            solver = _solver_module()
+            if solver is not None and hasattr(solver, "warm_up"):
+                solver.warm_up()
+            self._warm = True
         self.send("readyok")
 
     def _cmd_uginewgame(self, args: list[str]) -> None:
@@ -261,7 +270,7 @@ class UgiEngine:
         if solver is None or not solver.can_solve(state.game):
             return None
         try:
-            root = solver.solve(state, distance=True, time_limit=budget / 3)
+            root = solver.solve(state, distance=True, time_limit=budget / 2)
         except solver.SolveTimeout:
             return None
         move = _solved_move(state, started + budget, 20_000)
