@@ -1,0 +1,275 @@
+"""Exact solver for the Slime Trail games (square and hex boards, rastros and Taylor rules).
+
+``solve(state)`` proves the value of a position for the side to move and the value of every
+legal move.  The position is relabelled onto the region the snail can still reach (at most
+64 cells, so one machine word per set of cells) and searched by the compiled kernel in
+:mod:`slimetrail.solver.kernel`: alpha-beta over win/draw/loss (or mate distances), a
+transposition table keyed on the reachable region, instant answers next to a goal corner,
+and the matching theorem for undirected vertex geography once no goal can be reached.
+The numba kernel is compiled (or loaded from numba's cache) on first use, not at import.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from slimetrail.core.game import Game, GameError, Move, State
+
+__all__ = [
+    "SolveResult",
+    "SolveTimeout",
+    "SolveTooLarge",
+    "can_solve",
+    "solve",
+    "warm_up",
+]
+
+MAX_CELLS = 64
+
+
+class SolveTimeout(Exception):
+    """The solve did not finish within its ``time_limit``."""
+
+
+class SolveTooLarge(GameError):
+    """The snail can still reach more cells than the solver handles (64)."""
+
+
+@dataclass
+class SolveResult:
+    """The proven value of a position.
+
+    ``value`` is ``"win"``, ``"loss"`` or ``"draw"`` for the side to move; ``move_values``
+    maps every legal move to its value for the player making it.  With ``distance=True``,
+    ``plies`` is the game length under best play (the winner hurries, the loser delays) and
+    ``move_plies`` the same after each move, counting that move.  A draw only ever happens
+    by the snail being stuck, i.e. on a finished position, whose ``plies`` is 0.
+    """
+
+    value: str
+    to_move: int
+    winning_moves: list[Move] = field(default_factory=list)
+    drawing_moves: list[Move] = field(default_factory=list)
+    move_values: dict[Move, str] = field(default_factory=dict)
+    plies: int | None = None
+    move_plies: dict[Move, int] = field(default_factory=dict)
+    nodes: int = 0
+    seconds: float = 0.0
+    over: bool = False  # the position is already finished
+
+    @property
+    def best_moves(self) -> list[Move]:
+        """The moves that keep the value: winning, else drawing, else every (losing) move."""
+        if self.winning_moves:
+            return self.winning_moves
+        if self.drawing_moves:
+            return self.drawing_moves
+        moves = list(self.move_values)
+        if self.move_plies:
+            moves.sort(key=lambda m: -self.move_plies[m])
+        return moves
+
+
+def can_solve(game: Game) -> bool:
+    """Whether every position of ``game`` fits the solver (a Slime Trail board of at most 64
+    cells).  Later positions of bigger boards may still fit: ``solve`` decides per position."""
+    from slimetrail.games.trail.game import TrailGame
+
+    return isinstance(game, TrailGame) and game.size * game.size <= MAX_CELLS
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernel now rather than on the first solve."""
+    from slimetrail.games.trail.game import SlimetrailGame
+
+    solve(SlimetrailGame(size="5").new_state())
+
+
+def solve(
+    state: State,
+    *,
+    distance: bool = False,
+    time_limit: float | None = None,
+    shortcuts: bool = True,
+    table_bits: int | None = None,
+) -> SolveResult:
+    """Solve ``state`` exactly; raises :class:`SolveTimeout` after ``time_limit`` seconds.
+
+    ``shortcuts=False`` turns off the pruning next to the opponent's goal and the matching
+    shortcut (for testing them against plain search).  ``state`` is not changed.
+    """
+    from slimetrail.games.trail.game import TrailGame
+
+    start = time.monotonic()
+    deadline = 0.0 if time_limit is None else start + max(time_limit, 1e-6)
+    if not isinstance(getattr(state, "game", None), TrailGame):
+        raise GameError(f"the solver handles the Slime Trail games, not {state.game.id}")
+    outcome = state.outcome()
+    to_move = state.to_move
+    if outcome is not None:
+        return SolveResult(
+            value=outcome.for_player(to_move),
+            to_move=to_move,
+            plies=0 if distance else None,
+            seconds=time.monotonic() - start,
+            over=True,
+        )
+    return _Root(state, distance, deadline, shortcuts, table_bits).run(start)
+
+
+class _Root:
+    """One solve: the compact graph, the table, and the values of the root moves."""
+
+    def __init__(self, state, distance: bool, deadline: float, shortcuts: bool, table_bits):
+        import numpy as np
+
+        game = state.game
+        board = game.board
+        self.state, self.distance, self.deadline = state, distance, deadline
+        goal_mask = game.goal_mask
+        region, frontier = 0, 1 << state.snail
+        while frontier:  # cells reachable from the snail; goal corners end a walk
+            low = frontier & -frontier
+            frontier ^= low
+            new = board.neighbours[low.bit_length() - 1] & state.free & ~region
+            region |= new
+            frontier |= new & ~goal_mask
+        cells = [state.snail] + [i for i in range(region.bit_length()) if region >> i & 1]
+        if len(cells) > MAX_CELLS:
+            raise SolveTooLarge(
+                f"the snail can still reach {len(cells) - 1} cells; "
+                f"the solver handles at most {MAX_CELLS - 1}"
+            )
+        self.cells = cells
+        index = {cell: k for k, cell in enumerate(cells)}
+        self.index = index
+        n = len(cells)
+        nbr = np.zeros(n, np.uint64)
+        for k, cell in enumerate(cells):
+            mask = 0
+            for other in _bits(board.neighbours[cell] & (region | 1 << state.snail)):
+                mask |= 1 << index[other]
+            nbr[k] = mask
+        goals = np.zeros(2, np.uint64)
+        for p in (1, 2):
+            if game.goals[p] in index:
+                goals[p - 1] = 1 << index[game.goals[p]]
+        # Static move order: nearer the mover's own goal first (walking distance).
+        order = np.full((2, n), 63, np.int64)
+        for p in (0, 1):
+            if goals[p]:
+                order[p] = _distances(nbr, int(goals[p]).bit_length() - 1, int(goals[1 - p]))
+        self.nbr, self.goals, self.order = nbr, goals, order
+        self.free = np.uint64((1 << n) - 2)  # every vertex but the snail's (vertex 0)
+        self.side = state.to_move - 1
+        self.params = np.array(
+            [game.rules == "taylor", distance, shortcuts, shortcuts], np.int64
+        )
+        bits = table_bits if table_bits is not None else min(22, 12 + n // 4)
+        self.tt_keys = np.zeros(1 << bits, np.uint64)
+        self.tt_data = np.zeros(1 << bits, np.int64)
+        self.stats = np.zeros(3, np.int64)
+
+    def run(self, start: float) -> SolveResult:
+        import numpy as np
+
+        from slimetrail.solver import kernel as k
+
+        state, game = self.state, self.state.game
+        dist = self.distance
+        win = k.MATE if dist else 1
+        mirror = _mirror(state)
+        scores: dict[Move, int] = {}
+        for move in state.legal_moves():
+            twin = mirror.get(move) if mirror else None
+            if twin in scores:
+                scores[move] = scores[twin]
+                continue
+            if move == game.goals[state.to_move]:
+                scores[move] = win - 1 if dist else win
+            elif move == game.goals[3 - state.to_move]:
+                scores[move] = -(win - 1) if dist else -win
+            else:
+                m = self.index[move]
+                child = k.flood(
+                    np.uint64(1 << m),
+                    np.uint64(int(self.free) & ~(1 << m)),
+                    self.nbr,
+                    np.uint64(~int(self.goals[0] | self.goals[1]) & (1 << 64) - 1),
+                )
+                score = k.negamax(
+                    np.uint64(child), m, 1 - self.side, -k.INF, k.INF, self.nbr, self.goals, self.order,
+                    self.params, self.tt_keys, self.tt_data, self.stats, self.deadline,
+                )
+                if self.stats[k.S_ABORT]:
+                    raise SolveTimeout(
+                        f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
+                    )
+                scores[move] = k._adjust(score, dist)
+        names = {1: "win", 0: "draw", -1: "loss"}
+        values = {m: names[(s > 0) - (s < 0)] for m, s in scores.items()}
+        best = max(scores.values())
+        result = SolveResult(
+            value=names[(best > 0) - (best < 0)],
+            to_move=state.to_move,
+            move_values=values,
+            nodes=int(self.stats[k.S_NODES]),
+        )
+        if dist:
+            result.move_plies = {m: (win - abs(s) if s else 0) for m, s in scores.items()}
+            result.plies = win - abs(best) if best else None
+        rank = sorted(scores, key=lambda m: -scores[m])  # fastest win / slowest loss first
+        result.winning_moves = [m for m in rank if values[m] == "win"]
+        result.drawing_moves = [m for m in rank if values[m] == "draw"]
+        result.seconds = time.monotonic() - start
+        return result
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _distances(nbr, goal: int, blocked: int):
+    """Walking distance of every vertex to ``goal`` (63 where out of reach), never walking
+    through the vertices of ``blocked`` (the other goal)."""
+    import numpy as np
+
+    dist = np.full(len(nbr), 63, np.int64)
+    dist[goal] = 0
+    layer, seen, d = 1 << goal, (1 << goal) | blocked, 0
+    while layer:
+        d += 1
+        nxt = 0
+        for v in _bits(layer):
+            nxt |= int(nbr[v])
+        nxt &= ~seen
+        for v in _bits(nxt):
+            dist[v] = min(d, 62)
+        seen |= nxt
+        layer = nxt
+    return dist
+
+
+def _mirror(state) -> dict[int, int] | None:
+    """If reflecting the board in its a1 diagonal (which keeps both goal corners) leaves the
+    position unchanged, the map cell -> mirrored cell; mirrored moves have equal values."""
+    board = state.game.board
+
+    def flip(cell: int) -> int:
+        col, row = board.coords(cell)
+        return board.index(row, col)
+
+    if flip(state.snail) != state.snail:
+        return None
+    free = 0
+    for cell in _bits(state.free):
+        free |= 1 << flip(cell)
+    if free != state.free:
+        return None
+    return {cell: flip(cell) for cell in _bits(board.neighbours[state.snail])}

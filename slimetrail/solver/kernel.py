@@ -1,0 +1,389 @@
+"""The compiled core of the exact solver (numba, ``cache=True``).
+
+The position is relabelled onto a compact graph of at most 64 vertices (see
+:mod:`slimetrail.solver`), so one ``uint64`` holds a set of cells and ``nbr[i]`` is the
+neighbour mask of vertex ``i``.  ``free`` is always canonical: exactly the empty cells the
+snail can still reach (walking through non-goal cells; goal corners end the walk), so
+positions that differ only in walled-off cells share a table entry.
+
+Scores are for the side to move.  Without distances a win is 1, a loss -1, a draw 0.  With
+distances a win in ``k`` plies is ``MATE - k`` and a loss in ``k`` plies ``-(MATE - k)``;
+each ply pulls a score one step towards zero, so the winner prefers short games and the
+loser long ones.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+MATE = 1000
+INF = 10_000
+# Table entry flags.
+EXACT, LOWER, UPPER = 0, 1, 2
+# params[] slots.
+P_TAYLOR, P_DIST, P_MATCHING, P_PRUNE = 0, 1, 2, 3
+# stats[] slots.
+S_NODES, S_ABORT, S_MATCHINGS = 0, 1, 2
+CLOCK_EVERY = 4095  # check the clock when (nodes & CLOCK_EVERY) == 0
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+
+@intrinsic
+def cttz(typingctx, x):
+    """Index of the lowest set bit (LLVM ``cttz``)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@nb.njit(cache=True)
+def now() -> float:
+    with nb.objmode(t="float64"):
+        t = time.monotonic()
+    return t
+
+
+@nb.njit(cache=True, inline="always")
+def bit(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit(cache=True)
+def flood(seed, free, nbr, passable):
+    """Cells of ``free`` reachable from the cells of ``seed``; walks continue only through
+    cells of ``passable`` (the goal corners are reached but not walked through)."""
+    reach = U0
+    frontier = seed
+    while frontier != U0:
+        i = cttz(frontier)
+        frontier &= frontier - U1
+        new = nbr[i] & free & ~reach
+        reach |= new
+        frontier |= new & passable
+    return reach
+
+
+# -- maximum matching (Edmonds' blossom algorithm) ------------------------------------------
+
+
+@nb.njit(cache=True)
+def _lca(a, b, match, base, parent, n):
+    seen = np.zeros(n, np.bool_)
+    while True:
+        a = base[a]
+        seen[a] = True
+        if match[a] == -1:
+            break
+        a = parent[match[a]]
+    while True:
+        b = base[b]
+        if seen[b]:
+            return b
+        b = parent[match[b]]
+
+
+@nb.njit(cache=True)
+def _mark_path(v, b, child, match, base, parent, blossom):
+    while base[v] != b:
+        blossom[base[v]] = True
+        blossom[base[match[v]]] = True
+        parent[v] = child
+        child = match[v]
+        v = parent[match[v]]
+
+
+@nb.njit(cache=True)
+def _augment_from(root, verts, nbr, match, n):
+    """Look for an augmenting path from the exposed vertex ``root`` inside ``verts``;
+    if there is one, flip it (``match`` grows by one edge) and return True."""
+    used = np.zeros(n, np.bool_)
+    parent = np.full(n, -1, np.int64)
+    base = np.arange(n)
+    queue = np.empty(n, np.int64)
+    head, tail = 0, 0
+    used[root] = True
+    queue[tail] = root
+    tail += 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        others = nbr[v] & verts
+        while others != U0:
+            to = np.int64(cttz(others))
+            others &= others - U1
+            if base[v] == base[to] or match[v] == to:
+                continue
+            if to == root or (match[to] != -1 and parent[match[to]] != -1):
+                cur = _lca(v, to, match, base, parent, n)
+                blossom = np.zeros(n, np.bool_)
+                _mark_path(v, cur, to, match, base, parent, blossom)
+                _mark_path(to, cur, v, match, base, parent, blossom)
+                rest = verts
+                while rest != U0:
+                    i = np.int64(cttz(rest))
+                    rest &= rest - U1
+                    if blossom[base[i]]:
+                        base[i] = cur
+                        if not used[i]:
+                            used[i] = True
+                            queue[tail] = i
+                            tail += 1
+            elif parent[to] == -1:
+                parent[to] = v
+                if match[to] == -1:
+                    # Flip the path root ... v - to.
+                    while to != -1:
+                        pv = parent[to]
+                        nxt = match[pv]
+                        match[to] = pv
+                        match[pv] = to
+                        to = nxt
+                    return True
+                nxt = match[to]
+                used[nxt] = True
+                queue[tail] = nxt
+                tail += 1
+    return False
+
+
+@nb.njit(cache=True)
+def max_matching(verts, nbr, n):
+    """A maximum matching of the graph induced by ``verts``: ``(size, match)``."""
+    match = np.full(n, -1, np.int64)
+    size = 0
+    rest = verts
+    while rest != U0:  # greedy start
+        v = np.int64(cttz(rest))
+        rest &= rest - U1
+        if match[v] == -1:
+            free_nb = nbr[v] & verts
+            while free_nb != U0:
+                w = np.int64(cttz(free_nb))
+                free_nb &= free_nb - U1
+                if match[w] == -1:
+                    match[v] = w
+                    match[w] = v
+                    size += 1
+                    break
+    rest = verts
+    while rest != U0:
+        v = np.int64(cttz(rest))
+        rest &= rest - U1
+        if match[v] == -1 and _augment_from(v, verts, nbr, match, n):
+            size += 1
+    return size, match
+
+
+@nb.njit(cache=True)
+def geography_wins(free, snail, nbr, n):
+    """Undirected vertex geography: the player to move from ``snail`` wins iff the snail's
+    vertex lies in every maximum matching of the region, i.e. iff a maximum matching of the
+    region without it has an augmenting path from it."""
+    _, match = max_matching(free, nbr, n)
+    return _augment_from(snail, free | bit(snail), nbr, match, n)
+
+
+# -- the search --------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def _adjust(score, dist):
+    """A child's score seen from the parent, one ply further from the end."""
+    s = -score
+    if dist:
+        if s > 0:
+            s -= 1
+        elif s < 0:
+            s += 1
+    return s
+
+
+@nb.njit(cache=True, inline="always")
+def _unadjust(bound, dist):
+    """The child bound that corresponds to a parent bound (inverse of ``_adjust``)."""
+    if dist:
+        if bound > 0:
+            bound += 1
+        elif bound < 0:
+            bound -= 1
+    return -bound
+
+
+@nb.njit(cache=True, inline="always")
+def _slot(free, snail, side, mask):
+    h = free * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(snail * 2 + side) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & mask) & ~np.int64(1)
+
+
+@nb.njit(cache=True, inline="always")
+def _tag(snail, side):
+    return np.int64(snail * 2 + side)
+
+
+@nb.njit(cache=True)
+def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, tt_data, stats,
+            deadline):
+    """The exact score of the position (fail-soft alpha-beta with a transposition table).
+
+    ``free``: canonical region; ``snail``: vertex of the snail; ``side``: 0 if player 1 is to
+    move, 1 otherwise; ``goals[p]``: bit of player p+1's goal (0 if out of reach); ``order``:
+    per side, a static rank of every vertex (nearer the mover's goal first).
+    """
+    taylor = params[P_TAYLOR] != 0
+    dist = params[P_DIST] != 0
+    win = MATE if dist else 1
+    stats[S_NODES] += 1
+    if deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline:
+        stats[S_ABORT] = 1
+    if stats[S_ABORT] != 0:
+        return 0
+    mine = goals[side]
+    theirs = goals[1 - side]
+    steps = nbr[snail] & free
+    if steps & mine:
+        return win - 1 if dist else win
+    if steps == U0:
+        return 0 if taylor else -win
+    if not taylor and not dist and params[P_MATCHING] != 0 and (free & (mine | theirs)) == U0:
+        stats[S_MATCHINGS] += 1
+        return win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
+
+    # Transposition table: a bucket of two slots.
+    mask = np.uint64(tt_keys.shape[0] - 1)
+    slot = _slot(free, snail, side, mask)
+    tag = _tag(snail, side)
+    tt_move = -1
+    alpha0 = alpha
+    for s in range(slot, slot + 2):
+        data = tt_data[s]
+        if tt_keys[s] == free and data != 0 and (data & 255) == tag:
+            value = ((data >> 8) & 0xFFFF) - 0x8000
+            flag = (data >> 24) & 3
+            tt_move = (data >> 26) & 127
+            if flag == EXACT:
+                return value
+            if flag == LOWER and value >= beta:
+                return value
+            if flag == UPPER and value <= alpha:
+                return value
+            if flag == LOWER and value > alpha:
+                alpha = value
+            elif flag == UPPER and value < beta:
+                beta = value
+            break
+
+    best = -INF
+    best_move = -1
+    # Stepping into the opponent's corner loses at once; stepping next to it (when
+    # pruning) loses on their reply.  Neither needs a search.
+    if steps & theirs:
+        best = _adjust(win, dist)
+        best_move = np.int64(cttz(theirs))
+    rest = steps & ~theirs
+    if params[P_PRUNE] != 0 and theirs != U0:
+        near = rest & nbr[np.int64(cttz(theirs))]
+        if near != U0:
+            # They step into their corner next: a loss in two plies.
+            loss2 = _adjust(win - 1 if dist else win, dist)
+            if loss2 > best:
+                best = loss2
+                best_move = np.int64(cttz(near))
+            rest &= ~near
+
+    # Children: canonical regions, Taylor legality, ordering.
+    n_kids = 0
+    kid_move = np.empty(8, np.int64)
+    kid_free = np.empty(8, np.uint64)
+    kid_rank = np.empty(8, np.int64)
+    passable = ~(mine | theirs)
+    while rest != U0:
+        m = np.int64(cttz(rest))
+        rest &= rest - U1
+        region = flood(bit(m), free & ~bit(m), nbr, passable)
+        if taylor and (region & (mine | theirs)) == U0:
+            continue  # Taylor's rule: no goal reachable from there
+        rank = order[side, m] * 64 + np.int64(popcount(nbr[m] & region))
+        if m == tt_move:
+            rank = -1
+        j = n_kids
+        while j > 0 and kid_rank[j - 1] > rank:
+            kid_move[j] = kid_move[j - 1]
+            kid_free[j] = kid_free[j - 1]
+            kid_rank[j] = kid_rank[j - 1]
+            j -= 1
+        kid_move[j] = m
+        kid_free[j] = region
+        kid_rank[j] = rank
+        n_kids += 1
+
+    if best == -INF and n_kids == 0:
+        return 0  # Taylor: stuck is a draw (only reachable when no goal is reachable)
+    if best > alpha:
+        alpha = best
+    if alpha < beta:
+        for k in range(n_kids):
+            score = _adjust(
+                negamax(kid_free[k], kid_move[k], 1 - side, _unadjust(beta, dist),
+                        _unadjust(alpha, dist), nbr, goals, order, params, tt_keys, tt_data,
+                        stats, deadline),
+                dist,
+            )
+            if stats[S_ABORT] != 0:
+                return 0
+            if score > best:
+                best = score
+                best_move = kid_move[k]
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    else:
+        flag = EXACT
+    data = (
+        tag
+        | ((np.int64(best) + 0x8000) << 8)
+        | (np.int64(flag) << 24)
+        | (np.int64(max(best_move, 0)) << 26)
+    )
+    # Slot 0 keeps the bigger region (more work to redo); slot 1 always takes the newest.
+    size = popcount(free)
+    if tt_data[slot] == 0 or (tt_keys[slot] == free and (tt_data[slot] & 255) == tag) or (
+        popcount(tt_keys[slot]) <= size
+    ):
+        if not (tt_keys[slot] == free and (tt_data[slot] & 255) == tag):
+            tt_keys[slot + 1] = tt_keys[slot]
+            tt_data[slot + 1] = tt_data[slot]
+        tt_keys[slot] = free
+        tt_data[slot] = data
+    else:
+        tt_keys[slot + 1] = free
+        tt_data[slot + 1] = data
+    return best
