@@ -155,7 +155,7 @@ class _Root:
         for p in (1, 2):
             if game.goals[p] in index:
                 goals[p - 1] = 1 << index[game.goals[p]]
-        # Static move order: nearer the mover's own goal first (walking distance).
+        # Tie-break of the move order: nearer the mover's own goal first (walking distance).
         order = np.full((2, n), 63, np.int64)
         for p in (0, 1):
             if goals[p]:
@@ -163,9 +163,7 @@ class _Root:
         self.nbr, self.goals, self.order = nbr, goals, order
         self.free = np.uint64((1 << n) - 2)  # every vertex but the snail's (vertex 0)
         self.side = state.to_move - 1
-        self.params = np.array(
-            [game.rules == "taylor", distance, shortcuts, shortcuts], np.int64
-        )
+        self.params = np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
         bits = table_bits if table_bits is not None else min(22, 12 + n // 4)
         self.tt_keys = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
@@ -180,6 +178,8 @@ class _Root:
         dist = self.distance
         win = k.MATE if dist else 1
         mirror = _mirror(state)
+        # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
+        bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
         for move in state.legal_moves():
             twin = mirror.get(move) if mirror else None
@@ -192,15 +192,20 @@ class _Root:
                 scores[move] = -(win - 1) if dist else -win
             else:
                 m = self.index[move]
-                child = k.flood(
-                    np.uint64(1 << m),
-                    np.uint64(int(self.free) & ~(1 << m)),
-                    self.nbr,
-                    np.uint64(~int(self.goals[0] | self.goals[1]) & (1 << 64) - 1),
-                )
                 score = k.negamax(
-                    np.uint64(child), m, 1 - self.side, -k.INF, k.INF, self.nbr, self.goals, self.order,
-                    self.params, self.tt_keys, self.tt_data, self.stats, self.deadline,
+                    np.uint64(int(self.free) & ~(1 << m)),
+                    m,
+                    1 - self.side,
+                    -bound,
+                    bound,
+                    self.nbr,
+                    self.goals,
+                    self.order,
+                    self.params,
+                    self.tt_keys,
+                    self.tt_data,
+                    self.stats,
+                    self.deadline,
                 )
                 if self.stats[k.S_ABORT]:
                     raise SolveTimeout(

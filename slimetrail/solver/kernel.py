@@ -24,6 +24,7 @@ from numba.extending import intrinsic
 
 MATE = 1000
 INF = 10_000
+ILLEGAL = 20_000  # returned for a position Taylor's rule forbids
 # Table entry flags.
 EXACT, LOWER, UPPER = 0, 1, 2
 # params[] slots.
@@ -244,13 +245,15 @@ def _tag(snail, side):
 
 
 @nb.njit(cache=True)
-def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, tt_data, stats,
-            deadline):
-    """The exact score of the position (fail-soft alpha-beta with a transposition table).
+def negamax(
+    free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, tt_data, stats, deadline
+):
+    """The exact score of the position (fail-soft alpha-beta with a transposition table), or
+    ``ILLEGAL`` if the snail may not stand here (Taylor's rule: no goal reachable).
 
-    ``free``: canonical region; ``snail``: vertex of the snail; ``side``: 0 if player 1 is to
-    move, 1 otherwise; ``goals[p]``: bit of player p+1's goal (0 if out of reach); ``order``:
-    per side, a static rank of every vertex (nearer the mover's goal first).
+    ``free``: empty cells (only those the snail reaches matter); ``snail``: its vertex;
+    ``side``: 0 if player 1 is to move, else 1; ``goals[p]``: bit of player p+1's goal (0 if
+    out of reach); ``order``: per side, a static rank of every vertex (lower = tried first).
     """
     taylor = params[P_TAYLOR] != 0
     dist = params[P_DIST] != 0
@@ -265,11 +268,16 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, 
     steps = nbr[snail] & free
     if steps & mine:
         return win - 1 if dist else win
-    if steps == U0:
-        return 0 if taylor else -win
-    if not taylor and not dist and params[P_MATCHING] != 0 and (free & (mine | theirs)) == U0:
-        stats[S_MATCHINGS] += 1
-        return win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
+    # Canonical region: what the snail can still reach (goal corners end a walk).
+    free = flood(bit(snail), free, nbr, ~(mine | theirs))
+    if (free & (mine | theirs)) == U0:
+        if taylor:
+            return ILLEGAL
+        if steps == U0:
+            return -win
+        if not dist and params[P_MATCHING] != 0:
+            stats[S_MATCHINGS] += 1
+            return win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
 
     # Transposition table: a bucket of two slots.
     mask = np.uint64(tt_keys.shape[0] - 1)
@@ -313,53 +321,62 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, 
                 best_move = np.int64(cttz(near))
             rest &= ~near
 
-    # Children: canonical regions, Taylor legality, ordering.
+    # Order the other moves: the table's best move first.
     n_kids = 0
     kid_move = np.empty(8, np.int64)
-    kid_free = np.empty(8, np.uint64)
     kid_rank = np.empty(8, np.int64)
-    passable = ~(mine | theirs)
     while rest != U0:
         m = np.int64(cttz(rest))
         rest &= rest - U1
-        region = flood(bit(m), free & ~bit(m), nbr, passable)
-        if taylor and (region & (mine | theirs)) == U0:
-            continue  # Taylor's rule: no goal reachable from there
-        rank = order[side, m] * 64 + np.int64(popcount(nbr[m] & region))
+        # Fewest replies for the opponent first; ties: nearer the mover's own goal.
+        rank = np.int64(popcount(nbr[m] & free)) * 64 + order[side, m]
         if m == tt_move:
             rank = -1
         j = n_kids
         while j > 0 and kid_rank[j - 1] > rank:
             kid_move[j] = kid_move[j - 1]
-            kid_free[j] = kid_free[j - 1]
             kid_rank[j] = kid_rank[j - 1]
             j -= 1
         kid_move[j] = m
-        kid_free[j] = region
         kid_rank[j] = rank
         n_kids += 1
 
-    if best == -INF and n_kids == 0:
-        return 0  # Taylor: stuck is a draw (only reachable when no goal is reachable)
     if best > alpha:
         alpha = best
     if alpha < beta:
         for k in range(n_kids):
-            score = _adjust(
-                negamax(kid_free[k], kid_move[k], 1 - side, _unadjust(beta, dist),
-                        _unadjust(alpha, dist), nbr, goals, order, params, tt_keys, tt_data,
-                        stats, deadline),
-                dist,
+            m = kid_move[k]
+            raw = negamax(
+                free & ~bit(m),
+                m,
+                1 - side,
+                _unadjust(beta, dist),
+                _unadjust(alpha, dist),
+                nbr,
+                goals,
+                order,
+                params,
+                tt_keys,
+                tt_data,
+                stats,
+                deadline,
             )
             if stats[S_ABORT] != 0:
                 return 0
+            if raw == ILLEGAL:
+                continue
+            score = _adjust(raw, dist)
             if score > best:
                 best = score
-                best_move = kid_move[k]
+                best_move = m
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         break
+    if best == -INF:
+        # No legal move: stuck.  (Under Taylor's rule only when no goal can be reached,
+        # which the rule itself prevents after the first move.)
+        return 0 if taylor else -win
 
     if best <= alpha0:
         flag = UPPER
@@ -371,14 +388,12 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, 
         tag
         | ((np.int64(best) + 0x8000) << 8)
         | (np.int64(flag) << 24)
-        | (np.int64(max(best_move, 0)) << 26)
+        | (np.int64(best_move) << 26)
     )
     # Slot 0 keeps the bigger region (more work to redo); slot 1 always takes the newest.
-    size = popcount(free)
-    if tt_data[slot] == 0 or (tt_keys[slot] == free and (tt_data[slot] & 255) == tag) or (
-        popcount(tt_keys[slot]) <= size
-    ):
-        if not (tt_keys[slot] == free and (tt_data[slot] & 255) == tag):
+    same = tt_keys[slot] == free and (tt_data[slot] & 255) == tag
+    if same or tt_data[slot] == 0 or popcount(tt_keys[slot]) <= popcount(free):
+        if not same:
             tt_keys[slot + 1] = tt_keys[slot]
             tt_data[slot + 1] = tt_data[slot]
         tt_keys[slot] = free
