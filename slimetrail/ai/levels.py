@@ -13,10 +13,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from slimetrail.ai.search import EVAL_SCALE, MATE_BOUND, Searcher, _Abort, search
+from slimetrail.ai.search import EVAL_SCALE, MATE_BOUND, MAX_DEPTH, Searcher, _Abort, search
 from slimetrail.core.game import GameError, Move, State
 
 LOST_AT_ONCE = -0.95 * EVAL_SCALE  # the evaluator's "every step is poison" verdict
+SOLVER_SHARE = 0.85  # of the top level's time: the exact solver first, then the search
 
 
 @dataclass(frozen=True)
@@ -111,23 +112,38 @@ def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | N
 
     Winning: the shortest win.  Drawing: the search's favourite drawing move.  Losing: the
     longest resistance, then the move leaving the opponent the fewest winning replies (the
-    most chances to go wrong).  Half of the time budget goes to the solver; the search
-    fallback keeps the rest.
+    most chances to go wrong).  The solver first proves the value of every move (the fast
+    solve) and then, when that left time enough, the distances; without distances a win is
+    kept by the search's favourite winning move.  Most of the time budget goes to the
+    solver; the search fallback keeps the rest.
     """
     solver = _solver_module()
     if solver is None or not solver.can_solve(state.game):
         return None
-    budget_end = time.perf_counter() + (deadline - time.perf_counter()) / 2
+    started = time.perf_counter()
+    solve_end = started + SOLVER_SHARE * (deadline - started)
     try:
-        root = solver.solve(state, distance=True, time_limit=_left(budget_end))
+        root = solver.solve(state, time_limit=_left(solve_end))
     except (solver.SolveTimeout, GameError):  # GameError: too big for the solver
         return None
-    values, plies = root.move_values, root.move_plies
+    values = root.move_values
     if root.value == "draw":
         drawing = [m for m in state.legal_moves() if values.get(m) == "draw"]
         return _best_by_search(state, drawing, deadline, fallback_nodes)
+    # A distance solve costs about three plain ones; try it only when it may fit.
+    plies: dict[Move, int] | None = None
+    spent = time.perf_counter() - started
+    if 3 * spent < solve_end - time.perf_counter():
+        try:
+            plies = solver.solve(state, distance=True, time_limit=_left(solve_end)).move_plies
+        except solver.SolveTimeout:
+            plies = None
     if root.value == "win":
+        if plies is None:
+            return _best_by_search(state, root.winning_moves, deadline, fallback_nodes)
         return min(root.winning_moves, key=lambda m: plies.get(m, 0))
+    if plies is None:
+        return _best_by_search(state, state.legal_moves(), deadline, fallback_nodes)
     longest = max(plies.get(m, 0) for m in values)
     candidates = [m for m in state.legal_moves() if plies.get(m, 0) == longest]
     if len(candidates) == 1:
@@ -137,7 +153,7 @@ def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | N
     for move in candidates:
         child.push(move)
         try:
-            reply = solver.solve(child, time_limit=_left(budget_end))
+            reply = solver.solve(child, time_limit=_left(solve_end))
         except (solver.SolveTimeout, GameError):
             break  # out of time: any of the longest defences will do
         finally:
@@ -154,15 +170,16 @@ def _left(until: float) -> float:
 
 def _best_by_search(state: State, moves: list[Move], deadline: float, nodes: int) -> Move:
     """The search's favourite among ``moves`` (all of equal game-theoretic value)."""
+    best = moves[0]
     if len(moves) == 1:
-        return moves[0]
-    result = search(state, nodes=nodes, movetime=_left(deadline))
-    if result.best_move in moves:
-        return result.best_move
-    scores = {}
-    child = state.copy()
-    for move in moves:
-        child.push(move)
-        scores[move] = -child.evaluate() if not child.is_over() else 0.0
-        child.pop()
-    return max(moves, key=lambda m: scores[m])
+        return best
+    searcher = Searcher(state, movetime=_left(deadline), nodes=nodes)
+    try:
+        for depth in range(1, MAX_DEPTH + 1):
+            searcher.hit_horizon = False
+            _, best = searcher.root(depth, searcher.ordered(moves, 0, best))
+            if not searcher.hit_horizon:
+                break
+    except _Abort:
+        pass  # keep the choice of the last completed depth
+    return best
