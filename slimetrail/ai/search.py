@@ -22,6 +22,7 @@ MATE_BOUND = MATE - 1_000  # scores beyond this are proven wins/losses
 EVAL_SCALE = 1_000  # evaluate() in [-1, 1] -> centipawns
 INFINITY = MATE + 1
 MAX_DEPTH = 128
+TT_LIMIT = 1 << 20  # entries; a long search starts a fresh table rather than eat memory
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -143,6 +144,8 @@ class Searcher:
                         self.history[move] = self.history.get(move, 0) + depth * depth
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        if len(self.tt) >= TT_LIMIT:
+            self.tt.clear()
         self.tt[key] = (depth, flag, _to_tt(best, ply), best_move)
         return best
 
