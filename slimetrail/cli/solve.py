@@ -1,0 +1,88 @@
+"""``slimetrail solve``: the proven value of a position and every move that keeps it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from slimetrail.cli.main import add_game_arguments, game_from_args
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve a Slime Trail position exactly",
+        description="Analyse the position after MOVES from the start (or --fen) exactly: its "
+        "value for the side to move and every winning (or drawing) move.",
+    )
+    add_game_arguments(parser)
+    parser.add_argument("moves", nargs="*", metavar="MOVES", help="moves from the start")
+    parser.add_argument("--fen", help="start from this position instead of the initial one")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--distance",
+        action="store_true",
+        help="also find the game length under best play (winner fastest, loser slowest)",
+    )
+    parser.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from slimetrail.solver import SolveTimeout, solve
+
+    game = game_from_args(args)
+    state = game.state_from_fen(args.fen) if args.fen else game.new_state()
+    for text in args.moves:
+        state.push_str(text)
+    try:
+        result = solve(state, distance=args.distance, time_limit=args.time_limit)
+    except SolveTimeout as exc:
+        print(f"slimetrail: unsolved: {exc}", file=sys.stderr)
+        return 1
+    names = [state.move_str(m) for m in result.move_values]
+    if args.json:
+        out = {
+            "game": game.spec,
+            "fen": state.fen(),
+            "over": result.over,
+            "value": result.value,
+            "to_move": result.to_move,
+            "winning_moves": [state.move_str(m) for m in result.winning_moves],
+            "drawing_moves": [state.move_str(m) for m in result.drawing_moves],
+            "move_values": dict(zip(names, result.move_values.values(), strict=True)),
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 4),
+        }
+        if args.distance:
+            out["plies"] = result.plies
+            out["move_plies"] = {state.move_str(m): p for m, p in result.move_plies.items()}
+        print(json.dumps(out))
+        return 0
+    player = f"player {result.to_move} ({game.player_names[result.to_move - 1]})"
+    print(f"{game.spec}  {state.fen()}")
+    if result.over:
+        outcome = state.outcome()
+        assert outcome is not None
+        who = "a draw" if outcome.winner is None else f"won by player {outcome.winner}"
+        print(f"The game is over ({outcome.reason}): {who}.")
+        return 0
+    length = f" in {result.plies} plies" if result.plies is not None else ""
+    print(f"{player} to move: {result.value.upper()}{length}")
+    for label, moves in (("winning", result.winning_moves), ("drawing", result.drawing_moves)):
+        if moves:
+            print(f"{label} moves: {' '.join(_describe(state, result, m) for m in moves)}")
+    if not result.winning_moves and not result.drawing_moves:
+        print(
+            f"every move loses: {' '.join(_describe(state, result, m) for m in result.move_values)}"
+        )
+    print(f"{result.nodes} nodes in {result.seconds:.2f} s")
+    return 0
+
+
+def _describe(state, result, move) -> str:
+    text = state.move_str(move)
+    if move in result.move_plies:
+        text += f"({result.move_plies[move]})"
+    return text

@@ -1,0 +1,338 @@
+"""The exact solver against an independent slow solver, its shortcuts against plain search,
+and its Python and command-line interfaces."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import time
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from slimetrail.cli.main import main
+from slimetrail.core.registry import get_game
+from slimetrail.games.trail.game import TrailState
+from slimetrail.solver import SolveTimeout, SolveTooLarge, can_solve, solve, warm_up
+from slimetrail.solver import kernel as K
+from slimetrail.solver.reference import reference_solve
+
+# -- an independent slow solver, written from RULES.md on (column, row) pairs ---------------
+
+KING = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if dc or dr]
+HEX = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)]
+
+
+class Slow:
+    """Minimax over sets of cells; values (1 win, 0 draw, -1 loss) and game lengths."""
+
+    def __init__(self, game) -> None:
+        self.n = game.size
+        self.steps = KING if game.board.shape == "square" else HEX
+        self.taylor = game.rules == "taylor"
+        coords = game.board.coords
+        self.goal = {1: coords(game.goals[1]), 2: coords(game.goals[2])}
+        self.to_index = game.board.index
+
+    def around(self, cell):
+        c, r = cell
+        for dc, dr in self.steps:
+            if 0 <= c + dc < self.n and 0 <= r + dr < self.n:
+                yield (c + dc, r + dr)
+
+    def goal_reachable(self, cell, empty) -> bool:
+        seen, todo = {cell}, [cell]
+        while todo:
+            for nxt in self.around(todo.pop()):
+                if nxt in empty and nxt not in seen:
+                    if nxt in self.goal.values():
+                        return True
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    def moves(self, snail, empty):
+        out = []
+        for cell in self.around(snail):
+            if cell not in empty:
+                continue
+            if self.taylor and cell not in self.goal.values():
+                if not self.goal_reachable(cell, empty - {cell}):
+                    continue
+            out.append(cell)
+        return out
+
+    @lru_cache(maxsize=None)  # noqa: B019 - one instance per test
+    def result(self, snail, empty: frozenset, mover: int) -> tuple[int, int]:
+        """(value for ``mover``, plies to the end) under best play."""
+        for player, cell in self.goal.items():
+            if snail == cell:
+                return (1 if player == mover else -1), 0
+        options = [self.after(snail, empty, mover, m) for m in self.moves(snail, empty)]
+        if not options:
+            return (0 if self.taylor else -1), 0
+        return max(options, key=lambda vp: (vp[0], -vp[1] if vp[0] >= 0 else vp[1]))
+
+    def after(self, snail, empty, mover, move) -> tuple[int, int]:
+        value, plies = self.result(move, empty - {move}, 3 - mover)
+        return -value, plies + 1
+
+    def solve(self, state: TrailState):
+        """{move index: (value for the mover, plies)} for every legal move."""
+        coords = state.game.board.coords
+        empty = frozenset(coords(i) for i in range(state.free.bit_length()) if state.free >> i & 1)
+        snail = coords(state.snail)
+        if snail in self.goal.values():
+            return {}
+        return {
+            self.to_index(*m): self.after(snail, empty, state.to_move, m)
+            for m in self.moves(snail, empty)
+        }
+
+
+NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+def random_position(game, rng: random.Random, max_region: int) -> TrailState:
+    """A random legal-looking position: random slime (never on a goal), snail, side."""
+    board = game.board
+    while True:
+        density = rng.uniform(0.2, 0.7)
+        cells = [i for i in board.cells() if i not in game.goals[1:]]
+        snail = rng.choice(cells)
+        free = 0
+        for i in board.cells():
+            if i in game.goals[1:] or (i != snail and rng.random() > density):
+                free |= 1 << i
+        state = TrailState(game, free, snail, rng.choice((1, 2)))
+        region = board.reachable(1 << snail, state.free) & ~(1 << snail)
+        if bin(region).count("1") <= max_region:
+            return state
+
+
+def random_walk(game, rng: random.Random, plies: int) -> TrailState:
+    state = game.new_state()
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        state.push(rng.choice(state.legal_moves()))
+    return state
+
+
+def check_against_slow(state, slow: Slow, distance: bool) -> None:
+    expected = slow.solve(state)
+    got = solve(state, distance=distance)
+    assert got.move_values == {m: NAMES[v] for m, (v, _) in expected.items()}, state.fen()
+    if expected:
+        best = max(v for v, _ in expected.values())
+        assert got.value == NAMES[best], state.fen()
+        assert set(got.winning_moves) == {m for m, (v, _) in expected.items() if v == 1}
+        assert set(got.drawing_moves) == {m for m, (v, _) in expected.items() if v == 0}
+    if distance and expected:
+        assert got.move_plies == {m: p for m, (_, p) in expected.items()}, state.fen()
+        plies = [p for v, p in expected.values() if v == best]
+        assert got.plies == (min(plies) if best > 0 else max(plies)), state.fen()
+
+
+CONFIGS = [
+    ("slimetrail", {"size": "5"}),
+    ("slimetrail", {"size": "5", "rules": "taylor"}),
+    ("slimetrail-square", {"size": "6"}),
+    ("slimetrail-square", {"size": "6", "rules": "rastros"}),
+    ("slimetrail-hex", {"size": "5"}),
+    ("slimetrail-hex", {"size": "5", "rules": "rastros"}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "options"), CONFIGS)
+def test_random_positions_agree_with_slow_solver(game_id, options):
+    game = get_game(game_id, **options)
+    slow = Slow(game)
+    rng = random.Random(f"{game_id} {options}")
+    for i in range(400):
+        state = random_position(game, rng, max_region=14)
+        check_against_slow(state, slow, distance=i % 3 == 0)
+
+
+@pytest.mark.parametrize(("game_id", "options"), CONFIGS)
+def test_positions_from_play_agree_with_slow_solver(game_id, options):
+    game = get_game(game_id, **options)
+    slow = Slow(game)
+    rng = random.Random(f"walk {game_id} {options}")
+    for i in range(60):
+        state = random_walk(game, rng, rng.randrange(6, 20))
+        if bin(state.free).count("1") > 18:
+            continue
+        check_against_slow(state, slow, distance=i % 4 == 0)
+
+
+def test_7x7_positions_agree_with_reference_solver():
+    for rules in ("rastros", "taylor"):
+        game = get_game("slimetrail", rules=rules)
+        rng = random.Random(rules)
+        for _ in range(25):
+            state = random_walk(game, rng, rng.randrange(22, 30))
+            fast, ref = solve(state), reference_solve(state)
+            assert (fast.value, fast.move_values) == (ref.value, ref.move_values), state.fen()
+
+
+def test_7x7_mid_game_shortcuts_agree_with_plain_search():
+    """Pruning next to the opponent's corner and the matching theorem change nothing."""
+    for rules in ("rastros", "taylor"):
+        game = get_game("slimetrail", rules=rules)
+        rng = random.Random(f"shortcuts {rules}")
+        for i in range(40):
+            state = random_walk(game, rng, rng.randrange(10, 20))
+            with_, without = solve(state, distance=i % 4 == 0), solve(state, shortcuts=False)
+            assert with_.move_values == without.move_values, state.fen()
+
+
+def test_the_reference_solver_agrees_with_the_slow_solver():
+    game = get_game("slimetrail", size="5")
+    slow, rng = Slow(game), random.Random(5)
+    for _ in range(60):
+        state = random_position(game, rng, max_region=12)
+        expected = {m: NAMES[v] for m, (v, _) in slow.solve(state).items()}
+        assert reference_solve(state).move_values == expected
+
+
+# -- the matching theorem ---------------------------------------------------------------------
+
+
+def brute_matching(vertices: list[int], adj: dict[int, set[int]]) -> int:
+    if not vertices:
+        return 0
+    v, rest = vertices[0], vertices[1:]
+    best = brute_matching(rest, adj)
+    for w in adj[v]:
+        if w in rest:
+            best = max(best, 1 + brute_matching([u for u in rest if u != w], adj))
+    return best
+
+
+def test_blossom_matching_is_maximum_on_random_graphs():
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randrange(1, 13)
+        p = rng.uniform(0.1, 0.6)
+        adj: dict[int, set[int]] = {v: set() for v in range(n)}
+        for a in range(n):
+            for b in range(a + 1, n):
+                if rng.random() < p:
+                    adj[a].add(b)
+                    adj[b].add(a)
+        nbr = np.array([sum(1 << w for w in adj[v]) for v in range(n)], np.uint64)
+        size, match = K.max_matching(np.uint64((1 << n) - 1), nbr, n)
+        assert size == brute_matching(list(range(n)), adj)
+        for v in range(n):  # a matching made of edges of the graph
+            assert match[v] == -1 or (match[match[v]] == v and match[v] in adj[v])
+
+
+def test_geography_by_matching_agrees_with_plain_search():
+    """Regions with no goal corner in reach: the matching answer equals the game tree's."""
+    seen = 0
+    for size in (5, 7):
+        game = get_game("slimetrail", size=str(size))
+        slow = Slow(game)
+        rng = random.Random(size)
+        while seen < 150 * (size - 4) // 3:
+            state = random_position(game, rng, max_region=16)
+            board = game.board
+            if board.reachable(1 << state.snail, state.free) & game.goal_mask:
+                continue
+            seen += 1
+            expected = {m: NAMES[v] for m, (v, _) in slow.solve(state).items()}
+            assert solve(state).move_values == expected
+            assert solve(state, shortcuts=False).move_values == expected
+
+
+# -- interface --------------------------------------------------------------------------------
+
+
+def test_can_solve():
+    assert can_solve(get_game("slimetrail"))
+    assert can_solve(get_game("slimetrail-square"))
+    assert can_solve(get_game("slimetrail-hex", size="8"))
+    assert not can_solve(get_game("slimetrail", size="9"))
+    assert not can_solve(get_game("slimetrail-hex"))
+
+
+def test_too_large_is_a_clear_error():
+    with pytest.raises(SolveTooLarge, match="at most 63"):
+        solve(get_game("slimetrail", size="9").new_state())
+
+
+def test_solve_does_not_change_the_state():
+    game = get_game("slimetrail")
+    state = game.new_state()
+    for text in ("c3", "b3", "c4"):
+        state.push_str(text)
+    fen, stack = state.fen(), list(state.move_stack)
+    solve(state, distance=True)
+    assert (state.fen(), state.move_stack) == (fen, stack)
+
+
+def test_finished_positions():
+    game = get_game("slimetrail", size="5")
+    state = game.new_state()
+    for text in ("b2", "a1"):
+        state.push_str(text)
+    result = solve(state, distance=True)
+    # Player 2 stepped into player 1's corner: player 1, to move, has won.
+    assert result.over and result.value == "win" and result.to_move == 1
+    assert result.plies == 0 and result.move_values == {}
+
+
+def test_distance_win_next_to_own_goal_comes_first():
+    game = get_game("slimetrail", size="5")
+    state = game.state_from_fen("5/5/5/1o3/5 1")
+    result = solve(state, distance=True)
+    assert result.value == "win" and result.plies == 1
+    assert result.winning_moves[0] == game.goals[1]
+    # The same position with player 2 to move: a1 is the opponent's corner, it loses at once.
+    result = solve(game.state_from_fen("5/5/5/1o3/5 2"), distance=True)
+    assert result.move_values[game.goals[1]] == "loss" and result.move_plies[game.goals[1]] == 1
+
+
+def test_time_limit_is_kept():
+    warm_up()
+    state = get_game("slimetrail").new_state()
+    started = time.monotonic()
+    with pytest.raises(SolveTimeout):
+        solve(state, time_limit=0.2)
+    assert time.monotonic() - started < 1.0
+
+
+def _cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["solve", *argv])
+    return code, out.getvalue()
+
+
+def test_cli_json():
+    code, out = _cli("--size", "5", "--json", "--distance", "c2")
+    assert code == 0
+    data = json.loads(out)
+    state = get_game("slimetrail", size="5").new_state()
+    state.push_str("c2")
+    expected = solve(state, distance=True)
+    assert data["value"] == expected.value and data["to_move"] == 2
+    assert data["winning_moves"] == [state.move_str(m) for m in expected.winning_moves]
+    assert data["plies"] == expected.plies
+    assert {"drawing_moves", "nodes", "seconds"} <= set(data)
+
+
+def test_cli_text_fen_and_finished_game():
+    code, out = _cli("--size", "5", "--fen", "5/5/2x2/2x2/2ox1 2")
+    assert code == 0 and "player 2" in out and ("WIN" in out or "LOSS" in out)
+    code, out = _cli("--size", "5", "b2", "a1")
+    assert code == 0 and "game is over" in out and "won by player 1" in out
+
+
+def test_cli_bad_move(capsys):
+    code = main(["solve", "--size", "5", "zz"])
+    assert code == 2 and "'zz'" in capsys.readouterr().err
