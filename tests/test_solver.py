@@ -8,7 +8,7 @@ import io
 import json
 import random
 import time
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -59,13 +59,16 @@ class Slow:
         for cell in self.around(snail):
             if cell not in empty:
                 continue
-            if self.taylor and cell not in self.goal.values():
-                if not self.goal_reachable(cell, empty - {cell}):
-                    continue
+            if (
+                self.taylor
+                and cell not in self.goal.values()
+                and not self.goal_reachable(cell, empty - {cell})
+            ):
+                continue
             out.append(cell)
         return out
 
-    @lru_cache(maxsize=None)  # noqa: B019 - one instance per test
+    @cache  # noqa: B019 - one instance per test
     def result(self, snail, empty: frozenset, mover: int) -> tuple[int, int]:
         """(value for ``mover``, plies to the end) under best play."""
         for player, cell in self.goal.items():
