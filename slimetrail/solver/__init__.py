@@ -164,7 +164,7 @@ class _Root:
         self.free = np.uint64((1 << n) - 2)  # every vertex but the snail's (vertex 0)
         self.side = state.to_move - 1
         self.params = np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
-        bits = table_bits if table_bits is not None else min(22, 12 + n // 4)
+        bits = table_bits if table_bits is not None else _table_bits(n)
         self.tt_keys = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(3, np.int64)
@@ -229,6 +229,12 @@ class _Root:
         result.drawing_moves = [m for m in rank if values[m] == "draw"]
         result.seconds = time.monotonic() - start
         return result
+
+
+def _table_bits(n: int) -> int:
+    """Table size (log2 of the entries, 16 bytes each) for a region of ``n`` cells: small
+    regions need few entries, and zeroing a big table would dominate their solve."""
+    return 24 if n > 56 else min(22, 8 + n // 3)
 
 
 def _bits(mask: int) -> list[int]:
