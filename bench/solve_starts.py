@@ -1,7 +1,7 @@
 """Solve the start position of a Slime Trail game from every start cell (or the ones given).
 
     python bench/solve_starts.py --game slimetrail --size 7 --rules rastros [--time-limit S]
-        [--distance] [CELL ...]
+        [--distance] [--checkpoint DIR] [CELL ...]
 
 Prints one markdown table row per start cell as soon as it is solved: the value for player 1
 (who moves first), the winning first moves, nodes and seconds.  Cells mirrored in the a1
@@ -11,6 +11,7 @@ diagonal (which keeps both goals) have mirrored answers and are solved once.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from slimetrail.core.game import GameOptionError
@@ -25,6 +26,9 @@ def main() -> int:
     parser.add_argument("--rules")
     parser.add_argument("--time-limit", type=float)
     parser.add_argument("--distance", action="store_true")
+    parser.add_argument(
+        "--checkpoint", help="directory for checkpoints: a rerun resumes unfinished solves"
+    )
     parser.add_argument("cells", nargs="*")
     args = parser.parse_args()
     base = get_game(args.game, size=args.size, rules=args.rules)
@@ -46,7 +50,11 @@ def main() -> int:
         col, row = board.coords(game.start)
         twin = "" if col == row else f" (= {board.name(board.index(row, col))} mirrored)"
         try:
-            r = solve(state, distance=args.distance, time_limit=args.time_limit)
+            path = None
+            if args.checkpoint:
+                os.makedirs(args.checkpoint, exist_ok=True)
+                path = os.path.join(args.checkpoint, f"{game.spec.replace(' ', '_')}.npz")
+            r = solve(state, distance=args.distance, time_limit=args.time_limit, checkpoint=path)
         except SolveTimeout:
             print(f"| {cell}{twin} | unsolved within {args.time_limit:g} s | | | | |", flush=True)
             continue

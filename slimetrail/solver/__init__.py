@@ -11,6 +11,7 @@ The numba kernel is compiled (or loaded from numba's cache) on first use, not at
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -93,11 +94,15 @@ def solve(
     time_limit: float | None = None,
     shortcuts: bool = True,
     table_bits: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> SolveResult:
     """Solve ``state`` exactly; raises :class:`SolveTimeout` after ``time_limit`` seconds.
 
     ``shortcuts=False`` turns off the pruning next to the opponent's goal and the matching
-    shortcut (for testing them against plain search).  ``state`` is not changed.
+    shortcut (for testing them against plain search).  ``checkpoint``: a file that keeps the
+    transposition table and the finished root moves when the solve ends or times out; a later
+    solve of the same position with the same file resumes from it (long solves in pieces).
+    ``state`` is not changed.
     """
     from slimetrail.games.trail.game import TrailGame
 
@@ -115,7 +120,7 @@ def solve(
             seconds=time.monotonic() - start,
             over=True,
         )
-    return _Root(state, distance, deadline, shortcuts, table_bits).run(start)
+    return _Root(state, distance, deadline, shortcuts, table_bits).run(start, checkpoint)
 
 
 class _Root:
@@ -169,7 +174,7 @@ class _Root:
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(3, np.int64)
 
-    def run(self, start: float) -> SolveResult:
+    def run(self, start: float, checkpoint=None) -> SolveResult:
         import numpy as np
 
         from slimetrail.solver import kernel as k
@@ -181,7 +186,12 @@ class _Root:
         # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
         bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
+        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.tt_keys)}"
+        if checkpoint is not None and os.path.exists(checkpoint):
+            scores = self._load(checkpoint, meta)
         for move in state.legal_moves():
+            if move in scores:
+                continue
             twin = mirror.get(move) if mirror else None
             if twin in scores:
                 scores[move] = scores[twin]
@@ -208,10 +218,14 @@ class _Root:
                     self.deadline,
                 )
                 if self.stats[k.S_ABORT]:
+                    if checkpoint is not None:
+                        self._save(checkpoint, meta, scores)
                     raise SolveTimeout(
                         f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
                     )
                 scores[move] = k._adjust(score, dist)
+        if checkpoint is not None:
+            self._save(checkpoint, meta, scores)
         names = {1: "win", 0: "draw", -1: "loss"}
         values = {m: names[(s > 0) - (s < 0)] for m, s in scores.items()}
         best = max(scores.values())
@@ -229,6 +243,32 @@ class _Root:
         result.drawing_moves = [m for m in rank if values[m] == "draw"]
         result.seconds = time.monotonic() - start
         return result
+
+    def _save(self, path, meta: str, scores: dict[Move, int]) -> None:
+        import numpy as np
+
+        tmp = f"{os.fspath(path)}.tmp.npz"
+        np.savez(
+            tmp,
+            meta=np.array(meta),
+            keys=self.tt_keys,
+            data=self.tt_data,
+            moves=np.array(list(scores), np.int64),
+            scores=np.array(list(scores.values()), np.int64),
+            nodes=self.stats[:1],
+        )
+        os.replace(tmp, path)  # never a half-written checkpoint
+
+    def _load(self, path, meta: str) -> dict[Move, int]:
+        import numpy as np
+
+        with np.load(path) as saved:
+            if str(saved["meta"]) != meta:
+                raise GameError(f"checkpoint {os.fspath(path)!r} belongs to another solve")
+            self.tt_keys[:] = saved["keys"]
+            self.tt_data[:] = saved["data"]
+            self.stats[0] = saved["nodes"][0]
+            return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
 
 
 def _table_bits(n: int) -> int:
