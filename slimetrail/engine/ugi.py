@@ -5,6 +5,10 @@ writes its replies through an output callback, so it is testable without pipes;
 :func:`run_stdio` connects it to stdin/stdout.  Searches run in a thread, so ``stop``,
 ``isready`` and ``query`` are answered while one is going on.  Bad input never kills the
 engine and never changes the position: it is answered by ``info string error ...``.
+
+``go`` with a clock (``p1time`` ...) or with no limits plays at the ``Level`` option (the top
+level asks the exact solver first and reports a proven result as ``score mate N``);
+``go depth|nodes|movetime|infinite`` is an analysis search at full strength.
 """
 
 from __future__ import annotations
@@ -99,9 +103,12 @@ class UgiEngine:
             from slimetrail.ai.levels import _solver_module
 
             solver = _solver_module()
-            if solver is not None and hasattr(solver, "warm_up"):
-                solver.warm_up()
             self._warm = True
+            if solver is not None and hasattr(solver, "warm_up"):
+                try:
+                    solver.warm_up()
+                except Exception as exc:  # the search still works without the solver
+                    self.send(f"info string error solver unavailable: {exc}")
         self.send("readyok")
 
     def _cmd_uginewgame(self, args: list[str]) -> None:
