@@ -76,7 +76,8 @@ def choose_move(
 def _score_moves(state: State, depth: int, deadline: float) -> dict[Move, int]:
     """Every move's score at ``depth``, shallower if the time cap is hit."""
     for d in range(depth, 0, -1):
-        searcher = Searcher(state, movetime=max(0.0, deadline - time.perf_counter()))
+        # Each shallower retry gets a few milliseconds even past the deadline.
+        searcher = Searcher(state, movetime=max(0.02, deadline - time.perf_counter()))
         try:
             return searcher.score_moves(d)
         except _Abort:
