@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from slimetrail.cli.main import main
+from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.game import TrailState
 from slimetrail.solver import SolveTimeout, SolveTooLarge, can_solve, solve, warm_up
@@ -147,6 +148,8 @@ CONFIGS = [
     ("slimetrail-square", {"size": "6", "rules": "rastros"}),
     ("slimetrail-hex", {"size": "5"}),
     ("slimetrail-hex", {"size": "5", "rules": "rastros"}),
+    ("slimetrail", {}),
+    ("slimetrail", {"rules": "taylor"}),
 ]
 
 
@@ -155,8 +158,8 @@ def test_random_positions_agree_with_slow_solver(game_id, options):
     game = get_game(game_id, **options)
     slow = Slow(game)
     rng = random.Random(f"{game_id} {options}")
-    for i in range(400):
-        state = random_position(game, rng, max_region=14)
+    for i in range(600):
+        state = random_position(game, rng, max_region=16)
         check_against_slow(state, slow, distance=i % 3 == 0)
 
 
@@ -165,8 +168,8 @@ def test_positions_from_play_agree_with_slow_solver(game_id, options):
     game = get_game(game_id, **options)
     slow = Slow(game)
     rng = random.Random(f"walk {game_id} {options}")
-    for i in range(60):
-        state = random_walk(game, rng, rng.randrange(6, 20))
+    for i in range(120):
+        state = random_walk(game, rng, rng.randrange(6, 34))
         if bin(state.free).count("1") > 18:
             continue
         check_against_slow(state, slow, distance=i % 4 == 0)
@@ -176,8 +179,8 @@ def test_7x7_positions_agree_with_reference_solver():
     for rules in ("rastros", "taylor"):
         game = get_game("slimetrail", rules=rules)
         rng = random.Random(rules)
-        for _ in range(25):
-            state = random_walk(game, rng, rng.randrange(22, 30))
+        for _ in range(40):
+            state = random_walk(game, rng, rng.randrange(18, 30))
             fast, ref = solve(state), reference_solve(state)
             assert (fast.value, fast.move_values) == (ref.value, ref.move_values), state.fen()
 
@@ -339,3 +342,28 @@ def test_cli_text_fen_and_finished_game():
 def test_cli_bad_move(capsys):
     code = main(["solve", "--size", "5", "zz"])
     assert code == 2 and "'zz'" in capsys.readouterr().err
+
+
+def test_checkpoint_resumes_a_long_solve(tmp_path):
+    state = get_game("slimetrail").new_state()
+    for text in ("c3", "b2"):
+        state.push_str(text)
+    whole = solve(state)
+    path = tmp_path / "table.npz"
+    pieces = 0
+    while True:
+        try:
+            result = solve(state, time_limit=0.05, checkpoint=path, table_bits=16)
+            break
+        except SolveTimeout:
+            pieces += 1
+            assert pieces < 200, "no progress between pieces"
+    assert pieces >= 1
+    assert result.move_values == whole.move_values
+    # Solved: a rerun answers from the checkpoint without searching again.
+    again = solve(state, checkpoint=path, table_bits=16)
+    assert again.move_values == whole.move_values and again.nodes == result.nodes
+    other = get_game("slimetrail").new_state()
+    other.push_str("c3")
+    with pytest.raises(GameError, match="another solve"):
+        solve(other, checkpoint=path, table_bits=16)
