@@ -60,9 +60,9 @@ def choose_move(
     rng = random.Random(hash((seed, state.key())) if seed is not None else None)
     deadline = time.perf_counter() + time_limit
     if spec.solver:
-        move = _solved_move(state, deadline, spec.nodes)
-        if move is not None:
-            return move
+        choice = solver_choice(state, deadline, spec.nodes)
+        if choice is not None:
+            return choice.move
     if spec.nodes:
         remaining = max(0.01, deadline - time.perf_counter())
         result = search(state, nodes=spec.nodes, movetime=remaining)
@@ -108,7 +108,15 @@ def _solver_module():
     return module if hasattr(module, "solve") and hasattr(module, "can_solve") else None
 
 
-def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | None:
+@dataclass(frozen=True)
+class SolverChoice:
+    move: Move
+    value: str  # "win", "loss" or "draw" for the side to move, proven
+    plies: int | None  # game length under best play after this move, if it was computed
+    nodes: int = 0  # the solver's nodes for the value proof
+
+
+def solver_choice(state: State, deadline: float, fallback_nodes: int) -> SolverChoice | None:
     """The best move by the exact solver, or ``None`` when it cannot answer in time.
 
     Winning: the shortest win.  Drawing: the search's favourite drawing move.  Losing: the
@@ -130,7 +138,9 @@ def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | N
     values = root.move_values
     if root.value == "draw":
         drawing = [m for m in state.legal_moves() if values.get(m) == "draw"]
-        return _best_by_search(state, drawing, deadline, fallback_nodes)
+        return SolverChoice(
+            _best_by_search(state, drawing, deadline, fallback_nodes), "draw", None, root.nodes
+        )
     # A distance solve costs about three plain ones; try it only when it may fit.
     plies: dict[Move, int] | None = None
     spent = time.perf_counter() - started
@@ -141,14 +151,17 @@ def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | N
             plies = None
     if root.value == "win":
         if plies is None:
-            return _best_by_search(state, root.winning_moves, deadline, fallback_nodes)
-        return min(root.winning_moves, key=lambda m: plies.get(m, 0))
+            move = _best_by_search(state, root.winning_moves, deadline, fallback_nodes)
+            return SolverChoice(move, "win", None, root.nodes)
+        move = min(root.winning_moves, key=lambda m: plies.get(m, 0))
+        return SolverChoice(move, "win", plies.get(move), root.nodes)
     if plies is None:
-        return _best_by_search(state, state.legal_moves(), deadline, fallback_nodes)
+        move = _best_by_search(state, state.legal_moves(), deadline, fallback_nodes)
+        return SolverChoice(move, "loss", None, root.nodes)
     longest = max(plies.get(m, 0) for m in values)
     candidates = [m for m in state.legal_moves() if plies.get(m, 0) == longest]
     if len(candidates) == 1:
-        return candidates[0]
+        return SolverChoice(candidates[0], "loss", longest, root.nodes)
     fewest: tuple[int, Move] | None = None
     child = state.copy()
     for move in candidates:
@@ -162,7 +175,9 @@ def _solved_move(state: State, deadline: float, fallback_nodes: int) -> Move | N
         replies = len(reply.winning_moves)
         if fewest is None or replies < fewest[0]:
             fewest = (replies, move)
-    return fewest[1] if fewest is not None else candidates[0]
+    return SolverChoice(
+        fewest[1] if fewest is not None else candidates[0], "loss", longest, root.nodes
+    )
 
 
 def _left(until: float) -> float:

@@ -271,30 +271,25 @@ class UgiEngine:
 
     def _solved(self, state: State, budget: float, started: float) -> Move | None:
         """The solver's move, reported with its proven score, if it answers in the budget."""
-        from slimetrail.ai.levels import _solved_move, _solver_module
+        from slimetrail.ai.levels import solver_choice
 
-        solver = _solver_module()
-        if solver is None or not solver.can_solve(state.game):
+        choice = solver_choice(state, started + budget, 20_000)
+        if choice is None:
             return None
-        try:
-            root = solver.solve(state, distance=True, time_limit=budget / 2)
-        except solver.SolveTimeout:
-            return None
-        move = _solved_move(state, started + budget, 20_000)
-        if move is None:
-            return None
-        if root.value == "draw":
-            score = "cp 0"
-        else:
-            plies = root.plies or 0
-            mate = (plies + 1) // 2 if root.value == "win" else -(plies // 2)
-            score = f"mate {mate}"
         elapsed = int((time.perf_counter() - started) * 1000)
-        self.send(
-            f"info depth {root.plies or 0} score {score} nodes {root.nodes} time {elapsed}"
-            f" pv {state.move_str(move)}"
-        )
-        return move
+        move_text = state.move_str(choice.move)
+        if choice.value == "draw":
+            self.send(f"info depth 0 score cp 0 nodes {choice.nodes} time {elapsed} pv {move_text}")
+        elif choice.plies is None:
+            self.send(f"info string proven {choice.value} for the side to move")
+        else:
+            plies = choice.plies
+            mate = (plies + 1) // 2 if choice.value == "win" else -(plies // 2)
+            self.send(
+                f"info depth {plies} score mate {mate} nodes {choice.nodes} time {elapsed}"
+                f" pv {move_text}"
+            )
+        return choice.move
 
 
 def _number(text: str, what: str) -> int:
