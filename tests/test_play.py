@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
 import pytest
 
 from slimetrail.ai import choose_move
-from slimetrail.cli.play import SNAIL, TARGET, draw_board
+from slimetrail.cli.play import SNAIL, TARGET, TerminalGame, draw_board
 from slimetrail.core.registry import get_game
 
 
@@ -131,3 +132,18 @@ def test_square_drawing_has_coordinates_and_marks():
     assert lines[4].split()[4] == "#"  # d4 slimed
     assert lines[5].split()[3] == SNAIL  # c3
     assert len(_positions(picture, TARGET)) == len(state.legal_moves())
+
+
+def test_hex_hotseat_game_in_process():
+    # Hex directions (no 'n' on this board), a bad word and an undo, then end of input.
+    state = get_game("slimetrail-hex", size=4).new_state()
+    script = io.StringIO("se\nx\ne\nundo\ne\nsw\nn\n")
+    out = io.StringIO()
+    code = TerminalGame(state, None, 1, None, 1.0, stdin=script, stdout=out).play()
+    text = out.getvalue()
+    assert code == 0
+    assert "Not a move: 'x' is neither a cell" in text
+    assert "Move taken back." in text
+    assert "Not a move: 'n' is neither a cell" in text  # no 'n' on the hex board
+    assert text.rstrip().endswith("End of input: goodbye.")
+    assert [state.game.board.name(m) for m in state.move_stack] == ["c2", "d3", "d2"]

@@ -53,14 +53,14 @@ def run(args: argparse.Namespace) -> int:
     return TerminalGame(game.new_state(), computer, args.level, args.seed, args.time).play()
 
 
-def draw_board(state: State, hints: bool = True) -> str:
+def draw_board(state: State) -> str:
     """The board as text: snail ``@``, slime ``#``, goals by owner number, legal moves ``*``.
 
     For the Slime Trail boards (``state.snail``, ``state.free``, ``game.board``).
     """
     game = state.game
     board = game.board
-    targets = set(state.legal_moves()) if hints else set()
+    targets = set(state.legal_moves())
     owner = {game.goals[p]: str(p) for p in (1, 2)}
 
     def mark(cell: int) -> str:
