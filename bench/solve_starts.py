@@ -1,7 +1,7 @@
 """Solve the start position of a Slime Trail game from every start cell (or the ones given).
 
     python bench/solve_starts.py --game slimetrail --size 7 --rules rastros [--time-limit S]
-        [--distance] [--checkpoint DIR] [CELL ...]
+        [--distance] [--checkpoint DIR] [--workers N] [CELL ...]
 
 Prints one markdown table row per start cell as soon as it is solved: the value for player 1
 (who moves first), the winning first moves, nodes and seconds.  Cells mirrored in the a1
@@ -17,6 +17,7 @@ import sys
 from slimetrail.core.game import GameOptionError
 from slimetrail.core.registry import get_game
 from slimetrail.solver import SolveTimeout, solve
+from slimetrail.solver.parallel import solve_split
 
 
 def main() -> int:
@@ -28,6 +29,9 @@ def main() -> int:
     parser.add_argument("--distance", action="store_true")
     parser.add_argument(
         "--checkpoint", help="directory for checkpoints: a rerun resumes unfinished solves"
+    )
+    parser.add_argument(
+        "--workers", type=int, help="split each solve's root moves over N processes"
     )
     parser.add_argument("cells", nargs="*")
     args = parser.parse_args()
@@ -50,11 +54,22 @@ def main() -> int:
         col, row = board.coords(game.start)
         twin = "" if col == row else f" (= {board.name(board.index(row, col))} mirrored)"
         try:
-            path = None
-            if args.checkpoint:
-                os.makedirs(args.checkpoint, exist_ok=True)
-                path = os.path.join(args.checkpoint, f"{game.spec.replace(' ', '_')}.npz")
-            r = solve(state, distance=args.distance, time_limit=args.time_limit, checkpoint=path)
+            if args.workers:
+                r = solve_split(
+                    state,
+                    workers=args.workers,
+                    distance=args.distance,
+                    time_limit=args.time_limit,
+                    checkpoint_dir=args.checkpoint,
+                )
+            else:
+                path = None
+                if args.checkpoint:
+                    os.makedirs(args.checkpoint, exist_ok=True)
+                    path = os.path.join(args.checkpoint, f"{game.spec.replace(' ', '_')}.npz")
+                r = solve(
+                    state, distance=args.distance, time_limit=args.time_limit, checkpoint=path
+                )
         except SolveTimeout:
             print(f"| {cell}{twin} | unsolved within {args.time_limit:g} s | | | | |", flush=True)
             continue

@@ -367,3 +367,16 @@ def test_checkpoint_resumes_a_long_solve(tmp_path):
     other.push_str("c3")
     with pytest.raises(GameError, match="another solve"):
         solve(other, checkpoint=path, table_bits=16)
+
+
+def test_split_over_workers_gives_the_same_answer(tmp_path):
+    from slimetrail.solver.parallel import solve_split
+
+    for game in (get_game("slimetrail", size="5"), get_game("slimetrail-hex", size="6")):
+        state = game.new_state()
+        for distance in (False, True):
+            whole = solve(state, distance=distance)
+            split = solve_split(state, workers=2, distance=distance, checkpoint_dir=tmp_path)
+            assert (split.value, split.move_values) == (whole.value, whole.move_values)
+            assert set(split.winning_moves) == set(whole.winning_moves)
+            assert (split.plies, split.move_plies) == (whole.plies, whole.move_plies)

@@ -174,7 +174,9 @@ class _Root:
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(3, np.int64)
 
-    def run(self, start: float, checkpoint=None) -> SolveResult:
+    def run(self, start: float, checkpoint=None, value_only: bool = False) -> SolveResult:
+        """Solve every root move; ``value_only``: stop at the first win (only ``value`` is
+        then complete, for callers that need no more)."""
         import numpy as np
 
         from slimetrail.solver import kernel as k
@@ -224,6 +226,8 @@ class _Root:
                         f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
                     )
                 scores[move] = k._adjust(score, dist)
+                if value_only and not dist and scores[move] == win:
+                    break
         if checkpoint is not None:
             self._save(checkpoint, meta, scores)
         names = {1: "win", 0: "draw", -1: "loss"}

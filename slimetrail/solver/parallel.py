@@ -1,0 +1,99 @@
+"""Split a solve over worker processes: one root move per task.
+
+Each worker proves the value of the position after one root move (stopping at the first win
+it finds there), with its own transposition table and, optionally, its own checkpoint file,
+so a long solve can be spread over processes (or machines sharing a directory) and resumed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from slimetrail.core.game import State
+from slimetrail.solver import SolveResult, SolveTimeout, _mirror, _Root, solve
+
+NAMES = {"win": "loss", "loss": "win", "draw": "draw"}  # child's value -> mover's value
+
+
+def solve_split(
+    state: State,
+    *,
+    workers: int = 1,
+    distance: bool = False,
+    time_limit: float | None = None,
+    checkpoint_dir: str | os.PathLike[str] | None = None,
+) -> SolveResult:
+    """Like :func:`slimetrail.solver.solve`, one worker process per root move at a time.
+
+    Raises :class:`SolveTimeout` if any root move is left unsolved within ``time_limit``
+    (each finished move is kept in its checkpoint, so a rerun only redoes the rest).
+    """
+    start = time.monotonic()
+    if state.outcome() is not None:
+        return solve(state, distance=distance)
+    game = state.game
+    mirror = _mirror(state) or {}
+    tasks, twins = [], {}
+    for move in state.legal_moves():
+        if mirror.get(move, move) in {t[0] for t in tasks}:
+            twins[move] = mirror[move]  # the mirrored move has the same value
+            continue
+        child = state.copy()
+        child.push(move)
+        path = None
+        if checkpoint_dir is not None:
+            os.makedirs(checkpoint_dir, exist_ok=True)
+            name = f"{game.spec} {child.fen()}".replace(" ", "_").replace("/", "-")
+            path = os.path.join(checkpoint_dir, f"{name}{'_distance' if distance else ''}.npz")
+        tasks.append((move, game.spec, child.fen(), distance, time_limit, path))
+    result = SolveResult(value="loss", to_move=state.to_move)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        answers = list(pool.map(_child, tasks))
+    if any(a is None for a in answers):
+        left = [state.move_str(t[0]) for t, a in zip(tasks, answers, strict=True) if a is None]
+        raise SolveTimeout(f"unsolved within the time limit after {' '.join(left)}")
+    for (move, *_), (value, plies, nodes) in zip(tasks, answers, strict=True):
+        result.move_values[move] = NAMES[value]
+        if distance:
+            result.move_plies[move] = plies + 1
+        result.nodes += nodes
+    for move, twin in twins.items():
+        result.move_values[move] = result.move_values[twin]
+        if distance:
+            result.move_plies[move] = result.move_plies[twin]
+    result.move_values = {m: result.move_values[m] for m in state.legal_moves()}
+    values = set(result.move_values.values())
+    result.value = "win" if "win" in values else "draw" if "draw" in values else "loss"
+    if distance:
+        # Winner: the fastest win; loser: the slowest loss (draws only ever end at once).
+        pick = min if result.value == "win" else max
+        result.plies = pick(
+            p for m, p in result.move_plies.items() if result.move_values[m] == result.value
+        )
+    key = (lambda m: result.move_plies[m]) if distance else None
+    result.winning_moves = sorted(
+        (m for m, v in result.move_values.items() if v == "win"), key=key or (lambda m: 0)
+    )
+    result.drawing_moves = [m for m, v in result.move_values.items() if v == "draw"]
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def _child(task) -> tuple[str, int, int] | None:
+    """(value for the side to move, plies, nodes) of one child position, None on timeout."""
+    from slimetrail.core.registry import parse_game_spec
+
+    _, spec, fen, distance, time_limit, path = task
+    child = parse_game_spec(spec).state_from_fen(fen)
+    started = time.monotonic()
+    if child.outcome() is not None:
+        r = solve(child, distance=distance)
+        return r.value, 0, 0
+    deadline = 0.0 if time_limit is None else started + time_limit
+    try:
+        r = _Root(child, distance, deadline, True, None).run(started, path, value_only=True)
+    except SolveTimeout:
+        return None
+    return r.value, r.plies or 0, r.nodes
