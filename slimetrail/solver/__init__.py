@@ -169,10 +169,11 @@ class _Root:
         self.free = np.uint64((1 << n) - 2)  # every vertex but the snail's (vertex 0)
         self.side = state.to_move - 1
         self.params = np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
-        bits = table_bits if table_bits is not None else _table_bits(n)
+        left = deadline - time.monotonic() if deadline else 0.0
+        bits = table_bits if table_bits is not None else _table_bits(n, left)
         self.tt_keys = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
-        self.stats = np.zeros(3, np.int64)
+        self.stats = np.zeros(2, np.int64)
 
     def run(self, start: float, checkpoint=None, value_only: bool = False) -> SolveResult:
         """Solve every root move; ``value_only``: stop at the first win (only ``value`` is
@@ -275,10 +276,14 @@ class _Root:
             return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
 
 
-def _table_bits(n: int) -> int:
-    """Table size (log2 of the entries, 16 bytes each) for a region of ``n`` cells: small
-    regions need few entries, and zeroing a big table would dominate their solve."""
-    return 24 if n > 56 else min(22, 8 + n // 3)
+def _table_bits(n: int, seconds: float) -> int:
+    """Table size (log2 of the entries, 16 bytes each) for a region of ``n`` cells and a
+    time budget (``seconds`` <= 0: none): no bigger than the search can fill (a few million
+    nodes a second), since zeroing a big table would dominate a short solve."""
+    bits = 24 if n > 56 else min(22, 8 + n // 3)
+    if seconds > 0:
+        bits = min(bits, max(16, int(seconds * 4e6).bit_length()))
+    return bits
 
 
 def _bits(mask: int) -> list[int]:

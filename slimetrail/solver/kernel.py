@@ -30,7 +30,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # params[] slots.
 P_TAYLOR, P_DIST, P_MATCHING, P_PRUNE = 0, 1, 2, 3
 # stats[] slots.
-S_NODES, S_ABORT, S_MATCHINGS = 0, 1, 2
+S_NODES, S_ABORT = 0, 1
 CLOCK_EVERY = 4095  # check the clock when (nodes & CLOCK_EVERY) == 0
 
 U0 = np.uint64(0)
@@ -276,7 +276,6 @@ def negamax(
         if steps == U0:
             return -win
         if not dist and params[P_MATCHING] != 0:
-            stats[S_MATCHINGS] += 1
             return win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
 
     # Transposition table: a bucket of two slots.
