@@ -129,6 +129,7 @@ def random_walk(game, rng: random.Random, plies: int) -> TrailState:
 def check_against_slow(state, slow: Slow, distance: bool) -> None:
     expected = slow.solve(state)
     got = solve(state, distance=distance)
+    assert got.value != "draw" or got.over, "a draw is only ever a stuck snail"
     assert got.move_values == {m: NAMES[v] for m, (v, _) in expected.items()}, state.fen()
     if expected:
         best = max(v for v, _ in expected.values())

@@ -59,18 +59,6 @@ class SolveResult:
     seconds: float = 0.0
     over: bool = False  # the position is already finished
 
-    @property
-    def best_moves(self) -> list[Move]:
-        """The moves that keep the value: winning, else drawing, else every (losing) move."""
-        if self.winning_moves:
-            return self.winning_moves
-        if self.drawing_moves:
-            return self.drawing_moves
-        moves = list(self.move_values)
-        if self.move_plies:
-            moves.sort(key=lambda m: -self.move_plies[m])
-        return moves
-
 
 def can_solve(game: Game) -> bool:
     """Whether every position of ``game`` fits the solver (a Slime Trail board of at most 64
