@@ -529,6 +529,15 @@ bodies = json_values | st.dictionaries(
 words = st.text(max_size=10) | st.sampled_from(["1", "2", "0", "-1", "99", "c3", "e5", "pgn"])
 
 
+@pytest.mark.parametrize("match_id", ["%00", "a%00b", "%C3%A9t%C3%A9", "x" * 200])
+def test_match_ids_that_cannot_exist_are_not_found(client: TestClient, match_id: str) -> None:
+    # Found by the fuzz test below: PostgreSQL refuses NUL bytes in a query parameter.
+    for path in (f"/api/matches/{match_id}", f"/api/matches/{match_id}/view?ply=0"):
+        response = client.get(path)
+        assert response.status_code == 404, (path, response.text)
+        assert "no match" in response.json()["detail"]
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fuzzed_requests_never_give_a_server_error(client: TestClient, data) -> None:

@@ -9,6 +9,7 @@ leaves nothing changed.  Errors are :class:`ApiError` with the HTTP status to an
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -111,6 +112,9 @@ def replay_moves(game: Game, texts: list[str]) -> tuple[State, list[str]]:
     return state, canonical
 
 
+_URLSAFE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -122,8 +126,12 @@ class MatchStore:
     # -- reading -------------------------------------------------------------------
 
     def load(self, match_id: str) -> Loaded:
-        with self.sessions() as session:
-            row = session.get(MatchRow, match_id)
+        # Ids are token_urlsafe text; anything else (NUL bytes, say, which PostgreSQL refuses
+        # in a query) cannot name a match, so it never reaches the database.
+        row = None
+        if _URLSAFE.fullmatch(match_id):
+            with self.sessions() as session:
+                row = session.get(MatchRow, match_id)
         if row is None:
             raise ApiError(404, f"no match {match_id!r}")
         game = get_game(row.game, **row.options)
