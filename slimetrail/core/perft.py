@@ -74,13 +74,16 @@ def _trail_perft(state: TrailState, depth: int) -> int:
         return 1
     if game.goal_mask >> state.snail & 1:
         return 0
-    if game.rules == "rastros":
-        return _rastros(board.neighbours, game.goal_mask, state.free, state.snail, depth)
-    return _taylor(board, game.goal_mask, state.free, state.snail, depth)
+    return _fast(board, game.goal_mask, state.free, state.snail, depth, game.rules == "taylor")
 
 
-def _rastros(neighbours: tuple[int, ...], goals: int, free: int, snail: int, depth: int) -> int:
-    steps = neighbours[snail] & free
+def _fast(board: Board, goals: int, free: int, snail: int, depth: int, taylor: bool) -> int:
+    steps = board.neighbours[snail] & free
+    if taylor and steps:
+        # A free cell can reach a goal through free cells exactly when it lies in the same
+        # component of the free cells as a goal, so one flood fill from the goals decides
+        # Taylor's restriction for every step at once.
+        steps &= board.reachable(goals & free, free)
     if depth == 1:
         return steps.bit_count()
     total = 0
@@ -89,24 +92,5 @@ def _rastros(neighbours: tuple[int, ...], goals: int, free: int, snail: int, dep
     while steps:
         low = steps & -steps
         steps ^= low
-        total += _rastros(neighbours, goals, free ^ low, low.bit_length() - 1, depth - 1)
-    return total
-
-
-def _taylor(board: Board, goals: int, free: int, snail: int, depth: int) -> int:
-    steps = board.neighbours[snail] & free
-    if not steps:
-        return 0
-    # A free cell can reach a goal through free cells exactly when it lies in the same
-    # component of the free cells as a goal, so one flood fill from the goals decides
-    # Taylor's restriction for every step at once.
-    steps &= board.reachable(goals & free, free)
-    if depth == 1:
-        return steps.bit_count()
-    total = 0
-    steps &= ~goals
-    while steps:
-        low = steps & -steps
-        steps ^= low
-        total += _taylor(board, goals, free ^ low, low.bit_length() - 1, depth - 1)
+        total += _fast(board, goals, free ^ low, low.bit_length() - 1, depth - 1, taylor)
     return total

@@ -230,15 +230,10 @@ class TrailState(State):
         steps = game.board.neighbours[self.snail] & self.free
         if game.rules == "rastros":
             return steps
-        # Taylor: keep goal corners and cells from which a goal can still be reached.
-        legal = steps & game.goal_mask
-        others = steps & ~game.goal_mask
-        while others:
-            low = others & -others
-            others ^= low
-            if game.board.reachable(low, self.free & ~low) & game.goal_mask:
-                legal |= low
-        return legal
+        # Taylor: a step may go to a goal, or to a cell from which a goal can still be reached;
+        # that is a cell in the same component of the free cells as a goal, so one flood fill
+        # from the goals decides every step at once.
+        return steps & game.board.reachable(game.goal_mask & self.free, self.free)
 
     def push(self, move: Move) -> None:
         # bool is an int subclass and a negative shift raises: both are just not moves.
