@@ -70,8 +70,8 @@ def main() -> int:
                 r = solve(
                     state, distance=args.distance, time_limit=args.time_limit, checkpoint=path
                 )
-        except SolveTimeout:
-            print(f"| {cell}{twin} | unsolved within {args.time_limit:g} s | | | | |", flush=True)
+        except SolveTimeout as exc:
+            print(f"| {cell}{twin} | {exc} (limit {args.time_limit:g} s) | | | | |", flush=True)
             continue
         moves = " ".join(state.move_str(m) for m in r.winning_moves) or "-"
         plies = "" if r.plies is None else str(r.plies)

@@ -53,7 +53,15 @@ def solve_split(
         answers = list(pool.map(_child, tasks))
     if any(a is None for a in answers):
         left = [state.move_str(t[0]) for t, a in zip(tasks, answers, strict=True) if a is None]
-        raise SolveTimeout(f"unsolved within the time limit after {' '.join(left)}")
+        done = [
+            f"{state.move_str(t[0])} {NAMES[a[0]]}"
+            for t, a in zip(tasks, answers, strict=True)
+            if a is not None
+        ]
+        raise SolveTimeout(
+            f"unsolved within the time limit after {' '.join(left)}"
+            + (f" (proved: {', '.join(done)})" if done else "")
+        )
     for (move, *_), (value, plies, nodes) in zip(tasks, answers, strict=True):
         result.move_values[move] = NAMES[value]
         if distance:
