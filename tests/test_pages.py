@@ -9,12 +9,15 @@ import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
 
+import jinja2
 import pytest
 from fastapi.testclient import TestClient
 
 from slimetrail.ai import LEVELS
-from slimetrail.core.registry import GAMES, get_game
+from slimetrail.core.registry import GAMES, get_game, parse_game_spec
 from slimetrail.web.app import create_app
+from slimetrail.web.diagrams import DiagramError, render_diagram
+from slimetrail.web.pages import render_fragment, rules_fragment
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +136,174 @@ def test_play_page_of_an_unknown_match_is_404(client: TestClient) -> None:
     answer = client.get("/play/nosuchmatch")
     assert answer.status_code == 404
     assert "nosuchmatch" in answer.text
+
+
+# -- diagrams on the rules pages ---------------------------------------------------------
+
+
+class Diagrams(HTMLParser):
+    """Collects each ``<svg class="diagram">``: its attributes, its cells and its lines."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.diagrams: list[dict] = []
+        self.inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {name: value or "" for name, value in attrs}
+        if tag == "svg" and a.get("class") == "diagram":
+            self.inside = True
+            self.diagrams.append({"attrs": a, "cells": [], "lines": []})
+        elif not self.inside:
+            return
+        elif tag in ("rect", "polygon") and "data-cell" in a:
+            if tag == "rect":
+                centre = (float(a["x"]) + 0.5, float(a["y"]) + 0.5)
+            else:
+                points = [tuple(map(float, p.split(","))) for p in a["points"].split()]
+                centre = (
+                    sum(x for x, _ in points) / len(points),
+                    sum(y for _, y in points) / len(points),
+                )
+            self.diagrams[-1]["cells"].append((a["data-cell"], centre))
+        elif tag == "polyline":
+            points = [tuple(map(float, p.split(","))) for p in a["points"].split()]
+            self.diagrams[-1]["lines"].append(points)
+
+    handle_startendtag = handle_starttag
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "svg":
+            self.inside = False
+
+
+def diagrams_of(html: str) -> list[dict]:
+    parser = Diagrams()
+    parser.feed(html)
+    return parser.diagrams
+
+
+def cell_at(board: dict, point: tuple[float, float]) -> str:
+    """The board cell whose centre is at ``point``."""
+    for cell in board["cells"]:
+        if abs(cell["x"] - point[0]) < 1e-3 and abs(cell["y"] - point[1]) < 1e-3:
+            return cell["name"]
+    raise AssertionError(f"no cell centred on {point}")
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_rules_page_renders_every_diagram(client: TestClient, game_id: str) -> None:
+    source = rules_fragment(GAMES[game_id])
+    assert source is not None and "<svg" not in source  # no pasted diagrams
+    page = client.get(f"/rules/{game_id}").text
+    diagrams = diagrams_of(page)
+    assert len(diagrams) == source.count("{{ diagram(") >= 2
+    assert "{{" not in page and "{%" not in page
+    for figure in re.findall(r"<figure>.*?</figure>", page, re.S):
+        assert figure.count('<svg xmlns="http://www.w3.org/2000/svg" class="diagram"') == 1
+        assert re.search(r"<figcaption>\S.*</figcaption>", figure, re.S)
+    for diagram in diagrams:
+        assert diagram["attrs"]["role"] == "img" and diagram["attrs"]["aria-label"].strip()
+    # Each diagram's slime hatch has an id of its own on the page.
+    hatches = re.findall(r'<pattern id="([^"]+)"', page)
+    assert len(hatches) == len(set(hatches))
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_diagram_cells_are_the_board_cells(client: TestClient, game_id: str) -> None:
+    for diagram in diagrams_of(client.get(f"/rules/{game_id}").text):
+        game = parse_game_spec(diagram["attrs"]["data-game"])
+        board = game.describe_board()
+        drawn = dict(diagram["cells"])
+        assert len(drawn) == len(diagram["cells"])  # no cell drawn twice
+        assert set(drawn) == {cell["name"] for cell in board["cells"]}
+        for cell in board["cells"]:
+            assert drawn[cell["name"]] == pytest.approx((cell["x"], cell["y"]), abs=1e-3)
+        # The position drawn is a position of that game.
+        assert (
+            game.state_from_fen(diagram["attrs"]["data-fen"]).fen() == diagram["attrs"]["data-fen"]
+        )
+
+
+@pytest.mark.parametrize(
+    ("game_id", "label", "spec", "moves", "trail"),
+    [
+        (
+            "slimetrail-hex",
+            "The sample game on 8 by 8",
+            "slimetrail-hex size=8",
+            "e nw e nw ne nw ne nw nw sw se w sw e se w w se w sw e sw e se e",
+            "d4 e5 d5 e6 d6 d7 c7 c8 b8 a8 a7 b7 a6 a5 b6 c6 b5 a4 b4 a3 a2 b3 b2 c3 d3 e4",
+        ),
+        (
+            "slimetrail-square",
+            "The sample game",
+            "slimetrail-square",
+            "sw e sw e e ne e n nw w s e sw se sw se w w n w nw nw n nw ne nw s ne e s e sw",
+            None,
+        ),
+    ],
+)
+def test_sample_game_diagram_is_the_engine_replay(
+    client: TestClient, game_id: str, label: str, spec: str, moves: str, trail: str | None
+) -> None:
+    page = client.get(f"/rules/{game_id}").text
+    assert f"<code>{moves}</code>" in page
+    (diagram,) = [d for d in diagrams_of(page) if d["attrs"]["aria-label"] == label]
+    assert diagram["attrs"]["data-game"] == spec
+    state = parse_game_spec(spec).new_state()
+    for word in moves.split():
+        state.push_str(word)
+    assert state.outcome() is None
+    board = state.game.describe_board()
+    # Every line drawn (the trail and its halo) runs through the replayed trail.
+    assert len(diagram["lines"]) == 2
+    for line in diagram["lines"]:
+        assert [cell_at(board, point) for point in line] == state.view()["path"]
+    if trail is not None:  # RULES.md section 2 spells out the corrected trail
+        assert state.view()["path"] == trail.split()
+    assert diagram["attrs"]["data-fen"] == state.fen()
+
+
+def test_diagram_shades_the_engine_legal_moves() -> None:
+    html = render_diagram("slimetrail", moves="e5 f6 e6 d5 c5 c6", legal=True, label="x")
+    shaded = re.findall(r'data-cell="(\w+)" fill="#d6e9f5"', html)
+    assert sorted(shaded) == sorted(["b5", "b6", "d6", "b7", "c7", "d7"])
+    crossed = render_diagram(
+        "slimetrail-hex size=5", moves="c2 d3 e3 e2 d2 d1", forbidden="e1", label="x"
+    )
+    assert re.search(r'data-cell="e1" fill="#f3d9cc"', crossed)
+
+
+@pytest.mark.parametrize(
+    ("spec", "options", "message"),
+    [
+        ("chess", {}, "unknown game 'chess'"),
+        ("slimetrail size=4", {}, "size"),
+        ("slimetrail colour=red", {}, "unknown option 'colour'"),
+        ("slimetrail", {"moves": "e5 e5"}, "move 2 'e5'"),
+        ("slimetrail", {"moves": "e5 zz"}, "move 2 'zz'"),
+        ("slimetrail-hex size=5", {"moves": "c2 d3 e3 e2 d2 d1 e1"}, "Taylor"),
+        ("slimetrail", {"fen": "7/7 1"}, "rows"),
+        ("slimetrail", {"fen": "7/7/7/3o3/7/7/7 1", "moves": "e5"}, "not both"),
+        ("slimetrail", {"forbidden": "e5"}, "forbidden cell 'e5' is a legal move"),
+        ("slimetrail", {"forbidden": "z9"}, "forbidden cell 'z9' is not on the board"),
+        ("slimetrail", {"moves": "e5", "forbidden": "d4"}, "forbidden cell 'd4' is not empty"),
+        ("slimetrail", {"moves": "e5", "arrows": "sw"}, "arrow 'sw'"),
+        ("slimetrail", {"label": " "}, "needs a label"),
+    ],
+)
+def test_bad_diagram_arguments_fail_loudly(spec: str, options: dict, message: str) -> None:
+    options = {"label": "a diagram", **options}
+    with pytest.raises(DiagramError, match=re.escape(message)) as caught:
+        render_diagram(spec, **options)
+    assert repr(spec) in str(caught.value)  # the error names the diagram
+
+
+def test_a_bad_diagram_in_a_fragment_fails_the_page_render() -> None:
+    with pytest.raises(DiagramError, match="unknown game 'chess'"):
+        render_fragment('<p>Text</p>{{ diagram("chess", label="x") }}')
+    with pytest.raises(TypeError):
+        render_fragment('{{ diagram("slimetrail", label="x", highlight="d4") }}')
+    with pytest.raises(jinja2.UndefinedError):
+        render_fragment("{{ diagram(spec, label='x') }}")

@@ -3,32 +3,32 @@
 The play page is a thin shell: ``static/play.js`` fetches the match JSON and follows the
 WebSocket, and draws any game from ``board`` + ``view`` + ``legal``, so a new game needs no
 page code.  Each game's rules text is an HTML fragment in its own package folder
-(``<game package>/rules/<game id>.html``).
+(``<game package>/rules/<game id>.html``), rendered as a Jinja template whose
+``{{ diagram(...) }}`` calls draw board diagrams from the engine (``slimetrail.web.diagrams``).
 """
 
 from __future__ import annotations
 
 import importlib.resources
 import json
-import math
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 
 from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
+from slimetrail.web.diagrams import HEX_R, hex_points, page_diagrams, player_colours
 from slimetrail.web.matches import ApiError
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
-
-HEX_R = 1 / math.sqrt(3)  # circumradius of a hexagon whose neighbours are one unit apart
-# Okabe-Ito colours (as in static/play.js): by player name, else blue and orange.
-NAMED_COLOURS = {"green": "#009E73", "red": "#D55E00", "blue": "#0072B2", "orange": "#E69F00"}
-DEFAULT_COLOURS = ("#0072B2", "#E69F00", "#CC79A7")
+# Rules fragments: a name the fragment does not define is an error, not an empty string.
+fragments = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
 
 OPPONENTS = (
     ("computer", "the computer"),
@@ -69,10 +69,7 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
         "id": cls.id,
         "title": cls.title,
         "preview": board_preview(cls()),
-        "colours": [
-            NAMED_COLOURS.get(name.lower(), DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)])
-            for i, name in enumerate(cls.player_names)
-        ],
+        "colours": player_colours(cls),
         "player_names": list(cls.player_names),
         "num_players": cls.num_players,
         "options": options,
@@ -90,11 +87,7 @@ def board_preview(game: Game) -> dict[str, Any]:
         x, y = cell["x"], cell["y"]
         classes = " ".join(f"mark-{mark}" for mark in marks.get(cell["name"], []))
         if hexes:
-            corners = (math.pi / 2 + k * math.pi / 3 for k in range(6))
-            points = " ".join(
-                f"{x + HEX_R * math.cos(a):.3f},{y + HEX_R * math.sin(a):.3f}" for a in corners
-            )
-            cells.append({"points": points, "classes": classes})
+            cells.append({"points": hex_points(x, y), "classes": classes})
         else:
             cells.append({"x": x - 0.5, "y": y - 0.5, "classes": classes})
         for mark in marks.get(cell["name"], []):
@@ -117,6 +110,11 @@ def rules_fragment(cls: type[Game]) -> str | None:
     package = cls.__module__.rpartition(".")[0]
     resource = importlib.resources.files(package) / "rules" / f"{cls.id}.html"
     return resource.read_text(encoding="utf-8") if resource.is_file() else None
+
+
+def render_fragment(source: str) -> Markup:
+    """A rules fragment rendered, its diagrams drawn; a bad diagram call raises ``DiagramError``."""
+    return Markup(fragments.from_string(source).render(diagram=page_diagrams()))
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -143,7 +141,11 @@ def rules(request: Request, game_id: str) -> HTMLResponse:
     return templates.TemplateResponse(
         request,
         "rules.html",
-        {"game": game_card(cls), "fragment": fragment, "games": list(GAMES.values())},
+        {
+            "game": game_card(cls),
+            "fragment": render_fragment(fragment),
+            "games": list(GAMES.values()),
+        },
     )
 
 
