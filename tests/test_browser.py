@@ -505,6 +505,13 @@ def test_the_largest_boards_fit_a_phone_screen(live_server, browser, game: str) 
         page = context.new_page()
         page.goto(f"{live_server}/new/{game_id}?opponent=hotseat&size={size}")
         wait_loaded(page)
+        # Cells are attached before the SVG is sized; measure once all of them are laid out.
+        page.wait_for_function(
+            "n => { const cells = document.querySelectorAll('#board [data-cell]'); "
+            "return cells.length === n && [...cells].every("
+            "c => c.getBoundingClientRect().width > 0); }",
+            arg=int(size) ** 2,
+        )
         board = page.locator("#board").bounding_box()
         assert board["x"] >= 0 and board["x"] + board["width"] <= 390
         sizes = page.eval_on_selector_all(
