@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
 
 def free_port() -> int:

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
