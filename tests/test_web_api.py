@@ -681,6 +681,16 @@ def test_serve_names_a_database_it_cannot_open(url: str, capsys) -> None:
     assert f"cannot open the database {url}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("port", ["-5", "65536", "http"])
+def test_serve_refuses_a_port_that_is_no_port(port: str, capsys) -> None:
+    from slimetrail.cli.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--port", port])
+    assert exit_info.value.code == 2
+    assert "is not a port number" in capsys.readouterr().err
+
+
 def test_worker_jobs_are_stopped_at_their_hard_cap() -> None:
     from slimetrail.web import workers
 

@@ -18,6 +18,16 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
     return parse
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535)")
+    return port
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
@@ -25,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Play in the browser: against the computer, on one device, or by link.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on")
     parser.add_argument(
         "--db",
         help="database URL (default: SQLite file slimetrail.db in $SLIMETRAIL_DATA "
