@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from slimetrail.core.game import Game, GameError, Move, State
+from slimetrail.games.trail.board import cells_of
 
 __all__ = [
     "SolveResult",
@@ -83,6 +84,7 @@ def solve(
     shortcuts: bool = True,
     table_bits: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    book: bool = True,
 ) -> SolveResult:
     """Solve ``state`` exactly; raises :class:`SolveTimeout` after ``time_limit`` seconds.
 
@@ -90,7 +92,8 @@ def solve(
     shortcut (for testing them against plain search).  ``checkpoint``: a file that keeps the
     transposition table and the finished root moves when the solve ends or times out; a later
     solve of the same position with the same file resumes from it (long solves in pieces).
-    ``state`` is not changed.
+    ``book``: answer from the opening book (:mod:`slimetrail.solver.book`) when it holds the
+    position (``nodes`` is then 0); ``book=False`` always searches. ``state`` is not changed.
     """
     from slimetrail.games.trail.game import TrailGame
 
@@ -108,6 +111,15 @@ def solve(
             seconds=time.monotonic() - start,
             over=True,
         )
+    if book and shortcuts and checkpoint is None:
+        from slimetrail.solver.book import lookup
+
+        found = lookup(state)
+        if found is not None:
+            if not distance:
+                found.plies, found.move_plies = None, {}
+            found.seconds = time.monotonic() - start
+            return found
     return _Root(state, distance, deadline, shortcuts, table_bits).run(start, checkpoint)
 
 
@@ -141,7 +153,7 @@ class _Root:
         nbr = np.zeros(n, np.uint64)
         for k, cell in enumerate(cells):
             mask = 0
-            for other in _bits(board.neighbours[cell] & (region | 1 << state.snail)):
+            for other in cells_of(board.neighbours[cell] & (region | 1 << state.snail)):
                 mask |= 1 << index[other]
             nbr[k] = mask
         goals = np.zeros(2, np.uint64)
@@ -274,15 +286,6 @@ def _table_bits(n: int, seconds: float) -> int:
     return bits
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _distances(nbr, goal: int, blocked: int):
     """Walking distance of every vertex to ``goal`` (63 where out of reach), never walking
     through the vertices of ``blocked`` (the other goal)."""
@@ -294,10 +297,10 @@ def _distances(nbr, goal: int, blocked: int):
     while layer:
         d += 1
         nxt = 0
-        for v in _bits(layer):
+        for v in cells_of(layer):
             nxt |= int(nbr[v])
         nxt &= ~seen
-        for v in _bits(nxt):
+        for v in cells_of(nxt):
             dist[v] = min(d, 62)
         seen |= nxt
         layer = nxt
@@ -316,8 +319,8 @@ def _mirror(state) -> dict[int, int] | None:
     if flip(state.snail) != state.snail:
         return None
     free = 0
-    for cell in _bits(state.free):
+    for cell in cells_of(state.free):
         free |= 1 << flip(cell)
     if free != state.free:
         return None
-    return {cell: flip(cell) for cell in _bits(board.neighbours[state.snail])}
+    return {cell: flip(cell) for cell in cells_of(board.neighbours[state.snail])}

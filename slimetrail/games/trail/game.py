@@ -26,7 +26,7 @@ from slimetrail.core.game import (
     Outcome,
     State,
 )
-from slimetrail.games.trail.board import Board, get_board
+from slimetrail.games.trail.board import Board, cells_of, get_board
 
 RULES = ("rastros", "taylor")
 SNAIL, TRAIL = "o", "x"
@@ -220,7 +220,7 @@ class TrailState(State):
         return [*self._trail[1:], self.snail][: len(self._trail)]
 
     def legal_moves(self) -> list[Move]:
-        return _bits(self.legal_mask())
+        return cells_of(self.legal_mask())
 
     def legal_mask(self) -> int:
         """The legal destinations as a bitboard."""
@@ -326,7 +326,7 @@ class TrailState(State):
         for player in (1, 2):
             marks.setdefault(board.name(game.goals[player]), []).append(f"goal-{player}")
         blocked = board.mask & ~self.free & ~(1 << self.snail)
-        for index in _bits(blocked):
+        for index in cells_of(blocked):
             marks.setdefault(board.name(index), []).append("slime")
         marks.setdefault(board.name(self.snail), []).append("snail")
         return {
@@ -359,12 +359,3 @@ class TrailState(State):
         if not self.free >> cell & 1:
             return f"{name} is slimed"
         return f"{name}: no goal corner could be reached from there (Taylor's rule)"
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
