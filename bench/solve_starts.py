@@ -68,7 +68,11 @@ def main() -> int:
                     os.makedirs(args.checkpoint, exist_ok=True)
                     path = os.path.join(args.checkpoint, f"{game.spec.replace(' ', '_')}.npz")
                 r = solve(
-                    state, distance=args.distance, time_limit=args.time_limit, checkpoint=path
+                    state,
+                    distance=args.distance,
+                    time_limit=args.time_limit,
+                    checkpoint=path,
+                    book=False,
                 )
         except SolveTimeout as exc:
             print(f"| {cell}{twin} | {exc} (limit {args.time_limit:g} s) | | | | |", flush=True)

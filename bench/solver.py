@@ -54,7 +54,7 @@ def main() -> None:
     game = get_game("slimetrail")
     if not args.skip_start:
         state = game.new_state()
-        r = solve(state)
+        r = solve(state, book=False)
         moves = " ".join(state.move_str(m) for m in r.winning_moves)
         print(
             f"7x7 start: {r.value}, winning moves {moves}; {r.nodes} nodes, {r.seconds:.2f} s "
@@ -72,7 +72,7 @@ def main() -> None:
     ):
         times, nodes = [], 0
         for state in positions:
-            r = solve(state, distance=distance)
+            r = solve(state, distance=distance, book=False)
             times.append(r.seconds)
             nodes += r.nodes
         times.sort()
@@ -90,7 +90,7 @@ def main() -> None:
     positions = [random_mid_game(small, rng, 4, 8) for _ in range(args.baseline)]
     fast_t = fast_n = ref_t = ref_n = 0.0
     for state in positions:
-        fast, ref = solve(state), reference_solve(state)
+        fast, ref = solve(state, book=False), reference_solve(state)
         assert fast.move_values == ref.move_values, state.fen()
         fast_t, fast_n = fast_t + fast.seconds, fast_n + fast.nodes
         ref_t, ref_n = ref_t + ref.seconds, ref_n + ref.nodes

@@ -26,6 +26,9 @@ def register(subparsers) -> None:
         help="also find the game length under best play (winner fastest, loser slowest)",
     )
     parser.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds")
+    parser.add_argument(
+        "--no-book", action="store_true", help="search even where the opening book knows"
+    )
     parser.set_defaults(func=run)
 
 
@@ -37,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
     for text in args.moves:
         state.push_str(text)
     try:
-        result = solve(state, distance=args.distance, time_limit=args.time_limit)
+        result = solve(
+            state, distance=args.distance, time_limit=args.time_limit, book=not args.no_book
+        )
     except SolveTimeout as exc:
         print(f"slimetrail: unsolved: {exc}", file=sys.stderr)
         return 1
@@ -77,7 +82,10 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"every move loses: {' '.join(_describe(state, result, m) for m in result.move_values)}"
         )
-    print(f"{result.nodes} nodes in {result.seconds:.2f} s")
+    if result.nodes == 0:
+        print("from the opening book (--no-book searches)")
+    else:
+        print(f"{result.nodes} nodes in {result.seconds:.2f} s")
     return 0
 
 

@@ -32,7 +32,7 @@ def solve_split(
     """
     start = time.monotonic()
     if state.outcome() is not None:
-        return solve(state, distance=distance)
+        return solve(state, distance=distance, book=False)
     game = state.game
     mirror = _mirror(state) or {}
     tasks, twins = [], {}
@@ -97,7 +97,7 @@ def _child(task) -> tuple[str, int, int] | None:
     child = parse_game_spec(spec).state_from_fen(fen)
     started = time.monotonic()
     if child.outcome() is not None:
-        r = solve(child, distance=distance)
+        r = solve(child, distance=distance, book=False)
         return r.value, 0, 0
     deadline = 0.0 if time_limit is None else started + time_limit
     try:
