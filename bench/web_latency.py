@@ -11,41 +11,24 @@ ratios.  It also times how long the pool takes to answer a first move in every g
 from __future__ import annotations
 
 import argparse
-import os
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx2 as httpx
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from slimetrail.web.liveserver import LiveServer, free_port
 
 
-def start_server(folder: Path, move_time: float, workers: int) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    command = [sys.executable, "-m", "slimetrail", "serve", "--port", str(port)]
-    command += ["--db", f"sqlite:///{folder / 'bench.db'}", "--workers", str(workers)]
-    command += ["--move-time", str(move_time), "--log-level", "warning"]
-    process = subprocess.Popen(command, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"{base}/healthz", timeout=1)
-            return process, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    os.killpg(process.pid, signal.SIGKILL)
-    raise SystemExit("the server did not start")
+def start_server(folder: Path, move_time: float, workers: int) -> LiveServer:
+    args = ("--workers", str(workers), "--move-time", str(move_time))
+    server = LiveServer(free_port(), f"sqlite:///{folder / 'bench.db'}", folder / "serve.log", args)
+    try:
+        server.start()
+    except RuntimeError as error:
+        raise SystemExit(str(error)) from None
+    return server
 
 
 def latencies(client: httpx.Client, paths: list[str], count: int) -> list[float]:
@@ -72,9 +55,9 @@ def main() -> None:
     from slimetrail.ai import MAX_LEVEL
 
     with tempfile.TemporaryDirectory() as tmp:
-        process, base = start_server(Path(tmp), args.move_time, args.workers)
+        server = start_server(Path(tmp), args.move_time, args.workers)
         try:
-            with httpx.Client(base_url=base, timeout=60) as client:
+            with httpx.Client(base_url=server.url, timeout=60) as client:
                 hotseat = client.post(
                     "/api/matches", json={"game": "slimetrail", "opponent": "hotseat"}
                 ).json()
@@ -110,8 +93,7 @@ def main() -> None:
                         time.sleep(0.05)
                 all_moved = time.perf_counter() - began
         finally:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            server.kill()
     print(f"games={args.games} workers={args.workers} move_time={args.move_time}s")
     print(f"idle: median {idle[0]:.2f} ms, p95 {idle[1]:.2f} ms ({args.requests} requests)")
     print(f"busy: median {busy[0]:.2f} ms, p95 {busy[1]:.2f} ms (still thinking after: {thinking})")

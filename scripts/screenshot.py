@@ -10,10 +10,6 @@ page in the system Chromium.  Run from the repository root:
 from __future__ import annotations
 
 import argparse
-import os
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -21,45 +17,21 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+
 # Player 1's moves on 7x7, heading for a1; a move that is not legal is replaced by the first
 # legal one, so the script works whatever the computer answers.
 OPENING = ["c3", "c2", "b3", "b4", "a3"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    command = [sys.executable, "-m", "slimetrail", "serve", "--port", str(port)]
-    command += ["--db", f"sqlite:///{folder / 'screenshot.db'}", "--workers", "1"]
-    command += ["--log-level", "warning"]
-    log = (folder / "serve.log").open("wb")
-    process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"slimetrail serve exited:\n{(folder / 'serve.log').read_text()}")
-        try:
-            httpx.get(f"{base}/healthz", timeout=1)
-            return process, base
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    os.killpg(process.pid, signal.SIGKILL)
-    sys.exit("slimetrail serve did not start within 60 s")
+def start_server(folder: Path) -> LiveServer:
+    db_url = f"sqlite:///{folder / 'screenshot.db'}"
+    server = LiveServer(free_port(), db_url, folder / "serve.log", ("--workers", "1"))
+    try:
+        server.start()
+    except RuntimeError as error:
+        sys.exit(str(error))
+    return server
 
 
 def wait_for_turn(base: str, match_id: str, token: str) -> dict:
@@ -105,7 +77,8 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder:
-        process, base = (None, args.url.rstrip("/")) if args.url else start_server(Path(folder))
+        server = None if args.url else start_server(Path(folder))
+        base = server.url if server else args.url.rstrip("/")
         try:
             path = play_some_moves(base, args.moves)
             with sync_playwright() as playwright:
@@ -118,9 +91,8 @@ def main() -> int:
                 page.screenshot(path=str(args.out))
                 browser.close()
         finally:
-            if process is not None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            if server is not None:
+                server.kill()
     print(f"wrote {args.out}")
     return 0
 

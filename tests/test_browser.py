@@ -15,15 +15,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,102 @@
+"""A real ``slimetrail serve`` subprocess and the system Chromium, for tests, scripts and benches.
+
+Shared by tests/conftest.py (the ``live_server`` fixtures), tests/test_browser.py,
+scripts/screenshot.py and bench/web_latency.py.  Needs the test extra (``httpx2``); the web
+app itself never imports this module.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer(str):
+    """The base URL of a ``slimetrail serve`` subprocess that can be killed and restarted."""
+
+    process: subprocess.Popen | None
+    db_url: str
+    port: int
+    log_path: Path
+    extra_args: tuple[str, ...]
+
+    def __new__(cls, port: int, db_url: str, log_path: Path, extra_args: tuple[str, ...] = ()):
+        server = super().__new__(cls, f"http://127.0.0.1:{port}")
+        server.port, server.db_url, server.log_path = port, db_url, log_path
+        server.extra_args, server.process = extra_args, None
+        return server
+
+    @property
+    def url(self) -> str:
+        return str(self)
+
+    def start(self, timeout: float = 60.0) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "slimetrail",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--log-level",
+            "warning",
+            *self.extra_args,
+        ]
+        log = self.log_path.open("ab")
+        # A session of its own, so that kill() takes the worker processes down with it.
+        self.process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"slimetrail serve exited:\n{self.log_path.read_text()}")
+            try:
+                if httpx.get(f"{self}/healthz", timeout=1.0).json() == {"ok": True}:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(
+            f"slimetrail serve did not answer /healthz:\n{self.log_path.read_text()}"
+        )
+
+    def kill(self) -> None:
+        """kill -9 the server and its workers, as a crash would."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
