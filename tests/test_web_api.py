@@ -373,6 +373,17 @@ def test_hotseat_undo_takes_back_one_move(client: TestClient) -> None:
     assert undone.json()["moves"] == ["c3"] and undone.json()["to_move"] == 2
 
 
+def test_move_and_undo_answers_are_the_stored_match(client: TestClient) -> None:
+    """The JSON a move or an undo answers with is the match as a fresh GET reads it."""
+    match = create(client, opponent="hotseat")
+    token = token_of(match, 1)
+    for text in ("c3", "b2", "b1"):
+        match = move(client, match, token, text).json()
+        assert match == get(client, match["id"], token)
+    undone = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 3})
+    assert undone.json() == get(client, match["id"], token)
+
+
 # -- view, records, import, analysis -----------------------------------------------------
 
 

@@ -391,19 +391,26 @@ class MatchStore:
             )
 
     def _save(self, loaded: Loaded, moves: list[str], state: State) -> Loaded:
+        """Write ``moves`` if the match is unchanged since ``loaded``; ``state`` is after them.
+
+        The answer is built from what was written, not read back and replayed again.
+        """
         row = loaded.row
+        values = {
+            "moves": moves,
+            "to_move": state.to_move,
+            "result": result_text(state),
+            "version": row.version + 1,
+            "updated": datetime.now(UTC),
+        }
         with self.sessions.begin() as session:
             changed = session.execute(
                 update(MatchRow)
                 .where(MatchRow.id == row.id, MatchRow.version == row.version)
-                .values(
-                    moves=moves,
-                    to_move=state.to_move,
-                    result=result_text(state),
-                    version=row.version + 1,
-                    updated=datetime.now(UTC),
-                )
+                .values(**values)
             ).rowcount
         if changed != 1:
             raise ApiError(409, "stale: the match changed meanwhile; reload the match")
-        return self.load(row.id)
+        for name, value in values.items():
+            setattr(row, name, value)
+        return Loaded(row, loaded.game, state)
