@@ -222,7 +222,9 @@ class MatchStore:
             ply = loaded.ply
         if not 0 <= ply <= loaded.ply:
             raise ApiError(400, f"ply {ply} is out of range: the match has {loaded.ply} moves")
-        state, _ = replay_moves(loaded.game, loaded.row.moves[:ply])
+        state = loaded.state
+        for _ in range(loaded.ply - ply):
+            state.pop()
         return {"ply": ply, "view": state.view(), "fen": state.fen()}
 
     # -- changes -------------------------------------------------------------------
