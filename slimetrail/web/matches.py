@@ -66,9 +66,10 @@ def move_seed(match_id: str, ply: int) -> int:
 
 
 def levels() -> dict[int, str]:
+    """The computer's levels, weakest first, with their descriptions."""
     from slimetrail.ai import LEVELS
 
-    return LEVELS
+    return dict(sorted(LEVELS.items()))
 
 
 def games_json() -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
 from slimetrail.web.diagrams import HEX_R, hex_points, page_diagrams, player_colours
-from slimetrail.web.matches import ApiError
+from slimetrail.web.matches import ApiError, levels
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -35,12 +35,6 @@ OPPONENTS = (
     ("hotseat", "a friend on this device"),
     ("friend", "a friend by link"),
 )
-
-
-def levels() -> dict[int, str]:
-    from slimetrail.ai import LEVELS
-
-    return dict(sorted(LEVELS.items()))
 
 
 def default_level(available: dict[int, str]) -> int:
