@@ -37,7 +37,7 @@ from slimetrail.web.matches import (
     move_seed,
     replay_moves,
 )
-from slimetrail.web.workers import WorkerPool, analyse, computer_move, hard_cap
+from slimetrail.web.workers import WorkerPool, analyse, computer_move, hard_cap, unsolved
 
 log = logging.getLogger("slimetrail.web")
 
@@ -334,19 +334,12 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
                 pool.run(analyse, game.id, dict(game.options), moves, ANALYSE_TIME),
                 timeout=hard_cap(ANALYSE_TIME) + POOL_MARGIN,
             )
-        except Exception as exc:  # busy workers or a failed solve: say so, never a 500
-            if not isinstance(exc, TimeoutError):
-                log.exception("analysis of %s %s failed", game.spec, moves)
-            return {
-                "solved": False,
-                "value": None,
-                "to_move": state.to_move,
-                "moves": {},
-                "plies": None,
-                "detail": "the analysis workers are busy; try again"
-                if isinstance(exc, TimeoutError)
-                else f"the analysis failed: {exc}",
-            }
+        # Busy workers or a failed solve: say so, never a 500.
+        except TimeoutError:
+            return unsolved(state.to_move, "the analysis workers are busy; try again")
+        except Exception as exc:
+            log.exception("analysis of %s %s failed", game.spec, moves)
+            return unsolved(state.to_move, f"the analysis failed: {exc}")
 
     @app.websocket("/ws/matches/{match_id}")
     async def watch(websocket: WebSocket, match_id: str, seat: str | None = None) -> None:

@@ -90,30 +90,32 @@ def analyse(
     from slimetrail.solver import SolveTimeout, solve
 
     state = replay(game_id, options, moves)
-    answer: dict[str, Any] = {
-        "solved": False,
-        "value": None,
-        "to_move": state.to_move,
-        "moves": {},
-        "plies": None,
-        "detail": "",
-    }
     try:
         result = _capped(hard_cap(time_limit), _solve, solve, state, time_limit)
     except (SolveTimeout, JobTimeout):
-        answer["detail"] = f"not solved within {time_limit:g} s"
-        return answer
+        return unsolved(state.to_move, f"not solved within {time_limit:g} s")
     except GameError as exc:  # a game or a position the solver does not handle
-        answer["detail"] = str(exc)
-        return answer
-    answer.update(
-        solved=True,
-        value=result.value,
-        moves={state.move_str(m): v for m, v in result.move_values.items()},
-        plies=result.plies,
-        detail=f"solved in {result.seconds:.2f} s ({result.nodes} nodes)",
-    )
-    return answer
+        return unsolved(state.to_move, str(exc))
+    return {
+        "solved": True,
+        "value": result.value,
+        "to_move": state.to_move,
+        "moves": {state.move_str(m): v for m, v in result.move_values.items()},
+        "plies": result.plies,
+        "detail": f"solved in {result.seconds:.2f} s ({result.nodes} nodes)",
+    }
+
+
+def unsolved(to_move: int, detail: str) -> dict[str, Any]:
+    """The analysis answer for a position that was not solved; ``detail`` says why."""
+    return {
+        "solved": False,
+        "value": None,
+        "to_move": to_move,
+        "moves": {},
+        "plies": None,
+        "detail": detail,
+    }
 
 
 def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
