@@ -14,6 +14,7 @@ from typing import TextIO
 
 from slimetrail.cli.main import add_game_arguments, game_from_args
 from slimetrail.core.game import GameError, State
+from slimetrail.games.trail.board import FILES
 
 SNAIL, SLIME, EMPTY, TARGET = "@", "#", ".", "*"
 HELP = """Commands:
@@ -73,7 +74,7 @@ def draw_board(state: State) -> str:
         return EMPTY if state.free >> cell & 1 else SLIME
 
     n = board.n
-    files = "abcdefghijklmnopqrstuvwxyz"[:n]
+    files = FILES[:n]
     if board.shape == "square":
         lines = ["     " + " ".join(files)]
         for row in range(n - 1, -1, -1):
