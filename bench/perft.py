@@ -38,8 +38,8 @@ def middle_game(game, depth: int):
     """The position after 8 random moves, from the first seed whose tree is not empty."""
     for seed in range(100):
         rng, state = random.Random(seed), game.new_state()
-        while len(state.move_stack) < 8 and state.legal_moves():
-            state.push(rng.choice(state.legal_moves()))
+        while len(state.move_stack) < 8 and (moves := state.legal_moves()):
+            state.push(rng.choice(moves))
         if perft(state, depth):
             return state
     raise RuntimeError(f"no middle-game position for {game.spec}")
