@@ -123,6 +123,29 @@ def solve(
     return _Root(state, distance, deadline, shortcuts, table_bits).run(start, checkpoint)
 
 
+def result_from_scores(
+    scores: dict[Move, int], to_move: int, mate: int | None, nodes: int
+) -> SolveResult:
+    """The :class:`SolveResult` of the root move scores (for the side to move; ``mate``: the
+    score of a win in 0 plies when scores are distances, else ``None``)."""
+    names = {1: "win", 0: "draw", -1: "loss"}
+    values = {m: names[(s > 0) - (s < 0)] for m, s in scores.items()}
+    best = max(scores.values())
+    rank = sorted(scores, key=lambda m: -scores[m])  # fastest win / slowest loss first
+    result = SolveResult(
+        value=names[(best > 0) - (best < 0)],
+        to_move=to_move,
+        winning_moves=[m for m in rank if values[m] == "win"],
+        drawing_moves=[m for m in rank if values[m] == "draw"],
+        move_values=values,
+        nodes=nodes,
+    )
+    if mate is not None:
+        result.move_plies = {m: (mate - abs(s) if s else 0) for m, s in scores.items()}
+        result.plies = mate - abs(best) if best else None
+    return result
+
+
 class _Root:
     """One solve: the compact graph, the table, and the values of the root moves."""
 
@@ -231,21 +254,9 @@ class _Root:
                     break
         if checkpoint is not None:
             self._save(checkpoint, meta, scores)
-        names = {1: "win", 0: "draw", -1: "loss"}
-        values = {m: names[(s > 0) - (s < 0)] for m, s in scores.items()}
-        best = max(scores.values())
-        result = SolveResult(
-            value=names[(best > 0) - (best < 0)],
-            to_move=state.to_move,
-            move_values=values,
-            nodes=int(self.stats[k.S_NODES]),
+        result = result_from_scores(
+            scores, state.to_move, win if dist else None, int(self.stats[k.S_NODES])
         )
-        if dist:
-            result.move_plies = {m: (win - abs(s) if s else 0) for m, s in scores.items()}
-            result.plies = win - abs(best) if best else None
-        rank = sorted(scores, key=lambda m: -scores[m])  # fastest win / slowest loss first
-        result.winning_moves = [m for m in rank if values[m] == "win"]
-        result.drawing_moves = [m for m in rank if values[m] == "draw"]
         result.seconds = time.monotonic() - start
         return result
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from slimetrail.core.game import Move, State
-from slimetrail.solver import SolveResult
+from slimetrail.solver import SolveResult, result_from_scores
 
 MATE = 1000
 
@@ -58,8 +58,6 @@ def reference_solve(state: State, *, distance: bool = False) -> SolveResult:
     solver = ReferenceSolver(distance)
     state = state.copy()
     outcome = state.outcome()
-    win = MATE if distance else 1
-    names = {1: "win", 0: "draw", -1: "loss"}
     if outcome is not None:
         return SolveResult(
             value=outcome.for_player(state.to_move),
@@ -72,19 +70,6 @@ def reference_solve(state: State, *, distance: bool = False) -> SolveResult:
         state.push(move)
         scores[move] = solver.back_up(solver.score(state))
         state.pop()
-    best = max(scores.values())
-    values = {m: names[(s > 0) - (s < 0)] for m, s in scores.items()}
-    rank = sorted(scores, key=lambda m: -scores[m])
-    result = SolveResult(
-        value=names[(best > 0) - (best < 0)],
-        to_move=state.to_move,
-        winning_moves=[m for m in rank if values[m] == "win"],
-        drawing_moves=[m for m in rank if values[m] == "draw"],
-        move_values=values,
-        nodes=solver.nodes,
-    )
-    if distance:
-        result.move_plies = {m: (win - abs(s) if s else 0) for m, s in scores.items()}
-        result.plies = win - abs(best) if best else None
+    result = result_from_scores(scores, state.to_move, MATE if distance else None, solver.nodes)
     result.seconds = time.monotonic() - start
     return result
