@@ -36,6 +36,8 @@ def solve_split(
     game = state.game
     mirror = _mirror(state) or {}
     tasks, twins = [], {}
+    if checkpoint_dir is not None:
+        os.makedirs(checkpoint_dir, exist_ok=True)
     for move in state.legal_moves():
         if mirror.get(move, move) in {t[0] for t in tasks}:
             twins[move] = mirror[move]  # the mirrored move has the same value
@@ -44,7 +46,6 @@ def solve_split(
         child.push(move)
         path = None
         if checkpoint_dir is not None:
-            os.makedirs(checkpoint_dir, exist_ok=True)
             name = f"{game.spec} {child.fen()}".replace(" ", "_").replace("/", "-")
             path = os.path.join(checkpoint_dir, f"{name}{'_distance' if distance else ''}.npz")
         tasks.append((move, game.spec, child.fen(), distance, time_limit, path))
