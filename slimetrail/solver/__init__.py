@@ -5,7 +5,9 @@ legal move.  The position is relabelled onto the region the snail can still reac
 64 cells, so one machine word per set of cells) and searched by the compiled kernel in
 :mod:`slimetrail.solver.kernel`: alpha-beta over win/draw/loss (or mate distances), a
 transposition table keyed on the reachable region, instant answers next to a goal corner,
-and the matching theorem for undirected vertex geography once no goal can be reached.
+the matching theorem for undirected vertex geography once no goal can be reached, and,
+when only one goal can still be reached, its owner's win under Taylor's rules or a one-sided
+matching bound under Rastros rules; enhanced transposition cutoffs on big regions.
 The numba kernel is compiled (or loaded from numba's cache) on first use, not at import.
 """
 

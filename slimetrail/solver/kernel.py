@@ -31,7 +31,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 P_TAYLOR, P_DIST, P_MATCHING, P_PRUNE = 0, 1, 2, 3
 # stats[] slots.
 S_NODES, S_ABORT = 0, 1
-CLOCK_EVERY = 4095  # check the clock when (nodes & CLOCK_EVERY) == 0
+CLOCK_EVERY = 4095
+# Regions at least this big try enhanced transposition cutoffs (a flood per child).
+ETC_MIN_CELLS = 20  # check the clock when (nodes & CLOCK_EVERY) == 0
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -270,13 +272,30 @@ def negamax(
         return win - 1 if dist else win
     # Canonical region: what the snail can still reach (goal corners end a walk).
     free = flood(bit(snail), free, nbr, ~(mine | theirs))
-    if (free & (mine | theirs)) == U0:
+    reach_mine = (free & mine) != U0
+    reach_theirs = (free & theirs) != U0
+    if not reach_mine and not reach_theirs:
         if taylor:
             return ILLEGAL
         if steps == U0:
             return -win
         if not dist and params[P_MATCHING] != 0:
             return win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
+    elif reach_mine != reach_theirs and not dist and params[P_MATCHING] != 0:
+        if taylor:
+            # Every legal move keeps the one reachable goal reachable and the snail cannot
+            # get stuck, so the game ends in that goal: its owner wins.
+            return win if reach_mine else -win
+        # Rastros: the player whose goal is cut off can only win by geography.  If the
+        # mover wins geography on the cells other than their own goal, they win here too
+        # (the opponent's extra option, entering that goal, loses); if the mover loses
+        # geography on the cells other than the opponent's goal, the opponent's pairing
+        # strategy wins here too (the mover's extra option, entering it, loses).
+        n = nbr.shape[0]
+        if reach_mine and geography_wins(free & ~mine, snail, nbr, n):
+            return win
+        if reach_theirs and not geography_wins(free & ~theirs, snail, nbr, n):
+            return -win
 
     # Transposition table: a bucket of two slots.
     mask = np.uint64(tt_keys.shape[0] - 1)
@@ -342,6 +361,24 @@ def negamax(
 
     if best > alpha:
         alpha = best
+    if alpha < beta and n_kids > 1 and popcount(free) >= ETC_MIN_CELLS:
+        # Enhanced transposition cutoff: a child the table already knows to lose (for the
+        # opponent) by enough ends this node before any subtree is searched.
+        goal_bits = mine | theirs
+        for k in range(n_kids):
+            m = kid_move[k]
+            kid_free = flood(bit(m), free & ~bit(m), nbr, ~goal_bits)
+            kid_slot = _slot(kid_free, m, 1 - side, mask)
+            kid_tag = _tag(m, 1 - side)
+            for s in range(kid_slot, kid_slot + 2):
+                data = tt_data[s]
+                if tt_keys[s] == kid_free and data != 0 and (data & 255) == kid_tag:
+                    flag = (data >> 24) & 3
+                    if flag != LOWER:
+                        score = _adjust(((data >> 8) & 0xFFFF) - 0x8000, dist)
+                        if score >= beta:
+                            return score
+                    break
     if alpha < beta:
         for k in range(n_kids):
             m = kid_move[k]
