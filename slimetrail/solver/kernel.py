@@ -31,9 +31,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 P_TAYLOR, P_DIST, P_MATCHING, P_PRUNE = 0, 1, 2, 3
 # stats[] slots.
 S_NODES, S_ABORT = 0, 1
-CLOCK_EVERY = 4095
+CLOCK_EVERY = 4095  # check the clock when (nodes & CLOCK_EVERY) == 0
 # Regions at least this big try enhanced transposition cutoffs (a flood per child).
-ETC_MIN_CELLS = 20  # check the clock when (nodes & CLOCK_EVERY) == 0
+ETC_MIN_CELLS = 20
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -242,6 +242,16 @@ def _slot(free, snail, side, mask):
 
 
 @nb.njit(cache=True, inline="always")
+def _entry_value(data):
+    return ((data >> 8) & 0xFFFF) - 0x8000
+
+
+@nb.njit(cache=True, inline="always")
+def _entry_flag(data):
+    return (data >> 24) & 3
+
+
+@nb.njit(cache=True, inline="always")
 def _tag(snail, side):
     return np.int64(snail * 2 + side)
 
@@ -306,8 +316,8 @@ def negamax(
     for s in range(slot, slot + 2):
         data = tt_data[s]
         if tt_keys[s] == free and data != 0 and (data & 255) == tag:
-            value = ((data >> 8) & 0xFFFF) - 0x8000
-            flag = (data >> 24) & 3
+            value = _entry_value(data)
+            flag = _entry_flag(data)
             tt_move = (data >> 26) & 127
             if flag == EXACT:
                 return value
@@ -373,9 +383,8 @@ def negamax(
             for s in range(kid_slot, kid_slot + 2):
                 data = tt_data[s]
                 if tt_keys[s] == kid_free and data != 0 and (data & 255) == kid_tag:
-                    flag = (data >> 24) & 3
-                    if flag != LOWER:
-                        score = _adjust(((data >> 8) & 0xFFFF) - 0x8000, dist)
+                    if _entry_flag(data) != LOWER:
+                        score = _adjust(_entry_value(data), dist)
                         if score >= beta:
                             return score
                     break
