@@ -242,6 +242,16 @@ def _slot(free, snail, side, mask):
 
 
 @nb.njit(cache=True, inline="always")
+def _find(tt_keys, tt_data, slot, key, tag):
+    """The slot of the bucket at ``slot`` that holds the position ``(key, tag)``, or -1."""
+    for s in range(slot, slot + 2):
+        data = tt_data[s]
+        if tt_keys[s] == key and data != 0 and (data & 255) == tag:
+            return s
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
 def _entry_value(data):
     return ((data >> 8) & 0xFFFF) - 0x8000
 
@@ -313,23 +323,22 @@ def negamax(
     tag = _tag(snail, side)
     tt_move = -1
     alpha0 = alpha
-    for s in range(slot, slot + 2):
-        data = tt_data[s]
-        if tt_keys[s] == free and data != 0 and (data & 255) == tag:
-            value = _entry_value(data)
-            flag = _entry_flag(data)
-            tt_move = (data >> 26) & 127
-            if flag == EXACT:
-                return value
-            if flag == LOWER and value >= beta:
-                return value
-            if flag == UPPER and value <= alpha:
-                return value
-            if flag == LOWER and value > alpha:
-                alpha = value
-            elif flag == UPPER and value < beta:
-                beta = value
-            break
+    found = _find(tt_keys, tt_data, slot, free, tag)
+    if found >= 0:
+        data = tt_data[found]
+        value = _entry_value(data)
+        flag = _entry_flag(data)
+        tt_move = (data >> 26) & 127
+        if flag == EXACT:
+            return value
+        if flag == LOWER and value >= beta:
+            return value
+        if flag == UPPER and value <= alpha:
+            return value
+        if flag == LOWER and value > alpha:
+            alpha = value
+        elif flag == UPPER and value < beta:
+            beta = value
 
     best = -INF
     best_move = -1
@@ -378,16 +387,13 @@ def negamax(
         for k in range(n_kids):
             m = kid_move[k]
             kid_free = flood(bit(m), free & ~bit(m), nbr, ~goal_bits)
-            kid_slot = _slot(kid_free, m, 1 - side, mask)
-            kid_tag = _tag(m, 1 - side)
-            for s in range(kid_slot, kid_slot + 2):
-                data = tt_data[s]
-                if tt_keys[s] == kid_free and data != 0 and (data & 255) == kid_tag:
-                    if _entry_flag(data) != LOWER:
-                        score = _adjust(_entry_value(data), dist)
-                        if score >= beta:
-                            return score
-                    break
+            found = _find(
+                tt_keys, tt_data, _slot(kid_free, m, 1 - side, mask), kid_free, _tag(m, 1 - side)
+            )
+            if found >= 0 and _entry_flag(tt_data[found]) != LOWER:
+                score = _adjust(_entry_value(tt_data[found]), dist)
+                if score >= beta:
+                    return score
     if alpha < beta:
         for k in range(n_kids):
             m = kid_move[k]
