@@ -1,7 +1,7 @@
 """Solve the start position of a Slime Trail game from every start cell (or the ones given).
 
     python bench/solve_starts.py --game slimetrail --size 7 --rules rastros [--time-limit S]
-        [--distance] [--checkpoint DIR] [--workers N] [CELL ...]
+        [--distance] [--checkpoint DIR] [--workers N] [--table-bits B] [CELL ...]
 
 Prints one markdown table row per start cell as soon as it is solved: the value for player 1
 (who moves first), the winning first moves, nodes and seconds.  Cells mirrored in the a1
@@ -33,6 +33,9 @@ def main() -> int:
     parser.add_argument(
         "--workers", type=int, help="split each solve's root moves over N processes"
     )
+    parser.add_argument(
+        "--table-bits", type=int, help="log2 of the table entries (16 bytes each) per solve"
+    )
     parser.add_argument("cells", nargs="*")
     args = parser.parse_args()
     base = get_game(args.game, size=args.size, rules=args.rules)
@@ -61,6 +64,7 @@ def main() -> int:
                     distance=args.distance,
                     time_limit=args.time_limit,
                     checkpoint_dir=args.checkpoint,
+                    table_bits=args.table_bits,
                 )
             else:
                 path = None
@@ -72,6 +76,7 @@ def main() -> int:
                     distance=args.distance,
                     time_limit=args.time_limit,
                     checkpoint=path,
+                    table_bits=args.table_bits,
                     book=False,
                 )
         except SolveTimeout as exc:

@@ -381,3 +381,14 @@ def test_split_over_workers_gives_the_same_answer(tmp_path):
             assert (split.value, split.move_values) == (whole.value, whole.move_values)
             assert set(split.winning_moves) == set(whole.winning_moves)
             assert (split.plies, split.move_plies) == (whole.plies, whole.move_plies)
+
+
+def test_split_rerun_answers_from_its_checkpoints(tmp_path):
+    from slimetrail.solver.parallel import solve_split
+
+    state = get_game("slimetrail-square", size="6", start="c4").new_state()
+    first = solve_split(state, checkpoint_dir=tmp_path, table_bits=18)
+    again = solve_split(state, checkpoint_dir=tmp_path, table_bits=18)
+    # Each child solve stopped at its first win; the rerun must not search past it either.
+    assert (again.value, again.move_values) == (first.value, first.move_values)
+    assert again.nodes == first.nodes

@@ -218,6 +218,8 @@ class _Root:
         if checkpoint is not None and os.path.exists(checkpoint):
             scores = self._load(checkpoint, meta)
         for move in state.legal_moves():
+            if value_only and not dist and win in scores.values():
+                break  # a resumed solve may already hold its first win
             if move in scores:
                 continue
             twin = mirror.get(move) if mirror else None
@@ -252,8 +254,6 @@ class _Root:
                         f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
                     )
                 scores[move] = k._adjust(score, dist)
-                if value_only and not dist and scores[move] == win:
-                    break
         if checkpoint is not None:
             self._save(checkpoint, meta, scores)
         result = result_from_scores(

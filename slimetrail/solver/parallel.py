@@ -24,11 +24,13 @@ def solve_split(
     distance: bool = False,
     time_limit: float | None = None,
     checkpoint_dir: str | os.PathLike[str] | None = None,
+    table_bits: int | None = None,
 ) -> SolveResult:
     """Like :func:`slimetrail.solver.solve`, one worker process per root move at a time.
 
     Raises :class:`SolveTimeout` if any root move is left unsolved within ``time_limit``
     (each finished move is kept in its checkpoint, so a rerun only redoes the rest).
+    ``table_bits``: log2 of each worker's table entries (16 bytes each), as for ``solve``.
     """
     start = time.monotonic()
     if state.outcome() is not None:
@@ -48,7 +50,7 @@ def solve_split(
         if checkpoint_dir is not None:
             name = f"{game.spec} {child.fen()}".replace(" ", "_").replace("/", "-")
             path = os.path.join(checkpoint_dir, f"{name}{'_distance' if distance else ''}.npz")
-        tasks.append((move, game.spec, child.fen(), distance, time_limit, path))
+        tasks.append((move, game.spec, child.fen(), distance, time_limit, path, table_bits))
     result = SolveResult(value="loss", to_move=state.to_move)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         answers = list(pool.map(_child, tasks))
@@ -94,7 +96,7 @@ def _child(task) -> tuple[str, int, int] | None:
     """(value for the side to move, plies, nodes) of one child position, None on timeout."""
     from slimetrail.core.registry import parse_game_spec
 
-    _, spec, fen, distance, time_limit, path = task
+    _, spec, fen, distance, time_limit, path, table_bits = task
     child = parse_game_spec(spec).state_from_fen(fen)
     started = time.monotonic()
     if child.outcome() is not None:
@@ -102,7 +104,7 @@ def _child(task) -> tuple[str, int, int] | None:
         return r.value, 0, 0
     deadline = 0.0 if time_limit is None else started + time_limit
     try:
-        r = _Root(child, distance, deadline, True, None).run(started, path, value_only=True)
+        r = _Root(child, distance, deadline, True, table_bits).run(started, path, value_only=True)
     except SolveTimeout:
         return None
     return r.value, r.plies or 0, r.nodes
