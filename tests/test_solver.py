@@ -17,7 +17,14 @@ from slimetrail.cli.main import main
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.game import TrailState
-from slimetrail.solver import SolveTimeout, SolveTooLarge, can_solve, solve, warm_up
+from slimetrail.solver import (
+    CompactGraph,
+    SolveTimeout,
+    SolveTooLarge,
+    can_solve,
+    solve,
+    warm_up,
+)
 from slimetrail.solver import kernel as K
 from slimetrail.solver.reference import reference_solve
 
@@ -267,9 +274,65 @@ def test_can_solve():
     assert not can_solve(get_game("slimetrail-hex"))
 
 
-def test_too_large_is_a_clear_error():
-    with pytest.raises(SolveTooLarge, match="at most 63"):
-        solve(get_game("slimetrail", size="9").new_state())
+def test_checkpoint_of_a_too_large_position_is_a_clear_error(tmp_path):
+    with pytest.raises(SolveTooLarge, match=r"at most 63.*checkpoints"):
+        solve(get_game("slimetrail", size="9").new_state(), checkpoint=tmp_path / "t.npz")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "size", "rules"),
+    [
+        ("slimetrail", "5", "rastros"),
+        ("slimetrail", "5", "taylor"),
+        ("slimetrail-square", "6", "rastros"),
+        ("slimetrail-square", "6", "taylor"),
+        ("slimetrail-hex", "5", "rastros"),
+        ("slimetrail-hex", "5", "taylor"),
+    ],
+)
+def test_wide_layer_agrees_with_the_kernel(game_id, size, rules):
+    """The Python layer for big regions, handing the kernel only small ones here, gives the
+    kernel's own answers (values and distances, with and without shortcuts)."""
+    from slimetrail.solver.wide import WideSearch
+
+    rng = random.Random(f"wide {game_id} {size} {rules}")
+    game = get_game(game_id, size=size, rules=rules)
+    checked = 0
+    while checked < 30:
+        if rng.random() < 0.5:
+            state = random_position(game, rng, 40)
+        else:
+            state = random_walk(game, rng, rng.randrange(0, 8))
+        if state.outcome() is not None:
+            continue
+        for distance in (False, True):
+            shortcuts = rng.random() < 0.7
+            expected = solve(state, distance=distance, shortcuts=shortcuts, book=False)
+            kernel_cells = rng.randrange(1, 20)  # 1: no kernel at all
+            search = WideSearch(state, distance, 0.0, shortcuts, 12, kernel_cells=kernel_cells)
+            got = search.solve(state, time.monotonic())
+            assert (got.move_values, got.move_plies) == (
+                expected.move_values,
+                expected.move_plies,
+            ), (state.fen(), distance, shortcuts, kernel_cells)
+        checked += 1
+
+
+def test_positions_too_big_for_the_kernel_are_solved():
+    state = get_game("slimetrail", size="9").new_state()
+    for text in ["e4", "f3", "e2", "f2", "e1", "d2", "c2", "d1", "c1", "b2", "a3", "b3", "c4"]:
+        state.push_str(text)
+    assert len(CompactGraph(state.game, state.free, state.snail).cells) > 64
+    result = solve(state, distance=True)
+    assert result.value == "win" and len(result.winning_moves) > 1
+    for move in state.legal_moves():  # every move's value agrees with its child's solve
+        child = state.copy()
+        child.push(move)
+        reply = solve(child, distance=True)
+        assert {"win": "loss", "loss": "win"}[reply.value] == result.move_values[move]
+        assert reply.plies + 1 == result.move_plies[move]
+    with pytest.raises(SolveTimeout, match="time limit"):
+        solve(get_game("slimetrail", size="9").new_state(), time_limit=0.2)
 
 
 def test_solve_does_not_change_the_state():

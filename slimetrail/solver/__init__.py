@@ -122,7 +122,17 @@ def solve(
                 found.plies, found.move_plies = None, {}
             found.seconds = time.monotonic() - start
             return found
-    return _Root(state, distance, deadline, shortcuts, table_bits).run(start, checkpoint)
+    try:
+        root = _Root(state, distance, deadline, shortcuts, table_bits)
+    except SolveTooLarge as exc:
+        if checkpoint is not None:
+            raise SolveTooLarge(f"{exc}; checkpoints need a position it holds") from exc
+        from slimetrail.solver.wide import WideSearch
+
+        left = deadline - time.monotonic() if deadline else 0.0
+        bits = table_bits if table_bits is not None else _table_bits(MAX_CELLS, left)
+        return WideSearch(state, distance, deadline, shortcuts, bits).solve(state, start)
+    return root.run(start, checkpoint)
 
 
 def result_from_scores(
@@ -148,37 +158,40 @@ def result_from_scores(
     return result
 
 
-class _Root:
-    """One solve: the compact graph, the table, and the values of the root moves."""
+def kernel_params(game, distance: bool, shortcuts: bool):
+    """The kernel's ``params`` array (see :mod:`slimetrail.solver.kernel`)."""
+    import numpy as np
 
-    def __init__(self, state, distance: bool, deadline: float, shortcuts: bool, table_bits):
+    return np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
+
+
+class CompactGraph:
+    """The cells the snail can still reach from ``snail`` through ``free`` (goal corners end
+    a walk), relabelled as vertices 0..n-1 with the snail's cell as vertex 0: the kernel's
+    neighbour masks, goal bits (0 for a goal out of reach), move-order ranks and free set."""
+
+    def __init__(self, game, free: int, snail: int) -> None:
         import numpy as np
 
-        game = state.game
         board = game.board
-        self.state, self.distance, self.deadline = state, distance, deadline
-        goal_mask = game.goal_mask
-        region, frontier = 0, 1 << state.snail
-        while frontier:  # cells reachable from the snail; goal corners end a walk
+        region, frontier = 0, 1 << snail
+        while frontier:
             low = frontier & -frontier
             frontier ^= low
-            new = board.neighbours[low.bit_length() - 1] & state.free & ~region
+            new = board.neighbours[low.bit_length() - 1] & free & ~region
             region |= new
-            frontier |= new & ~goal_mask
-        cells = [state.snail] + [i for i in range(region.bit_length()) if region >> i & 1]
-        if len(cells) > MAX_CELLS:
-            raise SolveTooLarge(
-                f"the snail can still reach {len(cells) - 1} cells; "
-                f"the solver handles at most {MAX_CELLS - 1}"
-            )
-        self.cells = cells
-        index = {cell: k for k, cell in enumerate(cells)}
+            frontier |= new & ~game.goal_mask
+        self.region = region
+        self.cells = [snail] + [i for i in range(region.bit_length()) if region >> i & 1]
+        if len(self.cells) > MAX_CELLS:
+            return  # too big for the kernel: only ``region`` and ``cells`` are set
+        index = {cell: k for k, cell in enumerate(self.cells)}
         self.index = index
-        n = len(cells)
+        n = len(self.cells)
         nbr = np.zeros(n, np.uint64)
-        for k, cell in enumerate(cells):
+        for k, cell in enumerate(self.cells):
             mask = 0
-            for other in cells_of(board.neighbours[cell] & (region | 1 << state.snail)):
+            for other in cells_of(board.neighbours[cell] & (region | 1 << snail)):
                 mask |= 1 << index[other]
             nbr[k] = mask
         goals = np.zeros(2, np.uint64)
@@ -192,10 +205,29 @@ class _Root:
                 order[p] = _distances(nbr, int(goals[p]).bit_length() - 1, int(goals[1 - p]))
         self.nbr, self.goals, self.order = nbr, goals, order
         self.free = np.uint64((1 << n) - 2)  # every vertex but the snail's (vertex 0)
+
+
+class _Root:
+    """One solve: the compact graph, the table, and the values of the root moves."""
+
+    def __init__(self, state, distance: bool, deadline: float, shortcuts: bool, table_bits):
+        import numpy as np
+
+        game = state.game
+        self.state, self.distance, self.deadline = state, distance, deadline
+        graph = CompactGraph(game, state.free, state.snail)
+        if len(graph.cells) > MAX_CELLS:
+            raise SolveTooLarge(
+                f"the snail can still reach {len(graph.cells) - 1} cells; "
+                f"the compiled solver handles at most {MAX_CELLS - 1}"
+            )
+        self.cells, self.index = graph.cells, graph.index
+        self.nbr, self.goals, self.order = graph.nbr, graph.goals, graph.order
+        self.free = graph.free
         self.side = state.to_move - 1
-        self.params = np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
+        self.params = kernel_params(game, distance, shortcuts)
         left = deadline - time.monotonic() if deadline else 0.0
-        bits = table_bits if table_bits is not None else _table_bits(n, left)
+        bits = table_bits if table_bits is not None else _table_bits(len(graph.cells), left)
         self.tt_keys = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(2, np.int64)
@@ -318,6 +350,13 @@ def _distances(nbr, goal: int, blocked: int):
         seen |= nxt
         layer = nxt
     return dist
+
+
+def _distances_on_board(game, free: int, goal: int, other_goal: int):
+    """:func:`_distances` on the board itself: walking through the cells of ``free``."""
+    through = free | (1 << goal)
+    nbr = [mask & through for mask in game.board.neighbours]
+    return _distances(nbr, goal, 1 << other_goal)
 
 
 def _mirror(state) -> dict[int, int] | None:
