@@ -98,7 +98,7 @@ class WideSearch:
         """The kernel's ``negamax`` for a position of the real board."""
         k, dist, win = self.k, self.distance, self.win
         self.nodes += 1
-        if self.deadline and self.nodes % 256 == 0 and time.monotonic() > self.deadline:
+        if self.deadline and time.monotonic() > self.deadline:
             raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
         neighbours = self.board.neighbours
         mine, theirs = self.goal_bits[side], self.goal_bits[1 - side]
@@ -172,11 +172,17 @@ class WideSearch:
 
     def _kernel(self, graph: CompactGraph, side: int, alpha: int, beta: int) -> int:
         """The kernel's score of a position that fits it.  Its table is keyed on this
-        position's own labelling, so it is cleared first."""
+        position's own labelling, so it is cleared first: only as much of it as this region
+        and the time left can fill, since clearing dominates quick sub-solves."""
         import numpy as np
 
+        from slimetrail.solver import _table_bits
+
         k = self.k
-        self.tt_data[:] = 0
+        left = self.deadline - time.monotonic() if self.deadline else 0.0
+        size = min(len(self.tt_keys), 1 << _table_bits(len(graph.cells), left))
+        keys, data = self.tt_keys[:size], self.tt_data[:size]
+        data[:] = 0
         score = k.negamax(
             graph.free,
             0,
@@ -187,8 +193,8 @@ class WideSearch:
             graph.goals,
             graph.order,
             self.params,
-            self.tt_keys,
-            self.tt_data,
+            keys,
+            data,
             self.stats,
             np.float64(self.deadline),
         )
