@@ -129,9 +129,7 @@ def solve(
             raise SolveTooLarge(f"{exc}; checkpoints need a position it holds") from exc
         from slimetrail.solver.wide import WideSearch
 
-        left = deadline - time.monotonic() if deadline else 0.0
-        bits = table_bits if table_bits is not None else _table_bits(MAX_CELLS, left)
-        return WideSearch(state, distance, deadline, shortcuts, bits).solve(state, start)
+        return WideSearch(state, distance, deadline, shortcuts, table_bits).solve(state, start)
     return root.run(start, checkpoint)
 
 
@@ -156,6 +154,19 @@ def result_from_scores(
         result.move_plies = {m: (mate - abs(s) if s else 0) for m, s in scores.items()}
         result.plies = mate - abs(best) if best else None
     return result
+
+
+def goal_move_score(state, move: Move, distance: bool) -> int | None:
+    """The root score of a move into a goal corner (a win or loss in one ply), else None."""
+    from slimetrail.solver import kernel as k
+
+    win = k.MATE if distance else 1
+    game = state.game
+    if move == game.goals[state.to_move]:
+        return win - 1 if distance else win
+    if move == game.goals[3 - state.to_move]:
+        return -(win - 1) if distance else -win
+    return None
 
 
 def kernel_params(game, distance: bool, shortcuts: bool):
@@ -258,10 +269,9 @@ class _Root:
             if twin in scores:
                 scores[move] = scores[twin]
                 continue
-            if move == game.goals[state.to_move]:
-                scores[move] = win - 1 if dist else win
-            elif move == game.goals[3 - state.to_move]:
-                scores[move] = -(win - 1) if dist else -win
+            entered = goal_move_score(state, move, dist)
+            if entered is not None:
+                scores[move] = entered
             else:
                 m = self.index[move]
                 score = k.negamax(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from slimetrail.core.game import Move, State
 from slimetrail.solver import (
     MAX_CELLS,
@@ -19,9 +21,12 @@ from slimetrail.solver import (
     SolveTimeout,
     _distances_on_board,
     _mirror,
+    _table_bits,
+    goal_move_score,
     kernel_params,
     result_from_scores,
 )
+from slimetrail.solver import kernel as k
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -29,8 +34,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 class WideSearch:
     """One solve of a big position: the Python top layer and the kernel below it.
 
-    ``kernel_cells``: the biggest region (counting the snail's cell) handed to the kernel;
-    only tests lower it, to check this layer against the kernel on small boards.
+    ``table_bits``: the kernel's table (log2 of its entries), used whole by every sub-solve;
+    by default each sub-solve clears and uses only what its region and the time left can
+    fill, since clearing a big table dominates quick sub-solves.  ``kernel_cells``: the
+    biggest region (counting the snail's cell) handed to the kernel; only tests lower it, to
+    check this layer against the kernel on small boards.
     """
 
     def __init__(
@@ -42,16 +50,11 @@ class WideSearch:
         table_bits: int | None,
         kernel_cells: int = MAX_CELLS,
     ) -> None:
-        import numpy as np
-
-        from slimetrail.solver import kernel
-
-        self.k = kernel
         game = state.game
         self.game, self.board = game, game.board
         self.distance, self.deadline, self.shortcuts = distance, deadline, shortcuts
         self.taylor = game.rules == "taylor"
-        self.win = kernel.MATE if distance else 1
+        self.win = k.MATE if distance else 1
         self.kernel_cells = kernel_cells
         self.params = kernel_params(game, distance, shortcuts)
         self.goal_bits = (1 << game.goals[1], 1 << game.goals[2])
@@ -59,7 +62,9 @@ class WideSearch:
         self.order = [
             _distances_on_board(game, state.free, game.goals[p], game.goals[3 - p]) for p in (1, 2)
         ]
-        bits = 24 if table_bits is None else table_bits
+        self.sized_per_solve = table_bits is None
+        left = deadline - time.monotonic() if deadline else 0.0
+        bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
         self.tt_keys = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(2, np.int64)
@@ -68,11 +73,10 @@ class WideSearch:
 
     @property
     def total_nodes(self) -> int:
-        return self.nodes + int(self.stats[self.k.S_NODES])
+        return self.nodes + int(self.stats[k.S_NODES])
 
     def solve(self, state: State, start: float) -> SolveResult:
         """Every root move's value (and distance), as :meth:`_Root.run` gives them."""
-        game, k = self.game, self.k
         side = state.to_move - 1
         bound = self.win + 1 if self.distance else self.win
         mirror = _mirror(state) or {}
@@ -81,10 +85,9 @@ class WideSearch:
             if mirror.get(move) in scores:
                 scores[move] = scores[mirror[move]]
                 continue
-            if move == game.goals[state.to_move]:
-                scores[move] = self.win - 1 if self.distance else self.win
-            elif move == game.goals[3 - state.to_move]:
-                scores[move] = -(self.win - 1) if self.distance else -self.win
+            entered = goal_move_score(state, move, self.distance)
+            if entered is not None:
+                scores[move] = entered
             else:
                 raw = self.search(state.free & ~(1 << move), move, 1 - side, -bound, bound)
                 scores[move] = k._adjust(raw, self.distance)
@@ -96,7 +99,7 @@ class WideSearch:
 
     def search(self, free: int, snail: int, side: int, alpha: int, beta: int) -> int:
         """The kernel's ``negamax`` for a position of the real board."""
-        k, dist, win = self.k, self.distance, self.win
+        dist, win = self.distance, self.win
         self.nodes += 1
         if self.deadline and time.monotonic() > self.deadline:
             raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
@@ -172,15 +175,11 @@ class WideSearch:
 
     def _kernel(self, graph: CompactGraph, side: int, alpha: int, beta: int) -> int:
         """The kernel's score of a position that fits it.  Its table is keyed on this
-        position's own labelling, so it is cleared first: only as much of it as this region
-        and the time left can fill, since clearing dominates quick sub-solves."""
-        import numpy as np
-
-        from slimetrail.solver import _table_bits
-
-        k = self.k
-        left = self.deadline - time.monotonic() if self.deadline else 0.0
-        size = min(len(self.tt_keys), 1 << _table_bits(len(graph.cells), left))
+        position's own labelling, so it is cleared first."""
+        size = len(self.tt_keys)
+        if self.sized_per_solve:
+            left = self.deadline - time.monotonic() if self.deadline else 0.0
+            size = min(size, 1 << _table_bits(len(graph.cells), left))
         keys, data = self.tt_keys[:size], self.tt_data[:size]
         data[:] = 0
         score = k.negamax(
