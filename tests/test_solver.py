@@ -20,7 +20,6 @@ from slimetrail.games.trail.game import TrailState
 from slimetrail.solver import (
     CompactGraph,
     SolveTimeout,
-    SolveTooLarge,
     can_solve,
     solve,
     warm_up,
@@ -274,9 +273,51 @@ def test_can_solve():
     assert not can_solve(get_game("slimetrail-hex"))
 
 
-def test_checkpoint_of_a_too_large_position_is_a_clear_error(tmp_path):
-    with pytest.raises(SolveTooLarge, match=r"at most 63.*checkpoints"):
-        solve(get_game("slimetrail", size="9").new_state(), checkpoint=tmp_path / "t.npz")
+def test_checkpoint_of_a_wide_solve(tmp_path):
+    """A position too big for the kernel checkpoints too: a rerun answers from the file, and
+    a file of another position or a corrupt one is a clear error that leaves it as it was."""
+    state = get_game("slimetrail", size="9").new_state()
+    for text in ["e4", "f3", "e2", "f2", "e1", "d2", "c2", "d1", "c1", "b2", "a3", "b3", "c4"]:
+        state.push_str(text)
+    path = tmp_path / "wide.npz"
+    first = solve(state, checkpoint=path)
+    again = solve(state, checkpoint=path)
+    assert again.move_values == first.move_values == solve(state).move_values
+    assert again.nodes == first.nodes  # nothing searched again
+    with pytest.raises(GameError, match="another solve"):
+        solve(get_game("slimetrail", size="9").new_state(), checkpoint=path)
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a checkpoint")
+    for position in (state, get_game("slimetrail").new_state()):  # wide and kernel solves
+        with pytest.raises(GameError, match="unreadable"):
+            solve(position, checkpoint=bad)
+    assert bad.read_bytes() == b"not a checkpoint"
+
+
+def test_wide_solve_in_pieces_adds_up(tmp_path):
+    """Cut short again and again by its time limit, a wide solve resumes each time from its
+    checkpoint and ends with the answer of one whole solve."""
+    from slimetrail.solver.wide import WideSearch
+
+    state = get_game("slimetrail-square", size="6").new_state()
+    for text in ("c3", "d3"):
+        state.push_str(text)
+
+    def search(deadline: float, path=None) -> WideSearch:
+        return WideSearch(state, False, deadline, True, 14, kernel_cells=14, checkpoint=path)
+
+    whole = search(0.0).solve(state, time.monotonic())
+    path = tmp_path / "pieces.npz"
+    pieces = 0
+    while True:
+        try:
+            result = search(time.monotonic() + 0.02, path).solve(state, time.monotonic())
+            break
+        except SolveTimeout:
+            pieces += 1
+            assert pieces < 1000, "no progress between pieces"
+    assert pieces >= 2
+    assert (result.value, result.move_values) == (whole.value, whole.move_values)
 
 
 @pytest.mark.parametrize(
@@ -400,6 +441,21 @@ def test_cli_text_fen_and_finished_game():
     assert code == 0 and "player 2" in out and ("WIN" in out or "LOSS" in out)
     code, out = _cli("--size", "5", "b2", "a1")
     assert code == 0 and "game is over" in out and "won by player 1" in out
+
+
+def test_cli_workers_and_checkpoint(tmp_path, capsys):
+    plain = json.loads(_cli("--size", "5", "--json", "--no-book")[1])
+    split_dir, one_dir = tmp_path / "split", tmp_path / "one"
+    for args, directory in (("--workers", "2"), split_dir), ((), one_dir):
+        code, out = _cli("--size", "5", "--json", *args, "--checkpoint", str(directory))
+        data = json.loads(out)
+        assert code == 0
+        assert (data["value"], data["move_values"]) == (plain["value"], plain["move_values"])
+        assert sorted(data["winning_moves"]) == sorted(plain["winning_moves"])
+    assert len(list(split_dir.iterdir())) == 5  # one per root move but the mirrored ones
+    assert len(list(one_dir.iterdir())) == 1
+    assert main(["solve", "--size", "5", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err
 
 
 def test_cli_bad_move(capsys):

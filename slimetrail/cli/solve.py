@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from slimetrail.cli.main import add_game_arguments, game_from_args
@@ -29,20 +30,49 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--no-book", action="store_true", help="search even where the opening book knows"
     )
+    parser.add_argument(
+        "--workers", type=int, metavar="N", help="solve the moves in N processes at a time"
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        help="save long solves here (also on --time-limit); the same command resumes them",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from slimetrail.solver import SolveTimeout, solve
+    from slimetrail.solver.parallel import checkpoint_path, solve_split
 
     game = game_from_args(args)
     state = game.state_from_fen(args.fen) if args.fen else game.new_state()
     for text in args.moves:
         state.push_str(text)
+    if args.workers is not None and args.workers < 1:
+        print("slimetrail: --workers must be at least 1", file=sys.stderr)
+        return 2
     try:
-        result = solve(
-            state, distance=args.distance, time_limit=args.time_limit, book=not args.no_book
-        )
+        if args.workers:
+            result = solve_split(
+                state,
+                workers=args.workers,
+                distance=args.distance,
+                time_limit=args.time_limit,
+                checkpoint_dir=args.checkpoint,
+            )
+        else:
+            path = None
+            if args.checkpoint:
+                os.makedirs(args.checkpoint, exist_ok=True)
+                path = checkpoint_path(args.checkpoint, state, args.distance)
+            result = solve(
+                state,
+                distance=args.distance,
+                time_limit=args.time_limit,
+                book=not args.no_book,
+                checkpoint=path,
+            )
     except SolveTimeout as exc:
         print(f"slimetrail: unsolved: {exc}", file=sys.stderr)
         return 1

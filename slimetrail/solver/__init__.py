@@ -124,12 +124,11 @@ def solve(
             return found
     try:
         root = _Root(state, distance, deadline, shortcuts, table_bits)
-    except SolveTooLarge as exc:
-        if checkpoint is not None:
-            raise SolveTooLarge(f"{exc}; checkpoints need a position it holds") from exc
+    except SolveTooLarge:
         from slimetrail.solver.wide import WideSearch
 
-        return WideSearch(state, distance, deadline, shortcuts, table_bits).solve(state, start)
+        wide = WideSearch(state, distance, deadline, shortcuts, table_bits, checkpoint=checkpoint)
+        return wide.solve(state, start)
     return root.run(start, checkpoint)
 
 
@@ -184,38 +183,52 @@ class CompactGraph:
     def __init__(self, game, free: int, snail: int) -> None:
         import numpy as np
 
-        board = game.board
-        region, frontier = 0, 1 << snail
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            new = board.neighbours[low.bit_length() - 1] & free & ~region
-            region |= new
-            frontier |= new & ~game.goal_mask
-        self.region = region
-        self.cells = [snail] + [i for i in range(region.bit_length()) if region >> i & 1]
+        self.region = reachable(game, free, snail)
+        self.cells = [snail, *cells_of(self.region)]
         if len(self.cells) > MAX_CELLS:
             return  # too big for the kernel: only ``region`` and ``cells`` are set
-        index = {cell: k for k, cell in enumerate(self.cells)}
-        self.index = index
-        n = len(self.cells)
-        nbr = np.zeros(n, np.uint64)
-        for k, cell in enumerate(self.cells):
-            mask = 0
-            for other in cells_of(board.neighbours[cell] & (region | 1 << snail)):
-                mask |= 1 << index[other]
-            nbr[k] = mask
-        goals = np.zeros(2, np.uint64)
-        for p in (1, 2):
-            if game.goals[p] in index:
-                goals[p - 1] = 1 << index[game.goals[p]]
-        # Tie-break of the move order: nearer the mover's own goal first (walking distance).
-        order = np.full((2, n), 63, np.int64)
-        for p in (0, 1):
-            if goals[p]:
-                order[p] = _distances(nbr, int(goals[p]).bit_length() - 1, int(goals[1 - p]))
-        self.nbr, self.goals, self.order = nbr, goals, order
-        self.free = np.uint64((1 << n) - 2)  # every vertex but the snail's (vertex 0)
+        self.index, self.nbr, self.goals, self.order = labelling(game, self.cells)
+        self.free = np.uint64((1 << len(self.cells)) - 2)  # every vertex but the snail's
+
+
+def reachable(game, free: int, snail: int) -> int:
+    """The cells of ``free`` the snail can walk to (a goal corner ends a walk)."""
+    board = game.board
+    region, frontier = 0, 1 << snail
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = board.neighbours[low.bit_length() - 1] & free & ~region
+        region |= new
+        frontier |= new & ~game.goal_mask
+    return region
+
+
+def labelling(game, cells: list[int]):
+    """The kernel's view of the board cells ``cells`` (at most 64), labelled 0..n-1 in that
+    order: the label of each cell, neighbour masks within ``cells``, goal bits (0 for a goal
+    outside them) and the move-order ranks."""
+    import numpy as np
+
+    board = game.board
+    index = {cell: k for k, cell in enumerate(cells)}
+    within = sum(1 << cell for cell in cells)
+    nbr = np.zeros(len(cells), np.uint64)
+    for k, cell in enumerate(cells):
+        mask = 0
+        for other in cells_of(board.neighbours[cell] & within):
+            mask |= 1 << index[other]
+        nbr[k] = mask
+    goals = np.zeros(2, np.uint64)
+    for p in (1, 2):
+        if game.goals[p] in index:
+            goals[p - 1] = 1 << index[game.goals[p]]
+    # Tie-break of the move order: nearer the mover's own goal first (walking distance).
+    order = np.full((2, len(cells)), 63, np.int64)
+    for p in (0, 1):
+        if goals[p]:
+            order[p] = _distances(nbr, int(goals[p]).bit_length() - 1, int(goals[1 - p]))
+    return index, nbr, goals, order
 
 
 class _Root:
@@ -320,15 +333,31 @@ class _Root:
         os.replace(tmp, path)  # never a half-written checkpoint
 
     def _load(self, path, meta: str) -> dict[Move, int]:
-        import numpy as np
+        saved = read_checkpoint(path, meta, ("keys", "data", "nodes", "moves", "scores"))
+        if saved["keys"].shape != self.tt_keys.shape:
+            raise GameError(f"checkpoint {os.fspath(path)!r} has a table of another size")
+        self.tt_keys[:] = saved["keys"]
+        self.tt_data[:] = saved["data"]
+        self.stats[0] = saved["nodes"][0]
+        return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
 
+
+def read_checkpoint(path, meta: str, names: tuple[str, ...]) -> dict:
+    """The arrays ``names`` of a checkpoint file written for the solve described by ``meta``;
+    a clear :class:`GameError` (the file left as it is) if it is unreadable or another's."""
+    import zipfile
+
+    import numpy as np
+
+    try:
         with np.load(path) as saved:
-            if str(saved["meta"]) != meta:
-                raise GameError(f"checkpoint {os.fspath(path)!r} belongs to another solve")
-            self.tt_keys[:] = saved["keys"]
-            self.tt_data[:] = saved["data"]
-            self.stats[0] = saved["nodes"][0]
-            return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
+            found = str(saved["meta"])
+            arrays = {name: saved[name] for name in names}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise GameError(f"checkpoint {os.fspath(path)!r} is unreadable: {exc}") from exc
+    if found != meta:
+        raise GameError(f"checkpoint {os.fspath(path)!r} belongs to another solve")
+    return arrays
 
 
 def _table_bits(n: int, seconds: float) -> int:

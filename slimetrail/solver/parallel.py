@@ -12,7 +12,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from slimetrail.core.game import State
-from slimetrail.solver import SolveResult, SolveTimeout, _mirror, _Root, solve
+from slimetrail.solver import SolveResult, SolveTimeout, SolveTooLarge, _mirror, _Root, solve
+from slimetrail.solver.wide import WideSearch
 
 NAMES = {"win": "loss", "loss": "win", "draw": "draw"}  # child's value -> mover's value
 
@@ -46,10 +47,7 @@ def solve_split(
             continue
         child = state.copy()
         child.push(move)
-        path = None
-        if checkpoint_dir is not None:
-            name = f"{game.spec} {child.fen()}".replace(" ", "_").replace("/", "-")
-            path = os.path.join(checkpoint_dir, f"{name}{'_distance' if distance else ''}.npz")
+        path = None if checkpoint_dir is None else checkpoint_path(checkpoint_dir, child, distance)
         tasks.append((move, game.spec, child.fen(), distance, time_limit, path, table_bits))
     result = SolveResult(value="loss", to_move=state.to_move)
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -92,6 +90,12 @@ def solve_split(
     return result
 
 
+def checkpoint_path(directory: str | os.PathLike[str], state: State, distance: bool) -> str:
+    """The checkpoint file of a solve of ``state`` in ``directory``."""
+    name = f"{state.game.spec} {state.fen()}".replace(" ", "_").replace("/", "-")
+    return os.path.join(directory, f"{name}{'_distance' if distance else ''}.npz")
+
+
 def _child(task) -> tuple[str, int, int] | None:
     """(value for the side to move, plies, nodes) of one child position, None on timeout."""
     from slimetrail.core.registry import parse_game_spec
@@ -104,7 +108,13 @@ def _child(task) -> tuple[str, int, int] | None:
         return r.value, 0, 0
     deadline = 0.0 if time_limit is None else started + time_limit
     try:
-        r = _Root(child, distance, deadline, True, table_bits).run(started, path, value_only=True)
+        try:
+            root = _Root(child, distance, deadline, True, table_bits)
+        except SolveTooLarge:
+            search = WideSearch(child, distance, deadline, True, table_bits, checkpoint=path)
+            r = search.solve(child, started, value_only=True)
+        else:
+            r = root.run(started, path, value_only=True)
     except SolveTimeout:
         return None
     return r.value, r.plies or 0, r.nodes

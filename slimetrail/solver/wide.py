@@ -3,17 +3,24 @@
 The plies near the root are searched here, in Python on the board's own bitboards, with the
 kernel's rules and scores (alpha-beta, a transposition table, instant answers next to a goal
 corner, Taylor's one-reachable-goal rule); every position whose region fits is handed to the
-kernel with its own compact labelling.  The kernel does nearly all the work: the top plies
-of a 9x9 board are a few hundred positions per kernel solve.
+kernel.  The kernel does nearly all the work.  Sub-solves are labelled in a *frame*: the
+region of the nearest position above them that fits the kernel's word, so siblings and
+cousins share one labelling and the kernel's table carries over between them.
+
+A long solve can be checkpointed: the top layer's table (every position it has decided,
+including each sub-solve's answer) and the finished root moves are saved every few minutes
+and when it times out, and a rerun with the same file walks straight back to where it was.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
 
 from slimetrail.core.game import Move, State
+from slimetrail.games.trail.board import cells_of
 from slimetrail.solver import (
     MAX_CELLS,
     CompactGraph,
@@ -24,21 +31,40 @@ from slimetrail.solver import (
     _table_bits,
     goal_move_score,
     kernel_params,
+    labelling,
+    read_checkpoint,
     result_from_scores,
 )
 from slimetrail.solver import kernel as k
 
 EXACT, LOWER, UPPER = 0, 1, 2
+SAVE_EVERY = 300.0  # seconds between checkpoint saves: a killed run loses at most this
+
+
+class _Frame:
+    """A fixed labelling of at most 64 board cells; every position inside it gets the same
+    kernel labels, so the kernel's table stays valid from one sub-solve to the next."""
+
+    def __init__(self, game, mask: int) -> None:
+        self.mask = mask
+        self.index, self.nbr, self.goals, self.order = labelling(game, list(cells_of(mask)))
+
+    def bits(self, cells: int) -> np.uint64:
+        """``cells`` (a set of board cells inside the frame) in the frame's labels."""
+        index = self.index
+        return np.uint64(sum(1 << index[cell] for cell in cells_of(cells)))
 
 
 class WideSearch:
     """One solve of a big position: the Python top layer and the kernel below it.
 
-    ``table_bits``: the kernel's table (log2 of its entries), used whole by every sub-solve;
-    by default each sub-solve clears and uses only what its region and the time left can
-    fill, since clearing a big table dominates quick sub-solves.  ``kernel_cells``: the
-    biggest region (counting the snail's cell) handed to the kernel; only tests lower it, to
-    check this layer against the kernel on small boards.
+    ``table_bits``: the kernel's table (log2 of its entries), used whole in every frame; by
+    default each frame clears and uses only what its size and the time left can fill, since
+    clearing a big table dominates quick sub-solves.  ``checkpoint``: a file to save the
+    solve in and resume it from.  ``kernel_cells``: the biggest region (counting the snail's
+    cell) handed to the kernel; only tests lower it, to check this layer against the kernel.
+    ``share_frames=False`` labels every sub-solve on its own with a cleared table (the
+    benchmark's baseline).
     """
 
     def __init__(
@@ -49,6 +75,8 @@ class WideSearch:
         shortcuts: bool,
         table_bits: int | None,
         kernel_cells: int = MAX_CELLS,
+        checkpoint: str | os.PathLike[str] | None = None,
+        share_frames: bool = True,
     ) -> None:
         game = state.game
         self.game, self.board = game, game.board
@@ -62,64 +90,87 @@ class WideSearch:
         self.order = [
             _distances_on_board(game, state.free, game.goals[p], game.goals[3 - p]) for p in (1, 2)
         ]
-        self.sized_per_solve = table_bits is None
+        self.sized_per_frame = table_bits is None
         left = deadline - time.monotonic() if deadline else 0.0
         bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
         self.tt_keys = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(2, np.int64)
+        self.frame: _Frame | None = None
+        self.share_frames = share_frames
         self.table: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self.scores: dict[Move, int] = {}  # the root moves decided so far
         self.nodes = 0
+        self.checkpoint = None if checkpoint is None else os.fspath(checkpoint)
+        self.meta = f"wide|{game.spec}|{state.fen()}|{list(self.params)}"
+        self.saved_at = time.monotonic()
+        if self.checkpoint is not None and os.path.exists(self.checkpoint):
+            self._load()
 
     @property
     def total_nodes(self) -> int:
         return self.nodes + int(self.stats[k.S_NODES])
 
-    def solve(self, state: State, start: float) -> SolveResult:
-        """Every root move's value (and distance), as :meth:`_Root.run` gives them."""
+    def solve(self, state: State, start: float, value_only: bool = False) -> SolveResult:
+        """Every root move's value (and distance), as :meth:`_Root.run` gives them;
+        ``value_only``: stop at the first win (only ``value`` is then complete)."""
         side = state.to_move - 1
         bound = self.win + 1 if self.distance else self.win
         mirror = _mirror(state) or {}
-        scores: dict[Move, int] = {}
-        for move in state.legal_moves():
-            if mirror.get(move) in scores:
-                scores[move] = scores[mirror[move]]
-                continue
-            entered = goal_move_score(state, move, self.distance)
-            if entered is not None:
-                scores[move] = entered
-            else:
-                raw = self.search(state.free & ~(1 << move), move, 1 - side, -bound, bound)
-                scores[move] = k._adjust(raw, self.distance)
+        scores = self.scores
+        try:
+            for move in state.legal_moves():
+                if value_only and not self.distance and self.win in scores.values():
+                    break
+                if move in scores:
+                    continue
+                if mirror.get(move) in scores:
+                    scores[move] = scores[mirror[move]]
+                    continue
+                entered = goal_move_score(state, move, self.distance)
+                if entered is not None:
+                    scores[move] = entered
+                else:
+                    raw = self.search(state.free & ~(1 << move), move, 1 - side, -bound, bound)
+                    scores[move] = k._adjust(raw, self.distance)
+        finally:
+            self._save()  # on timeout too: the next run resumes from here
         result = result_from_scores(
             scores, state.to_move, self.win if self.distance else None, self.total_nodes
         )
         result.seconds = time.monotonic() - start
         return result
 
-    def search(self, free: int, snail: int, side: int, alpha: int, beta: int) -> int:
-        """The kernel's ``negamax`` for a position of the real board."""
+    def search(
+        self, free: int, snail: int, side: int, alpha: int, beta: int, frame: int = 0
+    ) -> int:
+        """The kernel's ``negamax`` for a position of the real board; ``frame``: the region
+        of the nearest ancestor that fits the kernel (0 if none), where the sub-solves of
+        this position are labelled."""
         dist, win = self.distance, self.win
         self.nodes += 1
-        if self.deadline and time.monotonic() > self.deadline:
+        now = time.monotonic()
+        if self.deadline and now > self.deadline:
             raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
+        if now - self.saved_at > SAVE_EVERY:
+            self._save()
         neighbours = self.board.neighbours
         mine, theirs = self.goal_bits[side], self.goal_bits[1 - side]
         steps = neighbours[snail] & free
         if steps & mine:
             return win - 1 if dist else win
         graph = CompactGraph(self.game, free, snail)
-        if len(graph.cells) <= self.kernel_cells:
-            return self._kernel(graph, side, alpha, beta)
         region = graph.region
-        reach_mine, reach_theirs = bool(region & mine), bool(region & theirs)
-        if not reach_mine and not reach_theirs:
-            if self.taylor:
-                return k.ILLEGAL
-            if not steps:
-                return -win
-        elif reach_mine != reach_theirs and self.taylor and self.shortcuts and not dist:
-            return win if reach_mine else -win  # as in the kernel: the one goal is reached
+        fits = len(graph.cells) <= self.kernel_cells
+        if not fits:
+            reach_mine, reach_theirs = bool(region & mine), bool(region & theirs)
+            if not reach_mine and not reach_theirs:
+                if self.taylor:
+                    return k.ILLEGAL
+                if not steps:
+                    return -win
+            elif reach_mine != reach_theirs and self.taylor and self.shortcuts and not dist:
+                return win if reach_mine else -win  # as in the kernel: the one goal is reached
 
         key = (region, snail, side)
         alpha0, tt_move = alpha, -1
@@ -136,6 +187,15 @@ class WideSearch:
                     return value
                 beta = min(beta, value)
 
+        if fits:
+            best = self._kernel(region, snail, side, alpha, beta, frame)
+            if best != k.ILLEGAL:
+                flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+                self.table[key] = (best, flag, -1)
+            return best
+
+        if region.bit_count() <= self.kernel_cells:
+            frame = region  # every position below this one lies inside its region
         best, best_move = -k.INF, -1
         if steps & theirs:
             best, best_move = k._adjust(win, dist), (theirs.bit_length() - 1)
@@ -149,7 +209,7 @@ class WideSearch:
                 rest &= ~near
         order = self.order[side]
         kids = sorted(
-            (cell for cell in range(rest.bit_length()) if rest >> cell & 1),
+            cells_of(rest),
             key=lambda m: (
                 -1 if m == tt_move else (neighbours[m] & region).bit_count() * 64 + order[m]
             ),
@@ -159,7 +219,12 @@ class WideSearch:
             if alpha >= beta:
                 break
             raw = self.search(
-                region & ~(1 << m), m, 1 - side, k._unadjust(beta, dist), k._unadjust(alpha, dist)
+                region & ~(1 << m),
+                m,
+                1 - side,
+                k._unadjust(beta, dist),
+                k._unadjust(alpha, dist),
+                frame,
             )
             if raw == k.ILLEGAL:
                 continue
@@ -173,30 +238,71 @@ class WideSearch:
         self.table[key] = (best, flag, best_move)
         return best
 
-    def _kernel(self, graph: CompactGraph, side: int, alpha: int, beta: int) -> int:
-        """The kernel's score of a position that fits it.  Its table is keyed on this
-        position's own labelling, so it is cleared first."""
-        size = len(self.tt_keys)
-        if self.sized_per_solve:
-            left = self.deadline - time.monotonic() if self.deadline else 0.0
-            size = min(size, 1 << _table_bits(len(graph.cells), left))
-        keys, data = self.tt_keys[:size], self.tt_data[:size]
-        data[:] = 0
+    def _kernel(self, region: int, snail: int, side: int, alpha: int, beta: int, frame: int) -> int:
+        """The kernel's score of a position that fits it, labelled in the current frame if
+        it lies inside, else in ``frame`` (or its own cells), with a cleared table."""
+        cells = region | 1 << snail
+        if self.frame is None or cells & ~self.frame.mask or not self.share_frames:
+            if not self.share_frames or not frame or cells & ~frame:
+                frame = cells
+            self.frame = _Frame(self.game, frame)
+            size = len(self.tt_keys)
+            if self.sized_per_frame:
+                left = self.deadline - time.monotonic() if self.deadline else 0.0
+                size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
+            self.keys, self.data = self.tt_keys[:size], self.tt_data[:size]
+            self.data[:] = 0
+        labels = self.frame
         score = k.negamax(
-            graph.free,
-            0,
+            labels.bits(region),
+            labels.index[snail],
             side,
             alpha,
             beta,
-            graph.nbr,
-            graph.goals,
-            graph.order,
+            labels.nbr,
+            labels.goals,
+            labels.order,
             self.params,
-            keys,
-            data,
+            self.keys,
+            self.data,
             self.stats,
             np.float64(self.deadline),
         )
         if self.stats[k.S_ABORT]:
             raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
         return int(score)
+
+    def _save(self) -> None:
+        """Write the table and the decided root moves to the checkpoint (atomically)."""
+        self.saved_at = time.monotonic()
+        if self.checkpoint is None:
+            return
+        width = (self.board.mask.bit_length() + 7) // 8
+        items = list(self.table.items())
+        entries = np.array(
+            [(snail, side, *entry) for (_, snail, side), entry in items], np.int64
+        ).reshape(-1, 5)
+        regions = np.frombuffer(
+            b"".join(region.to_bytes(width, "little") for (region, _, _), _ in items), np.uint8
+        ).reshape(-1, width)
+        tmp = f"{self.checkpoint}.tmp.npz"
+        np.savez(
+            tmp,
+            meta=np.array(self.meta),
+            regions=regions,
+            entries=entries,
+            moves=np.array(list(self.scores), np.int64),
+            scores=np.array(list(self.scores.values()), np.int64),
+            nodes=np.array([self.total_nodes], np.int64),
+        )
+        os.replace(tmp, self.checkpoint)  # never a half-written checkpoint
+
+    def _load(self) -> None:
+        names = ("regions", "entries", "moves", "scores", "nodes")
+        saved = read_checkpoint(self.checkpoint, self.meta, names)
+        for row, (snail, side, value, flag, move) in zip(
+            saved["regions"], saved["entries"].tolist(), strict=True
+        ):
+            self.table[(int.from_bytes(row.tobytes(), "little"), snail, side)] = (value, flag, move)
+        self.scores = dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
+        self.nodes = int(saved["nodes"][0])
