@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import random
+import sys
 import time
 from functools import cache
 
@@ -280,12 +281,12 @@ def test_checkpoint_of_a_wide_solve(tmp_path):
     for text in ["e4", "f3", "e2", "f2", "e1", "d2", "c2", "d1", "c1", "b2", "a3", "b3", "c4"]:
         state.push_str(text)
     path = tmp_path / "wide.npz"
-    first = solve(state, checkpoint=path)
-    again = solve(state, checkpoint=path)
+    first = solve(state, checkpoint=path, table_bits=16)
+    again = solve(state, checkpoint=path, table_bits=16)
     assert again.move_values == first.move_values == solve(state).move_values
     assert again.nodes == first.nodes  # nothing searched again
     with pytest.raises(GameError, match="another solve"):
-        solve(get_game("slimetrail", size="9").new_state(), checkpoint=path)
+        solve(get_game("slimetrail", size="9").new_state(), checkpoint=path, table_bits=16)
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a checkpoint")
     for position in (state, get_game("slimetrail").new_state()):  # wide and kernel solves
@@ -318,6 +319,40 @@ def test_wide_solve_in_pieces_adds_up(tmp_path):
             assert pieces < 1000, "no progress between pieces"
     assert pieces >= 2
     assert (result.value, result.move_values) == (whole.value, whole.move_values)
+
+
+def test_wide_solve_saves_inside_long_sub_solves(tmp_path, monkeypatch):
+    """Saves fall due in the middle of kernel sub-solves: the kernel stops, its table goes
+    into the checkpoint with the rest and the sub-solve goes on, answers unchanged.  A run
+    killed after a save resumes from that file with the kernel's table as it was."""
+    from slimetrail.solver import wide
+
+    monkeypatch.setattr(wide, "SAVE_EVERY", 0.002)
+    state = get_game("slimetrail-square", size="6").new_state()
+    whole = solve(state, book=False)
+    path = tmp_path / "saves.npz"
+
+    def search() -> wide.WideSearch:
+        return wide.WideSearch(state, False, 0.0, True, 16, kernel_cells=35, checkpoint=path)
+
+    saving = wide.WideSearch._save
+    saves = []
+
+    def save_then_die(self) -> None:
+        saving(self)
+        if sys._getframe(1).f_code.co_name == "_kernel":
+            saves.append(self.frame is not None)
+        if len(saves) == 3:
+            raise KeyboardInterrupt  # the process is killed right after this save
+
+    monkeypatch.setattr(wide.WideSearch, "_save", save_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        search().solve(state, time.monotonic())
+    assert saves[-1]
+    monkeypatch.setattr(wide.WideSearch, "_save", saving)
+    resumed = search()
+    assert resumed.frame is not None and resumed.data.any()
+    assert resumed.solve(state, time.monotonic()).move_values == whole.move_values
 
 
 @pytest.mark.parametrize(

@@ -342,9 +342,12 @@ class _Root:
         return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
 
 
-def read_checkpoint(path, meta: str, names: tuple[str, ...]) -> dict:
-    """The arrays ``names`` of a checkpoint file written for the solve described by ``meta``;
-    a clear :class:`GameError` (the file left as it is) if it is unreadable or another's."""
+def read_checkpoint(
+    path, meta: str, names: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict:
+    """The arrays ``names`` (and those of ``optional`` it has) of a checkpoint file written
+    for the solve described by ``meta``; a clear :class:`GameError` (the file left as it is)
+    if it is unreadable or another's."""
     import zipfile
 
     import numpy as np
@@ -353,6 +356,7 @@ def read_checkpoint(path, meta: str, names: tuple[str, ...]) -> dict:
         with np.load(path) as saved:
             found = str(saved["meta"])
             arrays = {name: saved[name] for name in names}
+            arrays.update({name: saved[name] for name in optional if name in saved})
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise GameError(f"checkpoint {os.fspath(path)!r} is unreadable: {exc}") from exc
     if found != meta:

@@ -253,24 +253,34 @@ class WideSearch:
             self.keys, self.data = self.tt_keys[:size], self.tt_data[:size]
             self.data[:] = 0
         labels = self.frame
-        score = k.negamax(
-            labels.bits(region),
-            labels.index[snail],
-            side,
-            alpha,
-            beta,
-            labels.nbr,
-            labels.goals,
-            labels.order,
-            self.params,
-            self.keys,
-            self.data,
-            self.stats,
-            np.float64(self.deadline),
-        )
-        if self.stats[k.S_ABORT]:
-            raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
-        return int(score)
+        while True:
+            # A checkpointed solve stops the kernel when a save is due and saves its table
+            # too, so a long sub-solve is not lost with the process; then it goes on.
+            stop = self.deadline
+            if self.checkpoint is not None:
+                due = self.saved_at + SAVE_EVERY
+                stop = min(stop, due) if stop else due
+            score = k.negamax(
+                labels.bits(region),
+                labels.index[snail],
+                side,
+                alpha,
+                beta,
+                labels.nbr,
+                labels.goals,
+                labels.order,
+                self.params,
+                self.keys,
+                self.data,
+                self.stats,
+                np.float64(stop),
+            )
+            if not self.stats[k.S_ABORT]:
+                return int(score)
+            if self.deadline and time.monotonic() > self.deadline:
+                raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
+            self.stats[k.S_ABORT] = 0
+            self._save()
 
     def _save(self) -> None:
         """Write the table and the decided root moves to the checkpoint (atomically)."""
@@ -285,10 +295,14 @@ class WideSearch:
         regions = np.frombuffer(
             b"".join(region.to_bytes(width, "little") for (region, _, _), _ in items), np.uint8
         ).reshape(-1, width)
+        frame = self.frame
         tmp = f"{self.checkpoint}.tmp.npz"
         np.savez(
             tmp,
             meta=np.array(self.meta),
+            frame=np.frombuffer(frame.mask.to_bytes(width, "little") if frame else b"", np.uint8),
+            keys=self.keys if frame else np.zeros(0, np.uint64),
+            data=self.data if frame else np.zeros(0, np.int64),
             regions=regions,
             entries=entries,
             moves=np.array(list(self.scores), np.int64),
@@ -299,10 +313,16 @@ class WideSearch:
 
     def _load(self) -> None:
         names = ("regions", "entries", "moves", "scores", "nodes")
-        saved = read_checkpoint(self.checkpoint, self.meta, names)
+        saved = read_checkpoint(self.checkpoint, self.meta, names, ("frame", "keys", "data"))
         for row, (snail, side, value, flag, move) in zip(
             saved["regions"], saved["entries"].tolist(), strict=True
         ):
             self.table[(int.from_bytes(row.tobytes(), "little"), snail, side)] = (value, flag, move)
         self.scores = dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
         self.nodes = int(saved["nodes"][0])
+        size = len(saved.get("keys", ()))
+        if size and size <= len(self.tt_keys):  # the sub-solves' table as it was
+            self.frame = _Frame(self.game, int.from_bytes(saved["frame"].tobytes(), "little"))
+            self.keys, self.data = self.tt_keys[:size], self.tt_data[:size]
+            self.keys[:] = saved["keys"]
+            self.data[:] = saved["data"]
