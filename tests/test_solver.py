@@ -478,7 +478,8 @@ def test_cli_text_fen_and_finished_game():
     assert code == 0 and "game is over" in out and "won by player 1" in out
 
 
-def test_cli_workers_and_checkpoint(tmp_path, capsys):
+def test_cli_workers_and_checkpoint(tmp_path, capsys, caplog):
+    caplog.set_level("INFO", logger="slimetrail.solver")
     plain = json.loads(_cli("--size", "5", "--json", "--no-book")[1])
     split_dir, one_dir = tmp_path / "split", tmp_path / "one"
     for args, directory in (("--workers", "2"), split_dir), ((), one_dir):
@@ -489,6 +490,7 @@ def test_cli_workers_and_checkpoint(tmp_path, capsys):
         assert sorted(data["winning_moves"]) == sorted(plain["winning_moves"])
     assert len(list(split_dir.iterdir())) == 5  # one per root move but the mirrored ones
     assert len(list(one_dir.iterdir())) == 1
+    assert f"saved {one_dir}" in caplog.text  # a long solve says when it saves
     assert main(["solve", "--size", "5", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 
@@ -49,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     state = game.state_from_fen(args.fen) if args.fen else game.new_state()
     for text in args.moves:
         state.push_str(text)
+    if args.checkpoint:  # a long solve: say when it saves
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     if args.workers is not None and args.workers < 1:
         print("slimetrail: --workers must be at least 1", file=sys.stderr)
         return 2

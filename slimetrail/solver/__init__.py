@@ -13,6 +13,7 @@ The numba kernel is compiled (or loaded from numba's cache) on first use, not at
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from dataclasses import dataclass, field
@@ -331,6 +332,9 @@ class _Root:
             nodes=self.stats[:1],
         )
         os.replace(tmp, path)  # never a half-written checkpoint
+        logging.getLogger("slimetrail.solver").info(
+            "saved %s: %d root moves, %d nodes", os.fspath(path), len(scores), self.stats[0]
+        )
 
     def _load(self, path, meta: str) -> dict[Move, int]:
         saved = read_checkpoint(path, meta, ("keys", "data", "nodes", "moves", "scores"))

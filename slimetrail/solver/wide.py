@@ -14,6 +14,7 @@ and when it times out, and a rerun with the same file walks straight back to whe
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 
@@ -39,6 +40,7 @@ from slimetrail.solver import kernel as k
 
 EXACT, LOWER, UPPER = 0, 1, 2
 SAVE_EVERY = 300.0  # seconds between checkpoint saves: a killed run loses at most this
+log = logging.getLogger("slimetrail.solver")
 
 
 class _Frame:
@@ -310,6 +312,13 @@ class WideSearch:
             nodes=np.array([self.total_nodes], np.int64),
         )
         os.replace(tmp, self.checkpoint)  # never a half-written checkpoint
+        log.info(
+            "saved %s: %d positions decided, %d root moves, %d nodes",
+            self.checkpoint,
+            len(self.table),
+            len(self.scores),
+            self.total_nodes,
+        )
 
     def _load(self) -> None:
         names = ("regions", "entries", "moves", "scores", "nodes")
