@@ -538,6 +538,21 @@ def test_split_over_workers_gives_the_same_answer(tmp_path):
             assert (split.plies, split.move_plies) == (whole.plies, whole.move_plies)
 
 
+def test_split_of_a_position_too_big_for_the_kernel(tmp_path):
+    from slimetrail.solver.parallel import solve_split
+
+    state = get_game("slimetrail", size="9").new_state()
+    for text in "d5 e4 f3 g3 h3 i4 i5 h4 h5 g5 h6 h7 i7 i8".split():
+        state.push_str(text)
+    searched = [m for m in state.legal_moves() if m != state.game.goals[2]]
+    for move in searched:  # every child but the step into a corner is a wide solve
+        assert len(CompactGraph(state.game, state.free & ~(1 << move), move).cells) > 64
+    whole = solve(state)
+    split = solve_split(state, workers=2, checkpoint_dir=tmp_path, table_bits=16)
+    assert (split.value, split.move_values) == (whole.value, whole.move_values)
+    assert len(list(tmp_path.iterdir())) == len(searched) == 2
+
+
 def test_split_rerun_answers_from_its_checkpoints(tmp_path):
     from slimetrail.solver.parallel import solve_split
 

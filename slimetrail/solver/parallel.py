@@ -11,11 +11,21 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from slimetrail.core.game import State
-from slimetrail.solver import SolveResult, SolveTimeout, SolveTooLarge, _mirror, _Root, solve
+from slimetrail.core.game import Move, State
+from slimetrail.solver import (
+    SolveResult,
+    SolveTimeout,
+    SolveTooLarge,
+    _mirror,
+    _Root,
+    result_from_scores,
+    solve,
+)
+from slimetrail.solver import kernel as k
 from slimetrail.solver.wide import WideSearch
 
 NAMES = {"win": "loss", "loss": "win", "draw": "draw"}  # child's value -> mover's value
+SIGNS = {"win": -1, "loss": 1, "draw": 0}  # child's value -> the sign of the mover's score
 
 
 def solve_split(
@@ -49,7 +59,6 @@ def solve_split(
         child.push(move)
         path = None if checkpoint_dir is None else checkpoint_path(checkpoint_dir, child, distance)
         tasks.append((move, game.spec, child.fen(), distance, time_limit, path, table_bits))
-    result = SolveResult(value="loss", to_move=state.to_move)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         answers = list(pool.map(_child, tasks))
     if any(a is None for a in answers):
@@ -63,29 +72,17 @@ def solve_split(
             f"unsolved within the time limit after {' '.join(left)}"
             + (f" (proved: {', '.join(done)})" if done else "")
         )
-    for (move, *_), (value, plies, nodes) in zip(tasks, answers, strict=True):
-        result.move_values[move] = NAMES[value]
-        if distance:
-            result.move_plies[move] = plies + 1
-        result.nodes += nodes
+    # Scores as the kernel gives them, for the mover (see result_from_scores).
+    scores: dict[Move, int] = {}
+    nodes = 0
+    for (move, *_), (value, plies, child_nodes) in zip(tasks, answers, strict=True):
+        sign = SIGNS[value]
+        scores[move] = sign * (k.MATE - plies - 1) if distance and sign else sign
+        nodes += child_nodes
     for move, twin in twins.items():
-        result.move_values[move] = result.move_values[twin]
-        if distance:
-            result.move_plies[move] = result.move_plies[twin]
-    result.move_values = {m: result.move_values[m] for m in state.legal_moves()}
-    values = set(result.move_values.values())
-    result.value = "win" if "win" in values else "draw" if "draw" in values else "loss"
-    if distance:
-        # Winner: the fastest win; loser: the slowest loss (draws only ever end at once).
-        pick = min if result.value == "win" else max
-        result.plies = pick(
-            p for m, p in result.move_plies.items() if result.move_values[m] == result.value
-        )
-    key = (lambda m: result.move_plies[m]) if distance else None
-    result.winning_moves = sorted(
-        (m for m, v in result.move_values.items() if v == "win"), key=key or (lambda m: 0)
-    )
-    result.drawing_moves = [m for m, v in result.move_values.items() if v == "draw"]
+        scores[move] = scores[twin]
+    scores = {m: scores[m] for m in state.legal_moves()}
+    result = result_from_scores(scores, state.to_move, k.MATE if distance else None, nodes)
     result.seconds = time.monotonic() - start
     return result
 

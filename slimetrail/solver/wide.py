@@ -285,7 +285,8 @@ class WideSearch:
             self._save()
 
     def _save(self) -> None:
-        """Write the table and the decided root moves to the checkpoint (atomically)."""
+        """Write the top layer's table, the kernel's table of the current frame and the decided
+        root moves to the checkpoint (atomically)."""
         self.saved_at = time.monotonic()
         if self.checkpoint is None:
             return
