@@ -359,8 +359,7 @@ class MatchStore:
         row, state = loaded.row, loaded.state
         if row.opponent == "friend":
             raise ApiError(409, "undo is not available in games between two people")
-        if ply != loaded.ply:
-            raise ApiError(409, f"stale: the match has {loaded.ply} moves, not {ply}; reload")
+        self._check_ply(loaded, ply)  # a finished game may be taken back too
         moves = list(row.moves)
         if row.opponent == "hotseat":
             if not moves:
@@ -384,10 +383,15 @@ class MatchStore:
             raise ApiError(403, "a seat token is needed to play (spectators cannot move)")
         return seat
 
-    @staticmethod
-    def _check_current(loaded: Loaded, ply: int) -> None:
+    @classmethod
+    def _check_current(cls, loaded: Loaded, ply: int) -> None:
         if loaded.state.outcome() is not None:
             raise ApiError(409, f"the game is over ({result_text(loaded.state)})")
+        cls._check_ply(loaded, ply)
+
+    @staticmethod
+    def _check_ply(loaded: Loaded, ply: int) -> None:
+        """A move or undo must name the ply it was made on: another tab may have moved."""
         if ply != loaded.ply:
             raise ApiError(
                 409, f"stale: the match has {loaded.ply} moves, not {ply}; reload the match"
