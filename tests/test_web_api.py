@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from slimetrail.core.registry import GAMES, get_game
 from slimetrail.web.app import create_app
+from slimetrail.web.diagrams import player_colours
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -125,6 +126,9 @@ def test_hotseat_match_json(client: TestClient) -> None:
     assert match["moves"] == [] and match["ply"] == 0 and match["to_move"] == 1
     assert match["outcome"] is None and not match["thinking"]
     assert match["board"] == get_game("slimetrail", size=5).describe_board()
+    # The play page colours the players as the rules diagrams do.
+    assert match["player_colours"] == player_colours(get_game("slimetrail", size=5))
+    assert len(match["player_colours"]) == 2
     state = get_game("slimetrail", size=5).new_state()
     assert match["view"] == state.view() and match["legal"] == state.legal_clicks()
     assert (

@@ -39,7 +39,8 @@ from slimetrail.core.game import Game, GameError, State
 from slimetrail.core.registry import parse_game_spec
 
 HEX_R = 1 / math.sqrt(3)  # circumradius of a hexagon whose neighbours are one unit apart
-# Okabe-Ito colours (as in static/play.js): by player name, else blue and orange.
+# Okabe-Ito colours (the play page gets them with each match): by player name, else blue
+# and orange.
 NAMED_COLOURS = {"green": "#009E73", "red": "#D55E00", "blue": "#0072B2", "orange": "#E69F00"}
 DEFAULT_COLOURS = ("#0072B2", "#E69F00", "#CC79A7")
 

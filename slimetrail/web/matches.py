@@ -21,6 +21,7 @@ from sqlalchemy.orm import sessionmaker
 from slimetrail.core.game import Game, GameError, State
 from slimetrail.core.registry import GAMES, get_game
 from slimetrail.web.db import OPPONENTS, UNFINISHED, MatchRow
+from slimetrail.web.diagrams import player_colours
 
 Seat = int | Literal["both"]
 MAX_RECORD_CHARS = 1_000_000
@@ -187,6 +188,7 @@ class MatchStore:
             "spec": game.spec,
             "title": game.title,
             "player_names": list(game.player_names),
+            "player_colours": player_colours(game),
             "opponent": row.opponent,
             "level": row.level,
             "computer_side": row.computer_side,

@@ -4,9 +4,6 @@ import { api, setupImport } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const HEX_R = 1 / Math.sqrt(3); // circumradius of a hexagon whose neighbours are 1 apart
-// Okabe-Ito colours, chosen by player name where a game names its players after colours.
-const NAMED_COLOURS = { green: "#009E73", red: "#D55E00", blue: "#0072B2", orange: "#E69F00" };
-const DEFAULT_COLOURS = ["#0072B2", "#E69F00", "#CC79A7"];
 const VALUE_WORDS = { win: "wins", loss: "loses", draw: "draws" };
 
 const root = document.getElementById("play");
@@ -69,11 +66,6 @@ function cellShape(geo, x, y, name) {
   return el("rect", {
     x: x - 0.5, y: y - 0.5, width: 1, height: 1, "data-cell": name, id: `cell-${name}`,
   });
-}
-
-function playerColour(match, player) {
-  const name = (match.player_names[player - 1] || "").toLowerCase();
-  return NAMED_COLOURS[name] || DEFAULT_COLOURS[(player - 1) % DEFAULT_COLOURS.length];
 }
 
 // ---------------------------------------------------------------- drawing
@@ -375,7 +367,8 @@ function playerBar(match, player) {
 
 function renderPanel() {
   const match = page.match;
-  for (const p of [1, 2, 3]) root.style.setProperty(`--p${p}`, playerColour(match, p));
+  // The server's colours (the rules diagrams use the same ones).
+  match.player_colours.forEach((colour, i) => root.style.setProperty(`--p${i + 1}`, colour));
   document.title = `${match.title} \u2014 Slimetrail`;
   $("title").textContent = match.title;
   const opp = { computer: "against the computer", hotseat: "on one device", friend: "between friends" };
