@@ -542,22 +542,8 @@ def test_split_of_a_position_too_big_for_the_kernel(tmp_path):
     from slimetrail.solver.parallel import solve_split
 
     state = get_game("slimetrail", size="9").new_state()
-    for text in [
-        "d5",
-        "e4",
-        "f3",
-        "g3",
-        "h3",
-        "i4",
-        "i5",
-        "h4",
-        "h5",
-        "g5",
-        "h6",
-        "h7",
-        "i7",
-        "i8",
-    ]:
+    line = ["d5", "e4", "f3", "g3", "h3", "i4", "i5", "h4", "h5", "g5", "h6", "h7", "i7"]
+    for text in [*line, "i8"]:
         state.push_str(text)
     searched = [m for m in state.legal_moves() if m != state.game.goals[2]]
     for move in searched:  # every child but the step into a corner is a wide solve
