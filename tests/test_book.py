@@ -68,8 +68,8 @@ def test_solve_answers_the_start_from_the_book() -> None:
 
 def test_positions_outside_the_book_are_searched() -> None:
     state = GAME.new_state()
-    for text in ("c3", "c4", "b3", "a4"):
-        state.push_str(text)
-    assert lookup(state) is None
+    for text in ("c3", "c4", "b3", "a4", "a5", "b6")[: BOOK["plies"] + 1]:
+        state.push_str(text)  # one ply deeper than the book
+    assert not state.is_over() and lookup(state) is None
     assert solve(state).nodes > 0
     assert lookup(get_game("slimetrail", start="e5").new_state()) is None

@@ -8,7 +8,7 @@ a :class:`~slimetrail.solver.SolveResult`.
 
 Build or extend one (resumable: positions already in the file are kept)::
 
-    python -m slimetrail.solver.book --game slimetrail --plies 3
+    python -m slimetrail.solver.book --game slimetrail --plies 4
 """
 
 from __future__ import annotations
