@@ -497,20 +497,20 @@ def test_the_largest_boards_fit_a_phone_screen(live_server, browser, game: str) 
         page = context.new_page()
         page.goto(f"{live_server}/new/{game_id}?opponent=hotseat&size={size}")
         wait_loaded(page)
-        # Cells are attached before the SVG is sized; measure once all of them are laid out.
-        page.wait_for_function(
-            "n => { const cells = document.querySelectorAll('#board [data-cell]'); "
-            "return cells.length === n && [...cells].every("
-            "c => c.getBoundingClientRect().width > 0); }",
+        # Cells are attached before the SVG is sized, and a redraw (say, on a message from the
+        # server) attaches new ones: check and measure in one go, once all are laid out.
+        measured = page.wait_for_function(
+            "n => { const cells = [...document.querySelectorAll('#board [data-cell]')]; "
+            "const rects = cells.map(c => c.getBoundingClientRect()); "
+            "if (cells.length !== n || rects.some(r => !r.width || !r.height)) return null; "
+            "const b = document.getElementById('board').getBoundingClientRect(); "
+            "return {board: [b.left, b.right], "
+            "cells: rects.map(r => [r.left, r.right, Math.min(r.width, r.height)])}; }",
             arg=int(size) ** 2,
-        )
-        board = page.locator("#board").bounding_box()
-        assert board["x"] >= 0 and board["x"] + board["width"] <= 390
-        sizes = page.eval_on_selector_all(
-            "#board [data-cell]",
-            "cells => cells.map(c => { const r = c.getBoundingClientRect(); "
-            "return [r.left, r.right, Math.min(r.width, r.height)]; })",
-        )
+        ).json_value()
+        left, right = measured["board"]
+        assert left >= 0 and right <= 390
+        sizes = measured["cells"]
         assert len(sizes) == int(size) ** 2
         assert all(left >= 0 and right <= 390 for left, right, _ in sizes)
         assert min(side for _, _, side in sizes) >= 12  # still big enough to tap
