@@ -525,6 +525,35 @@ def test_checkpoint_resumes_a_long_solve(tmp_path):
         solve(other, checkpoint=path, table_bits=16)
 
 
+def test_checkpoint_is_saved_during_a_long_solve(tmp_path, monkeypatch):
+    """A checkpointed solve also saves while the kernel runs, so a killed run keeps its
+    work: the rerun resumes from the last save and gives the answer of a whole solve."""
+    import slimetrail.solver as solver
+
+    monkeypatch.setattr(solver, "SAVE_EVERY", 0.005)
+    state = get_game("slimetrail").new_state()
+    for text in ("c3", "b2"):
+        state.push_str(text)
+    whole = solve(state, table_bits=16)
+    saving = solver._Root._save
+    saves = []
+
+    def save_then_die(self, *args) -> None:
+        saving(self, *args)
+        saves.append(int(self.stats[K.S_NODES]))
+        if len(saves) == 3:
+            raise KeyboardInterrupt  # the process is killed right after this save
+
+    monkeypatch.setattr(solver._Root, "_save", save_then_die)
+    path = tmp_path / "long.npz"
+    with pytest.raises(KeyboardInterrupt):
+        solve(state, checkpoint=path, table_bits=16)
+    monkeypatch.setattr(solver._Root, "_save", saving)
+    resumed = solve(state, checkpoint=path, table_bits=16)
+    assert resumed.move_values == whole.move_values
+    assert saves[-1] > 0 and resumed.nodes > saves[-1]  # counted on from the saved run
+
+
 def test_split_over_workers_gives_the_same_answer(tmp_path):
     from slimetrail.solver.parallel import solve_split
 

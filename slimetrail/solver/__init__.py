@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 MAX_CELLS = 64
+SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
 
 
 class SolveTimeout(Exception):
@@ -256,6 +257,7 @@ class _Root:
         self.tt_keys = np.zeros(1 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(2, np.int64)
+        self.saved_at = time.monotonic()
 
     def run(self, start: float, checkpoint=None, value_only: bool = False) -> SolveResult:
         """Solve every root move; ``value_only``: stop at the first win (only ``value`` is
@@ -288,27 +290,37 @@ class _Root:
                 scores[move] = entered
             else:
                 m = self.index[move]
-                score = k.negamax(
-                    np.uint64(int(self.free) & ~(1 << m)),
-                    m,
-                    1 - self.side,
-                    -bound,
-                    bound,
-                    self.nbr,
-                    self.goals,
-                    self.order,
-                    self.params,
-                    self.tt_keys,
-                    self.tt_data,
-                    self.stats,
-                    self.deadline,
-                )
-                if self.stats[k.S_ABORT]:
+                while True:
+                    # With a checkpoint, the kernel also stops when a save falls due (every
+                    # SAVE_EVERY seconds, so a killed run keeps its work), then goes on.
+                    stop = self.deadline
+                    if checkpoint is not None:
+                        due = self.saved_at + SAVE_EVERY
+                        stop = min(stop, due) if stop else due
+                    score = k.negamax(
+                        np.uint64(int(self.free) & ~(1 << m)),
+                        m,
+                        1 - self.side,
+                        -bound,
+                        bound,
+                        self.nbr,
+                        self.goals,
+                        self.order,
+                        self.params,
+                        self.tt_keys,
+                        self.tt_data,
+                        self.stats,
+                        stop,
+                    )
+                    if not self.stats[k.S_ABORT]:
+                        break
                     if checkpoint is not None:
                         self._save(checkpoint, meta, scores)
-                    raise SolveTimeout(
-                        f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
-                    )
+                    if checkpoint is None or (self.deadline and time.monotonic() > self.deadline):
+                        raise SolveTimeout(
+                            f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
+                        )
+                    self.stats[k.S_ABORT] = 0
                 scores[move] = k._adjust(score, dist)
         if checkpoint is not None:
             self._save(checkpoint, meta, scores)
@@ -320,6 +332,8 @@ class _Root:
 
     def _save(self, path, meta: str, scores: dict[Move, int]) -> None:
         import numpy as np
+
+        self.saved_at = time.monotonic()
 
         tmp = f"{os.fspath(path)}.tmp.npz"
         np.savez(

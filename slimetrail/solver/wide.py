@@ -24,6 +24,7 @@ from slimetrail.core.game import Move, State
 from slimetrail.games.trail.board import cells_of
 from slimetrail.solver import (
     MAX_CELLS,
+    SAVE_EVERY,
     CompactGraph,
     SolveResult,
     SolveTimeout,
@@ -39,7 +40,6 @@ from slimetrail.solver import (
 from slimetrail.solver import kernel as k
 
 EXACT, LOWER, UPPER = 0, 1, 2
-SAVE_EVERY = 300.0  # seconds between checkpoint saves: a killed run loses at most this
 log = logging.getLogger("slimetrail.solver")
 
 
