@@ -39,7 +39,8 @@ class SolveTimeout(Exception):
 
 
 class SolveTooLarge(GameError):
-    """The snail can still reach more cells than the solver handles (64)."""
+    """The snail can still reach more cells than the compiled kernel holds (64); ``solve``
+    then goes through :mod:`slimetrail.solver.wide` instead."""
 
 
 @dataclass
