@@ -325,9 +325,10 @@ def test_wide_solve_saves_inside_long_sub_solves(tmp_path, monkeypatch):
     """Saves fall due in the middle of kernel sub-solves: the kernel stops, its table goes
     into the checkpoint with the rest and the sub-solve goes on, answers unchanged.  A run
     killed after a save resumes from that file with the kernel's table as it was."""
+    import slimetrail.solver as solver
     from slimetrail.solver import wide
 
-    monkeypatch.setattr(wide, "SAVE_EVERY", 0.002)
+    monkeypatch.setattr(solver, "SAVE_EVERY", 0.002)
     state = get_game("slimetrail-square", size="6").new_state()
     whole = solve(state, book=False)
     path = tmp_path / "saves.npz"

@@ -292,12 +292,9 @@ class _Root:
             else:
                 m = self.index[move]
                 while True:
-                    # With a checkpoint, the kernel also stops when a save falls due (every
-                    # SAVE_EVERY seconds, so a killed run keeps its work), then goes on.
-                    stop = self.deadline
-                    if checkpoint is not None:
-                        due = self.saved_at + SAVE_EVERY
-                        stop = min(stop, due) if stop else due
+                    # With a checkpoint, the kernel also stops when a save falls due (so a
+                    # killed run keeps its work), then goes on.
+                    saved_at = None if checkpoint is None else self.saved_at
                     score = k.negamax(
                         np.uint64(int(self.free) & ~(1 << m)),
                         m,
@@ -311,7 +308,7 @@ class _Root:
                         self.tt_keys,
                         self.tt_data,
                         self.stats,
-                        stop,
+                        kernel_stop(self.deadline, saved_at),
                     )
                     if not self.stats[k.S_ABORT]:
                         break
@@ -381,6 +378,19 @@ def read_checkpoint(
     if found != meta:
         raise GameError(f"checkpoint {os.fspath(path)!r} belongs to another solve")
     return arrays
+
+
+def next_save(saved_at: float) -> float:
+    """When a checkpointed solve last saved at ``saved_at`` saves next."""
+    return saved_at + SAVE_EVERY
+
+
+def kernel_stop(deadline: float, saved_at: float | None) -> float:
+    """When the kernel must pause: at ``deadline`` (0: none) or, for a checkpointed solve
+    (``saved_at`` given), at its next save, whichever comes first."""
+    if saved_at is None:
+        return deadline
+    return min(deadline, next_save(saved_at)) if deadline else next_save(saved_at)
 
 
 def _table_bits(n: int, seconds: float) -> int:

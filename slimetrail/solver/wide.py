@@ -24,7 +24,6 @@ from slimetrail.core.game import Move, State
 from slimetrail.games.trail.board import cells_of
 from slimetrail.solver import (
     MAX_CELLS,
-    SAVE_EVERY,
     CompactGraph,
     SolveResult,
     SolveTimeout,
@@ -33,7 +32,9 @@ from slimetrail.solver import (
     _table_bits,
     goal_move_score,
     kernel_params,
+    kernel_stop,
     labelling,
+    next_save,
     read_checkpoint,
     result_from_scores,
 )
@@ -154,7 +155,7 @@ class WideSearch:
         now = time.monotonic()
         if self.deadline and now > self.deadline:
             raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
-        if now - self.saved_at > SAVE_EVERY:
+        if now > next_save(self.saved_at):
             self._save()
         neighbours = self.board.neighbours
         mine, theirs = self.goal_bits[side], self.goal_bits[1 - side]
@@ -258,10 +259,7 @@ class WideSearch:
         while True:
             # A checkpointed solve stops the kernel when a save is due and saves its table
             # too, so a long sub-solve is not lost with the process; then it goes on.
-            stop = self.deadline
-            if self.checkpoint is not None:
-                due = self.saved_at + SAVE_EVERY
-                stop = min(stop, due) if stop else due
+            saved_at = None if self.checkpoint is None else self.saved_at
             score = k.negamax(
                 labels.bits(region),
                 labels.index[snail],
@@ -275,7 +273,7 @@ class WideSearch:
                 self.keys,
                 self.data,
                 self.stats,
-                np.float64(stop),
+                np.float64(kernel_stop(self.deadline, saved_at)),
             )
             if not self.stats[k.S_ABORT]:
                 return int(score)
