@@ -11,13 +11,12 @@ diagonal (which keeps both goals) have mirrored answers and are solved once.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from slimetrail.core.game import GameOptionError
 from slimetrail.core.registry import get_game
-from slimetrail.solver import SolveTimeout, solve
-from slimetrail.solver.parallel import solve_split
+from slimetrail.solver import SolveTimeout
+from slimetrail.solver.parallel import solve_long
 
 
 def main() -> int:
@@ -57,28 +56,15 @@ def main() -> int:
         col, row = board.coords(game.start)
         twin = "" if col == row else f" (= {board.name(board.index(row, col))} mirrored)"
         try:
-            if args.workers:
-                r = solve_split(
-                    state,
-                    workers=args.workers,
-                    distance=args.distance,
-                    time_limit=args.time_limit,
-                    checkpoint_dir=args.checkpoint,
-                    table_bits=args.table_bits,
-                )
-            else:
-                path = None
-                if args.checkpoint:
-                    os.makedirs(args.checkpoint, exist_ok=True)
-                    path = os.path.join(args.checkpoint, f"{game.spec.replace(' ', '_')}.npz")
-                r = solve(
-                    state,
-                    distance=args.distance,
-                    time_limit=args.time_limit,
-                    checkpoint=path,
-                    table_bits=args.table_bits,
-                    book=False,
-                )
+            r = solve_long(
+                state,
+                workers=args.workers,
+                distance=args.distance,
+                time_limit=args.time_limit,
+                checkpoint_dir=args.checkpoint,
+                table_bits=args.table_bits,
+                book=False,
+            )
         except SolveTimeout as exc:
             print(f"| {cell}{twin} | {exc} (limit {args.time_limit:g} s) | | | | |", flush=True)
             continue

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 
 from slimetrail.cli.main import add_game_arguments, game_from_args
@@ -43,8 +42,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from slimetrail.solver import SolveTimeout, solve
-    from slimetrail.solver.parallel import checkpoint_path, solve_split
+    from slimetrail.solver import SolveTimeout
+    from slimetrail.solver.parallel import solve_long
 
     game = game_from_args(args)
     state = game.state_from_fen(args.fen) if args.fen else game.new_state()
@@ -56,26 +55,14 @@ def run(args: argparse.Namespace) -> int:
         print("slimetrail: --workers must be at least 1", file=sys.stderr)
         return 2
     try:
-        if args.workers:
-            result = solve_split(
-                state,
-                workers=args.workers,
-                distance=args.distance,
-                time_limit=args.time_limit,
-                checkpoint_dir=args.checkpoint,
-            )
-        else:
-            path = None
-            if args.checkpoint:
-                os.makedirs(args.checkpoint, exist_ok=True)
-                path = checkpoint_path(args.checkpoint, state, args.distance)
-            result = solve(
-                state,
-                distance=args.distance,
-                time_limit=args.time_limit,
-                book=not args.no_book,
-                checkpoint=path,
-            )
+        result = solve_long(
+            state,
+            workers=args.workers,
+            distance=args.distance,
+            time_limit=args.time_limit,
+            checkpoint_dir=args.checkpoint,
+            book=not args.no_book,
+        )
     except SolveTimeout as exc:
         print(f"slimetrail: unsolved: {exc}", file=sys.stderr)
         return 1

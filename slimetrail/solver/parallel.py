@@ -87,6 +87,42 @@ def solve_split(
     return result
 
 
+def solve_long(
+    state: State,
+    *,
+    workers: int | None = None,
+    distance: bool = False,
+    time_limit: float | None = None,
+    checkpoint_dir: str | os.PathLike[str] | None = None,
+    table_bits: int | None = None,
+    book: bool = True,
+) -> SolveResult:
+    """A solve that may take hours: with ``workers``, :func:`solve_split` over that many
+    processes (one checkpoint per root move), else :func:`slimetrail.solver.solve` (with one
+    checkpoint file in ``checkpoint_dir``, if given; a checkpointed solve never uses the book)."""
+    if workers:
+        return solve_split(
+            state,
+            workers=workers,
+            distance=distance,
+            time_limit=time_limit,
+            checkpoint_dir=checkpoint_dir,
+            table_bits=table_bits,
+        )
+    path = None
+    if checkpoint_dir is not None:
+        os.makedirs(checkpoint_dir, exist_ok=True)
+        path = checkpoint_path(checkpoint_dir, state, distance)
+    return solve(
+        state,
+        distance=distance,
+        time_limit=time_limit,
+        checkpoint=path,
+        table_bits=table_bits,
+        book=book,
+    )
+
+
 def checkpoint_path(directory: str | os.PathLike[str], state: State, distance: bool) -> str:
     """The checkpoint file of a solve of ``state`` in ``directory``."""
     name = f"{state.game.spec} {state.fen()}".replace(" ", "_").replace("/", "-")
