@@ -24,7 +24,6 @@ from slimetrail.core.game import Move, State
 from slimetrail.games.trail.board import cells_of
 from slimetrail.solver import (
     MAX_CELLS,
-    CompactGraph,
     SolveResult,
     SolveTimeout,
     _distances_on_board,
@@ -35,6 +34,7 @@ from slimetrail.solver import (
     kernel_stop,
     labelling,
     next_save,
+    reachable,
     read_checkpoint,
     result_from_scores,
 )
@@ -162,9 +162,8 @@ class WideSearch:
         steps = neighbours[snail] & free
         if steps & mine:
             return win - 1 if dist else win
-        graph = CompactGraph(self.game, free, snail)
-        region = graph.region
-        fits = len(graph.cells) <= self.kernel_cells
+        region = reachable(self.game, free, snail)
+        fits = region.bit_count() + 1 <= self.kernel_cells  # the region and the snail's cell
         if not fits:
             reach_mine, reach_theirs = bool(region & mine), bool(region & theirs)
             if not reach_mine and not reach_theirs:
