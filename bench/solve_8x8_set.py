@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from slimetrail.core.registry import get_game
-from slimetrail.solver import solve
+from slimetrail.games.trail.solver import solve
 
 LINES = ["f4 g4 h5 h4 h3 g2", "e6 f7 g6 f5 g5 f4", "f5 f6 e6 f7 g6 h6"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 
 from slimetrail.core.registry import get_game
-from slimetrail.solver import CompactGraph
-from slimetrail.solver.wide import WideSearch
+from slimetrail.games.trail.solver import CompactGraph
+from slimetrail.games.trail.solver.wide import WideSearch
 
 LINES = [
     "f6 g6 f7 e7 d7 d6 d5 c5 d4 c3 b3",

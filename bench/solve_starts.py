@@ -15,8 +15,8 @@ import sys
 
 from slimetrail.core.game import GameOptionError
 from slimetrail.core.registry import get_game
-from slimetrail.solver import SolveTimeout
-from slimetrail.solver.parallel import solve_long
+from slimetrail.games.trail.solver import SolveTimeout
+from slimetrail.games.trail.solver.parallel import solve_long
 
 
 def main() -> int:

@@ -7,9 +7,9 @@
 2. A few hundred random mid-game 7x7 positions (random play, 6 to 16 plies in, game not
    over): median and spread of the solve time (target: median < 0.5 s); the same with
    distances; and a few early positions (2 to 5 plies in), which are much harder.
-3. Speed against the pure-Python reference solver (``slimetrail.solver.reference``) on the same
-   positions of a smaller board (6x6 Square Slime Trail, rastros): nodes per second of each
-   and the ratio of the total times.
+3. Speed against the pure-Python reference solver (``slimetrail.games.trail.solver.reference``)
+   on the same positions of a smaller board (6x6 Square Slime Trail, rastros): nodes per
+   second of each and the ratio of the total times.
 
 Run on an otherwise idle core; the numba kernel is warmed up (cache loaded) before timing.
 """
@@ -23,8 +23,8 @@ import statistics
 import time
 
 from slimetrail.core.registry import get_game
-from slimetrail.solver import solve, warm_up
-from slimetrail.solver.reference import reference_solve
+from slimetrail.games.trail.solver import solve, warm_up
+from slimetrail.games.trail.solver.reference import reference_solve
 
 
 def random_mid_game(game, rng: random.Random, low: int, high: int):

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from slimetrail import get_game
-from slimetrail.solver import solve
-from slimetrail.solver.book import book_path, lookup, positions
+from slimetrail.games.trail.solver import solve
+from slimetrail.games.trail.solver.book import book_path, lookup, positions
 
 GAME = get_game("slimetrail")
 BOOK = json.loads(book_path(GAME).read_text(encoding="utf-8"))

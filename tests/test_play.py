@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from slimetrail.ai import choose_move
-from slimetrail.cli.play import SNAIL, TARGET, TerminalGame, draw_board
+from slimetrail.cli.play import TerminalGame
 from slimetrail.core.registry import get_game
+from slimetrail.games.trail.text import SNAIL, TARGET, draw_board
 
 
 def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:

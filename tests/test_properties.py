@@ -102,7 +102,7 @@ def test_moves_print_and_parse_back(state):
     for move in state.legal_moves():
         assert state.parse_move(state.move_str(move)) == move
     assert state.legal_move_strs() == [state.move_str(m) for m in state.legal_moves()]
-    assert set(state.legal_clicks()) == set(state.legal_move_strs())
+    assert state.next_clicks() == {text: text for text in state.legal_move_strs()}
     replay = state.game.new_state()
     for move in state.move_stack:
         replay.push_str(replay.move_str(move))

@@ -18,15 +18,15 @@ from slimetrail.cli.main import main
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.game import TrailState
-from slimetrail.solver import (
+from slimetrail.games.trail.solver import (
     CompactGraph,
     SolveTimeout,
     can_solve,
     solve,
     warm_up,
 )
-from slimetrail.solver import kernel as K
-from slimetrail.solver.reference import reference_solve
+from slimetrail.games.trail.solver import kernel as K
+from slimetrail.games.trail.solver.reference import reference_solve
 
 # -- an independent slow solver, written from RULES.md on (column, row) pairs ---------------
 
@@ -298,7 +298,7 @@ def test_checkpoint_of_a_wide_solve(tmp_path):
 def test_wide_solve_in_pieces_adds_up(tmp_path):
     """Cut short again and again by its time limit, a wide solve resumes each time from its
     checkpoint and ends with the answer of one whole solve."""
-    from slimetrail.solver.wide import WideSearch
+    from slimetrail.games.trail.solver.wide import WideSearch
 
     state = get_game("slimetrail-square", size="6").new_state()
     for text in ("c3", "d3"):
@@ -325,8 +325,8 @@ def test_wide_solve_saves_inside_long_sub_solves(tmp_path, monkeypatch):
     """Saves fall due in the middle of kernel sub-solves: the kernel stops, its table goes
     into the checkpoint with the rest and the sub-solve goes on, answers unchanged.  A run
     killed after a save resumes from that file with the kernel's table as it was."""
-    import slimetrail.solver as solver
-    from slimetrail.solver import wide
+    import slimetrail.games.trail.solver as solver
+    from slimetrail.games.trail.solver import wide
 
     monkeypatch.setattr(solver, "SAVE_EVERY", 0.002)
     state = get_game("slimetrail-square", size="6").new_state()
@@ -370,7 +370,7 @@ def test_wide_solve_saves_inside_long_sub_solves(tmp_path, monkeypatch):
 def test_wide_layer_agrees_with_the_kernel(game_id, size, rules):
     """The Python layer for big regions, handing the kernel only small ones here, gives the
     kernel's own answers (values and distances, with and without shortcuts)."""
-    from slimetrail.solver.wide import WideSearch
+    from slimetrail.games.trail.solver.wide import WideSearch
 
     rng = random.Random(f"wide {game_id} {size} {rules}")
     game = get_game(game_id, size=size, rules=rules)
@@ -480,7 +480,7 @@ def test_cli_text_fen_and_finished_game():
 
 
 def test_cli_workers_and_checkpoint(tmp_path, capsys, caplog):
-    caplog.set_level("INFO", logger="slimetrail.solver")
+    caplog.set_level("INFO", logger="slimetrail.games.trail.solver")
     plain = json.loads(_cli("--size", "5", "--json", "--no-book")[1])
     split_dir, one_dir = tmp_path / "split", tmp_path / "one"
     for args, directory in (("--workers", "2"), split_dir), ((), one_dir):
@@ -529,7 +529,7 @@ def test_checkpoint_resumes_a_long_solve(tmp_path):
 def test_checkpoint_is_saved_during_a_long_solve(tmp_path, monkeypatch):
     """A checkpointed solve also saves while the kernel runs, so a killed run keeps its
     work: the rerun resumes from the last save and gives the answer of a whole solve."""
-    import slimetrail.solver as solver
+    import slimetrail.games.trail.solver as solver
 
     monkeypatch.setattr(solver, "SAVE_EVERY", 0.005)
     state = get_game("slimetrail").new_state()
@@ -556,7 +556,7 @@ def test_checkpoint_is_saved_during_a_long_solve(tmp_path, monkeypatch):
 
 
 def test_split_over_workers_gives_the_same_answer(tmp_path):
-    from slimetrail.solver.parallel import solve_split
+    from slimetrail.games.trail.solver.parallel import solve_split
 
     for game in (get_game("slimetrail", size="5"), get_game("slimetrail-hex", size="6")):
         state = game.new_state()
@@ -569,7 +569,7 @@ def test_split_over_workers_gives_the_same_answer(tmp_path):
 
 
 def test_split_of_a_position_too_big_for_the_kernel(tmp_path):
-    from slimetrail.solver.parallel import solve_split
+    from slimetrail.games.trail.solver.parallel import solve_split
 
     state = get_game("slimetrail", size="9").new_state()
     line = ["d5", "e4", "f3", "g3", "h3", "i4", "i5", "h4", "h5", "g5", "h6", "h7", "i7"]
@@ -585,7 +585,7 @@ def test_split_of_a_position_too_big_for_the_kernel(tmp_path):
 
 
 def test_split_rerun_answers_from_its_checkpoints(tmp_path):
-    from slimetrail.solver.parallel import solve_split
+    from slimetrail.games.trail.solver.parallel import solve_split
 
     state = get_game("slimetrail-square", size="6", start="c4").new_state()
     first = solve_split(state, checkpoint_dir=tmp_path, table_bits=18)

@@ -215,7 +215,7 @@ def test_engine_class_with_output_callback():
 
 
 def test_solved_positions_are_reported_as_mate():
-    solver = pytest.importorskip("slimetrail.solver")
+    solver = pytest.importorskip("slimetrail.games.trail.solver")
     game = get_game("slimetrail", size=5)
     out: list[str] = []
     engine = UgiEngine(out.append, game)

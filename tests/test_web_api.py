@@ -448,7 +448,7 @@ def test_import_rejects_bad_records(client: TestClient) -> None:
 
 
 def test_analyse_small_board_exactly(client: TestClient) -> None:
-    solver = pytest.importorskip("slimetrail.solver")
+    solver = pytest.importorskip("slimetrail.games.trail.solver")
     moves = ["c2"]
     response = client.post(
         "/api/analyse", json={"game": "slimetrail", "options": {"size": "5"}, "moves": moves}

@@ -102,7 +102,7 @@ def _beginner_move(scores: dict[Move, int], rng: random.Random) -> Move:
 
 def _solver_module():
     try:
-        module = importlib.import_module("slimetrail.solver")
+        module = importlib.import_module("slimetrail.games.trail.solver")
     except ImportError:
         return None
     return module if hasattr(module, "solve") and hasattr(module, "can_solve") else None

@@ -14,9 +14,7 @@ from typing import TextIO
 
 from slimetrail.cli.main import add_game_arguments, game_from_args
 from slimetrail.core.game import GameError, State
-from slimetrail.games.trail.board import FILES
 
-SNAIL, SLIME, EMPTY, TARGET = "@", "#", ".", "*"
 HELP = """Commands:
   <cell> or <direction>  move the snail, e.g. c3 or ne
   moves                  list the legal moves
@@ -52,50 +50,6 @@ def run(args: argparse.Namespace) -> int:
     game = game_from_args(args)
     computer = None if args.hotseat else 3 - args.side
     return TerminalGame(game.new_state(), computer, args.level, args.seed, args.time).play()
-
-
-def draw_board(state: State) -> str:
-    """The board as text: snail ``@``, slime ``#``, goals by owner number, legal moves ``*``.
-
-    For the Slime Trail boards (``state.snail``, ``state.free``, ``game.board``).
-    """
-    game = state.game
-    board = game.board
-    targets = set(state.legal_moves())
-    owner = {game.goals[p]: str(p) for p in (1, 2)}
-
-    def mark(cell: int) -> str:
-        if cell == state.snail:
-            return SNAIL
-        if cell in owner:  # a goal stays marked by its owner, even as a legal step
-            return owner[cell]
-        if cell in targets:
-            return TARGET
-        return EMPTY if state.free >> cell & 1 else SLIME
-
-    n = board.n
-    files = FILES[:n]
-    if board.shape == "square":
-        lines = ["     " + " ".join(files)]
-        for row in range(n - 1, -1, -1):
-            cells = " ".join(mark(board.index(col, row)) for col in range(n))
-            lines.append(f"{row + 1:>3}  {cells}  {row + 1}")
-        lines.append("     " + " ".join(files))
-        return "\n".join(lines)
-    # Hex rhombus: one text row per value of col - row; a cell sits at text column
-    # 2 * (col + row), so the six neighbours are the cells 4 columns away on the same row
-    # and 2 columns away on the rows above and below.
-    lines = []
-    width = max(len(board.name(c)) for c in board.cells())
-    for diff in range(-(n - 1), n):
-        cells = [(c, c - diff) for c in range(max(0, diff), min(n, n + diff))]
-        first, last = board.index(*cells[0]), board.index(*cells[-1])
-        text = [" "] * (4 * n)
-        for col, row in cells:
-            text[2 * (col + row)] = mark(board.index(col, row))
-        body = "".join(text).rstrip()
-        lines.append(f"{board.name(first):>{width}} {body}  {board.name(last)}")
-    return "\n".join(lines)
 
 
 class TerminalGame:
@@ -155,7 +109,7 @@ class TerminalGame:
 
     def show(self) -> None:
         self.say()
-        self.say(draw_board(self.state))
+        self.say(self.state.text_board())
         if not self.state.is_over():
             moves = " ".join(self.state.legal_move_strs())
             self.say(f"{self.name(self.state.to_move)} to move; legal (*): {moves}")

@@ -42,8 +42,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from slimetrail.solver import SolveTimeout
-    from slimetrail.solver.parallel import solve_long
+    from slimetrail.games.trail.solver import SolveTimeout
+    from slimetrail.games.trail.solver.parallel import solve_long
 
     game = game_from_args(args)
     state = game.state_from_fen(args.fen) if args.fen else game.new_state()

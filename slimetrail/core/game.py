@@ -14,9 +14,9 @@ numbered from 1 in turn order.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
 
 Move = Hashable
 
@@ -43,24 +43,102 @@ class GameOptionError(GameError):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: ``winner`` is a player number, or ``None`` for a draw."""
+    """How a finished game ended, for every player (OpenSpiel's per-player returns).
 
-    winner: int | None
+    ``places[p - 1]`` is player ``p``'s place, 1 being the best; players on the same place
+    tie (everybody on place 1 is a draw).  Build one with :meth:`win`, :meth:`draw` or
+    :meth:`ranking` rather than by hand.
+    """
+
+    places: tuple[int, ...]
     reason: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.places) < 1 or min(self.places) != 1:
+            raise ValueError(f"an outcome needs places starting at 1, not {self.places}")
+
+    @classmethod
+    def win(cls, winner: int, num_players: int = 2, reason: str = "") -> Outcome:
+        """``winner`` first, every other player sharing second place."""
+        return cls(tuple(1 if p == winner else 2 for p in range(1, num_players + 1)), reason)
+
+    @classmethod
+    def draw(cls, num_players: int = 2, reason: str = "") -> Outcome:
+        return cls((1,) * num_players, reason)
+
+    @classmethod
+    def ranking(cls, order: Sequence[int | Collection[int]], reason: str = "") -> Outcome:
+        """From first place to last: each entry a player, or a collection of tied players."""
+        groups = [[entry] if isinstance(entry, int) else sorted(entry) for entry in order]
+        players = sorted(p for group in groups for p in group)
+        if players != list(range(1, len(players) + 1)):
+            raise ValueError(f"a ranking names every player once, not {order!r}")
+        places = [0] * len(players)
+        place = 1
+        for group in groups:
+            for player in group:
+                places[player - 1] = place
+            place += len(group)
+        return cls(tuple(places), reason)
+
+    @property
+    def num_players(self) -> int:
+        return len(self.places)
+
+    @property
+    def winner(self) -> int | None:
+        """The one player alone on first place, or ``None`` (a draw or a shared first place)."""
+        first = [p for p, place in enumerate(self.places, 1) if place == 1]
+        return first[0] if len(first) == 1 else None
 
     @property
     def is_draw(self) -> bool:
-        return self.winner is None
+        return all(place == 1 for place in self.places)
+
+    def place(self, player: int) -> int:
+        return self.places[player - 1]
 
     def for_player(self, player: int) -> str:
-        """``"win"``, ``"loss"`` or ``"draw"`` from ``player``'s point of view."""
-        if self.winner is None:
-            return "draw"
-        return "win" if self.winner == player else "loss"
+        """``"win"`` (alone on first place), ``"draw"`` (sharing it) or ``"loss"``."""
+        if self.place(player) != 1:
+            return "loss"
+        return "win" if self.winner == player else "draw"
 
     def score(self, player: int) -> float:
-        """1 for a win, 0.5 for a draw, 0 for a loss."""
-        return {"win": 1.0, "draw": 0.5, "loss": 0.0}[self.for_player(player)]
+        """In [0, 1]: the share of the other players ranked below ``player``, ties counting
+        half -- 1 / 0.5 / 0 for a two-player win / draw / loss."""
+        mine = self.place(player)
+        below = sum(place > mine for place in self.places)
+        tied = sum(place == mine for place in self.places) - 1
+        others = len(self.places) - 1
+        return (below + 0.5 * tied) / others if others else 1.0
+
+    def returns(self) -> tuple[float, ...]:
+        """Every player's :meth:`score`, in player order."""
+        return tuple(self.score(p) for p in range(1, len(self.places) + 1))
+
+    def result_text(self) -> str:
+        """The record's result: ``1-0``, ``0-1``, ``1/2-1/2``; for more players one number a
+        player (``1-0-0``; first place shared by k players gives each ``1/k``)."""
+        first = sum(place == 1 for place in self.places)
+        share = "1" if first == 1 else f"1/{first}"
+        return "-".join(share if place == 1 else "0" for place in self.places)
+
+
+@dataclass(frozen=True)
+class TurnShape:
+    """How a game's turns look to a front end (boardgame.io's turn declaration).
+
+    ``max_clicks``: the most clicks one move takes (1 for a one-click game; a compound move
+    is made click by click through :meth:`State.next_clicks`).  ``actions``: moves that
+    name no cell (``pass``, ``swap``), shown as buttons; their click is their own text.
+    ``repeats``: whether the same player may move twice in a row (a swap handing the turn
+    back, players dropping out), so searches must not assume strict alternation.
+    """
+
+    max_clicks: int = 1
+    actions: tuple[str, ...] = ()
+    repeats: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,7 +158,14 @@ class Game(ABC):
     title: ClassVar[str]
     num_players: ClassVar[int] = 2
     player_names: ClassVar[tuple[str, ...]] = ("Player 1", "Player 2")
+    # Colour names of the one palette (slimetrail.render.PALETTE), one per player.
+    player_colours: ClassVar[tuple[str, ...]] = ("green", "red")
+    # False where one player's win is not simply the others' loss (three players, say).
+    zero_sum: ClassVar[bool] = True
+    turn: ClassVar[TurnShape] = TurnShape()
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # Named option sets offered as variants, e.g. {"portuguese": {"start": "e5"}}.
+    presets: ClassVar[Mapping[str, Mapping[str, str]]] = {}
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, str] = self.normalize_options(options)
@@ -125,9 +210,18 @@ class Game(ABC):
     def state_from_fen(self, fen: str) -> State:
         """A position from its compact string; raises :class:`InvalidPositionError`."""
 
+    @abstractmethod
     def describe_board(self) -> dict[str, Any]:
-        """Geometry for generic front ends: cell names, shapes and coordinates."""
-        raise NotImplementedError
+        """Geometry for the board renderer and front ends.
+
+        ``{"shape": "square" | "hex", "cells": [{"name", "x", "y"}, ...], ...}``: cell
+        centres in units of one cell (neighbouring square cells 1 apart; hex cells 1 apart
+        centre to centre, pointy side up); more keys may follow for a game's own use.
+        """
+
+    def exact_solver(self) -> ExactSolver | None:
+        """This game's exact solver, if it has one (see :class:`ExactSolver`)."""
+        return None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.id, dict(self.options)) == (
@@ -210,25 +304,60 @@ class State(ABC):
         return [self.move_str(m) for m in self.legal_moves()]
 
     def click_path(self, move: Move) -> list[str]:
-        """The cells a player clicks, in order, to make ``move`` on a board front end."""
+        """What a player clicks, in order, to make ``move``: cell names, or the text of an
+        action (``pass``, ``swap``) shown as a button."""
         return [self.move_str(move)]
 
-    def legal_clicks(self) -> dict[str, list[str]]:
-        """Every legal move's canonical text mapped to its click path."""
-        return {self.move_str(m): self.click_path(m) for m in self.legal_moves()}
+    def next_clicks(self, prefix: Sequence[str] = ()) -> dict[str, str | None]:
+        """The clicks that may follow ``prefix``, each mapped to the canonical text of the
+        move it completes, or to ``None`` when more clicks must follow.
 
-    def view(self) -> dict[str, Any]:
-        """The position for generic front ends.
-
-        ``{"marks": {cell: [mark, ...]}, "path": [cell, ...], "last": [cell, ...]}``: marks are
-        CSS-friendly words (``snail``, ``slime``, ``goal-1``, ``stone-2``, ...) the page styles;
-        ``path`` is an optional line to draw through cells; ``last`` the cells of the last move.
+        No complete click sequence is the start of another (the contract kit checks it).
+        A front end asks again after every click, so a compound move is never sent as the
+        list of all its paths.  This default walks every legal move's :meth:`click_path`;
+        games with many compound moves answer it directly.  Raises :class:`IllegalMoveError`
+        for a prefix no legal move starts with.
         """
-        raise NotImplementedError
+        prefix = list(prefix)
+        depth = len(prefix)
+        found: dict[str, str | None] = {}
+        for move in self.legal_moves():
+            path = self.click_path(move)
+            if len(path) > depth and path[:depth] == prefix:
+                found[path[depth]] = self.move_str(move) if len(path) == depth + 1 else None
+        if not found and prefix:
+            raise IllegalMoveError(f"no legal move starts with {' '.join(prefix)}")
+        return found
+
+    def colours(self) -> tuple[str, ...]:
+        """The palette colour of every player in this position (a swap exchanges them)."""
+        return self.game.player_colours
+
+    @abstractmethod
+    def view(self) -> dict[str, Any]:
+        """The position for the board renderer and front ends.
+
+        ``{"marks": {cell: [mark, ...]}, "path": [cell, ...], "last": [cell, ...]}``: marks
+        are words the renderer draws -- ``stone-P`` (a stone of player P), ``snail``, ``slime``,
+        ``trail-P``, ``goal-P``, ``head-P`` (a snake's head), ``slime-moku``... (see
+        :mod:`slimetrail.render`); ``path`` an optional line through cells (the snail's trail);
+        ``last`` the cells of the last move.  More keys may follow for a game's own use.
+        """
+
+    @abstractmethod
+    def text_board(self) -> str:
+        """The board as text with its coordinates, for the terminal (``slimetrail play``)."""
 
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the side to move; 0 where a game has none."""
         return 0.0
+
+    def perft(self, depth: int) -> int:
+        """The number of legal move sequences of ``depth`` plies (see
+        :mod:`slimetrail.core.perft`); games override it with a fast path."""
+        from slimetrail.core.perft import perft_generic
+
+        return perft_generic(self, depth)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.game == other.game and self.fen() == other.fen()
@@ -238,3 +367,42 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.spec} {self.fen()!r}>"
+
+
+@dataclass
+class SolveResult:
+    """The proven value of a position, from an :class:`ExactSolver`.
+
+    ``value`` is ``"win"``, ``"loss"`` or ``"draw"`` for the side to move; ``move_values``
+    maps every legal move to its value for the player making it.  With ``distance=True``,
+    ``plies`` is the game length under best play (the winner hurries, the loser delays) and
+    ``move_plies`` the same after each move, counting that move.
+    """
+
+    value: str
+    to_move: int
+    winning_moves: list[Move] = field(default_factory=list)
+    drawing_moves: list[Move] = field(default_factory=list)
+    move_values: dict[Move, str] = field(default_factory=dict)
+    plies: int | None = None
+    move_plies: dict[Move, int] = field(default_factory=dict)
+    nodes: int = 0
+    seconds: float = 0.0
+    over: bool = False  # the position is already finished
+
+
+class SolveTimeout(Exception):
+    """An exact solve did not finish within its ``time_limit``."""
+
+
+class ExactSolver(Protocol):
+    """What a game's exact solver offers the AI, the analysis and the CLI (two players)."""
+
+    def can_solve(self, game: Game) -> bool:
+        """Whether positions of ``game`` fit the solver (cheap to ask; a position that does
+        not fit after all is refused by :meth:`solve` with a :class:`GameError`)."""
+
+    def solve(
+        self, state: State, *, distance: bool = False, time_limit: float | None = None
+    ) -> SolveResult:
+        """Solve ``state``; raises :class:`SolveTimeout` after ``time_limit`` seconds."""

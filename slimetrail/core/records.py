@@ -28,11 +28,11 @@ unfinished game (resignation, agreement) but must not contradict how the moves e
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from slimetrail.core.game import Game, GameError, Outcome, State
@@ -69,17 +69,19 @@ class RecordError(GameError):
 
 def result_token(outcome: Outcome | None, num_players: int = 2) -> str:
     """``1-0``, ``0-1``, ``1/2-1/2`` (one score per player, joined by ``-``) or ``*``."""
-    if outcome is None:
-        return "*"
-    if outcome.winner is None:
-        share = Fraction(1, num_players)
-        return "-".join([f"{share.numerator}/{share.denominator}"] * num_players)
-    return "-".join("1" if p == outcome.winner else "0" for p in range(1, num_players + 1))
+    return "*" if outcome is None else outcome.result_text()
 
 
 def result_tokens(num_players: int = 2) -> set[str]:
-    winners = [Outcome(p) for p in range(1, num_players + 1)]
-    return {result_token(o, num_players) for o in [None, Outcome(None), *winners]}
+    """Every result a record of ``num_players`` may end with: ``*`` and each set of players
+    sharing first place."""
+    players = range(1, num_players + 1)
+    firsts = [group for size in players for group in itertools.combinations(players, size)]
+    tokens = {"*"}
+    for group in firsts:
+        rest = [p for p in players if p not in group]
+        tokens.add(Outcome.ranking([group, *([rest] if rest else [])]).result_text())
+    return tokens
 
 
 @dataclass

@@ -1,20 +1,66 @@
-"""The games of the platform, by id. Adding a game is one folder plus one line here."""
+"""The registry of games, by id.  Core names no game: games register themselves.
+
+The built-in games are the modules listed in :mod:`slimetrail.games` (adding a game is one
+folder there plus one line in that list); more can come from other packages through the
+environment variable ``SLIMETRAIL_GAMES`` (comma-separated module names, each calling
+:func:`register` on import), which is how the tests add their toy games to a real server.
+The modules are imported the first time the registry is read, not when core is imported.
+"""
 
 from __future__ import annotations
 
+import importlib
+import os
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from slimetrail.core.game import Game, GameOptionError
-from slimetrail.games.trail.game import HexSlimeTrailGame, SlimetrailGame, SquareSlimeTrailGame
 
-GAMES: dict[str, type[Game]] = {
-    cls.id: cls
-    for cls in (
-        SlimetrailGame,
-        HexSlimeTrailGame,
-        SquareSlimeTrailGame,
-    )
-}
+BUILT_IN = "slimetrail.games"
+PLUGINS_VARIABLE = "SLIMETRAIL_GAMES"
+
+
+class Registry(Mapping[str, type[Game]]):
+    """Game classes by id, in registration order; loads the game modules on first use."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, type[Game]] = {}
+        self._loaded = False
+
+    def register(self, cls: type[Game]) -> type[Game]:
+        """Add a game class (usable as a class decorator); an id may be registered once."""
+        known = self._games.get(cls.id)
+        if known is not None and known is not cls:
+            raise ValueError(f"game id {cls.id!r} is registered already by {known.__name__}")
+        self._games[cls.id] = cls
+        return cls
+
+    def unregister(self, game_id: str) -> None:
+        self._games.pop(game_id, None)
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        modules = [BUILT_IN, *os.environ.get(PLUGINS_VARIABLE, "").split(",")]
+        for name in filter(None, (m.strip() for m in modules)):
+            importlib.import_module(name)
+
+    def __getitem__(self, game_id: str) -> type[Game]:
+        self._load()
+        return self._games[game_id]
+
+    def __iter__(self) -> Iterator[str]:
+        self._load()
+        return iter(list(self._games))
+
+    def __len__(self) -> int:
+        self._load()
+        return len(self._games)
+
+
+GAMES = Registry()
+register = GAMES.register
 
 
 def get_game(game_id: str = "slimetrail", **options: Any) -> Game:

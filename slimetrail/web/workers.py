@@ -87,7 +87,7 @@ def analyse(
     game_id: str, options: dict[str, str], moves: list[str], time_limit: float
 ) -> dict[str, Any]:
     """Exact values of the position after ``moves`` and of each legal move, if solvable."""
-    from slimetrail.solver import SolveTimeout, solve
+    from slimetrail.games.trail.solver import SolveTimeout, solve
 
     state = replay(game_id, options, moves)
     try:
@@ -137,7 +137,7 @@ def _watch_parent() -> None:
 def _warm_up() -> bool:
     """Load the AI and compile (or load from cache) the solver before the first request."""
     import slimetrail.ai  # noqa: F401
-    from slimetrail.solver import warm_up
+    from slimetrail.games.trail.solver import warm_up
 
     warm_up()
     return True

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from slimetrail.core.game import (
+    ExactSolver,
     Game,
     GameOptionError,
     IllegalMoveError,
@@ -136,6 +137,11 @@ class TrailGame(Game):
             "goals": {str(p): self.board.name(self.goals[p]) for p in (1, 2)},
             "start": self.board.name(self.start),
         }
+
+    def exact_solver(self) -> ExactSolver:
+        from slimetrail.games.trail import solver
+
+        return solver  # type: ignore[return-value]  # the module offers can_solve and solve
 
 
 class SlimetrailGame(TrailGame):
@@ -258,12 +264,12 @@ class TrailState(State):
     def outcome(self) -> Outcome | None:
         game = self.game
         if game.goal_mask >> self.snail & 1:
-            return Outcome(game.owner(self.snail), "goal")
+            return Outcome.win(game.owner(self.snail), reason="goal")
         if self.legal_mask():
             return None
         if game.rules == "rastros":
-            return Outcome(3 - self.to_move, "stuck")
-        return Outcome(None, "stuck")
+            return Outcome.win(3 - self.to_move, reason="stuck")
+        return Outcome.draw(reason="stuck")
 
     def move_str(self, move: Move) -> str:
         return self.game.board.name(move)  # type: ignore[arg-type]
@@ -334,6 +340,16 @@ class TrailState(State):
             "path": [board.name(i) for i in [*self._trail, self.snail]],
             "last": [board.name(self.snail)] if self._trail else [],
         }
+
+    def text_board(self) -> str:
+        from slimetrail.games.trail.text import draw_board
+
+        return draw_board(self)
+
+    def perft(self, depth: int) -> int:
+        from slimetrail.games.trail.perft import perft
+
+        return perft(self, depth)
 
     def evaluate(self) -> float:
         from slimetrail.games.trail.eval import evaluate

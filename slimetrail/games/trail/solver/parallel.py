@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from slimetrail.core.game import Move, State
-from slimetrail.solver import (
+from slimetrail.games.trail.solver import (
     SolveResult,
     SolveTimeout,
     SolveTooLarge,
@@ -21,8 +21,8 @@ from slimetrail.solver import (
     result_from_scores,
     solve,
 )
-from slimetrail.solver import kernel as k
-from slimetrail.solver.wide import WideSearch
+from slimetrail.games.trail.solver import kernel as k
+from slimetrail.games.trail.solver.wide import WideSearch
 
 NAMES = {"win": "loss", "loss": "win", "draw": "draw"}  # child's value -> mover's value
 SIGNS = {"win": -1, "loss": 1, "draw": 0}  # child's value -> the sign of the mover's score
@@ -37,7 +37,7 @@ def solve_split(
     checkpoint_dir: str | os.PathLike[str] | None = None,
     table_bits: int | None = None,
 ) -> SolveResult:
-    """Like :func:`slimetrail.solver.solve`, one worker process per root move at a time.
+    """Like :func:`slimetrail.games.trail.solver.solve`, one worker process per root move at a time.
 
     Raises :class:`SolveTimeout` if any root move is left unsolved within ``time_limit``
     (each finished move is kept in its checkpoint, so a rerun only redoes the rest).
@@ -98,8 +98,9 @@ def solve_long(
     book: bool = True,
 ) -> SolveResult:
     """A solve that may take hours: with ``workers``, :func:`solve_split` over that many
-    processes (one checkpoint per root move), else :func:`slimetrail.solver.solve` (with one
-    checkpoint file in ``checkpoint_dir``, if given; a checkpointed solve never uses the book)."""
+    processes (one checkpoint per root move), else :func:`slimetrail.games.trail.solver.solve`
+    (with one checkpoint file in ``checkpoint_dir``, if given; a checkpointed solve never uses
+    the book)."""
     if workers:
         return solve_split(
             state,

@@ -3,7 +3,7 @@
 ``solve(state)`` proves the value of a position for the side to move and the value of every
 legal move.  The position is relabelled onto the region the snail can still reach (at most
 64 cells, so one machine word per set of cells) and searched by the compiled kernel in
-:mod:`slimetrail.solver.kernel`: alpha-beta over win/draw/loss (or mate distances), a
+:mod:`slimetrail.games.trail.solver.kernel`: alpha-beta over win/draw/loss (or mate distances), a
 transposition table keyed on the reachable region, instant answers next to a goal corner,
 the matching theorem for undirected vertex geography once no goal can be reached, and,
 when only one goal can still be reached, its owner's win under Taylor's rules or a one-sided
@@ -16,9 +16,8 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass, field
 
-from slimetrail.core.game import Game, GameError, Move, State
+from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
 from slimetrail.games.trail.board import cells_of
 
 __all__ = [
@@ -34,36 +33,9 @@ MAX_CELLS = 64
 SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
 
 
-class SolveTimeout(Exception):
-    """The solve did not finish within its ``time_limit``."""
-
-
 class SolveTooLarge(GameError):
     """The snail can still reach more cells than the compiled kernel holds (64); ``solve``
-    then goes through :mod:`slimetrail.solver.wide` instead."""
-
-
-@dataclass
-class SolveResult:
-    """The proven value of a position.
-
-    ``value`` is ``"win"``, ``"loss"`` or ``"draw"`` for the side to move; ``move_values``
-    maps every legal move to its value for the player making it.  With ``distance=True``,
-    ``plies`` is the game length under best play (the winner hurries, the loser delays) and
-    ``move_plies`` the same after each move, counting that move.  A draw only ever happens
-    by the snail being stuck, i.e. on a finished position, whose ``plies`` is 0.
-    """
-
-    value: str
-    to_move: int
-    winning_moves: list[Move] = field(default_factory=list)
-    drawing_moves: list[Move] = field(default_factory=list)
-    move_values: dict[Move, str] = field(default_factory=dict)
-    plies: int | None = None
-    move_plies: dict[Move, int] = field(default_factory=dict)
-    nodes: int = 0
-    seconds: float = 0.0
-    over: bool = False  # the position is already finished
+    then goes through :mod:`slimetrail.games.trail.solver.wide` instead."""
 
 
 def can_solve(game: Game) -> bool:
@@ -97,8 +69,9 @@ def solve(
     shortcut (for testing them against plain search).  ``checkpoint``: a file that keeps the
     transposition table and the finished root moves when the solve ends or times out; a later
     solve of the same position with the same file resumes from it (long solves in pieces).
-    ``book``: answer from the opening book (:mod:`slimetrail.solver.book`) when it holds the
-    position (``nodes`` is then 0); ``book=False`` always searches. ``state`` is not changed.
+    ``book``: answer from the opening book (:mod:`slimetrail.games.trail.solver.book`) when it
+    holds the position (``nodes`` is then 0); ``book=False`` always searches. ``state`` is not
+    changed.
     """
     from slimetrail.games.trail.game import TrailGame
 
@@ -117,7 +90,7 @@ def solve(
             over=True,
         )
     if book and shortcuts and checkpoint is None:
-        from slimetrail.solver.book import lookup
+        from slimetrail.games.trail.solver.book import lookup
 
         found = lookup(state)
         if found is not None:
@@ -128,7 +101,7 @@ def solve(
     try:
         root = _Root(state, distance, deadline, shortcuts, table_bits)
     except SolveTooLarge:
-        from slimetrail.solver.wide import WideSearch
+        from slimetrail.games.trail.solver.wide import WideSearch
 
         wide = WideSearch(state, distance, deadline, shortcuts, table_bits, checkpoint=checkpoint)
         return wide.solve(state, start)
@@ -160,7 +133,7 @@ def result_from_scores(
 
 def goal_move_score(state, move: Move, distance: bool) -> int | None:
     """The root score of a move into a goal corner (a win or loss in one ply), else None."""
-    from slimetrail.solver import kernel as k
+    from slimetrail.games.trail.solver import kernel as k
 
     win = k.MATE if distance else 1
     game = state.game
@@ -172,7 +145,7 @@ def goal_move_score(state, move: Move, distance: bool) -> int | None:
 
 
 def kernel_params(game, distance: bool, shortcuts: bool):
-    """The kernel's ``params`` array (see :mod:`slimetrail.solver.kernel`)."""
+    """The kernel's ``params`` array (see :mod:`slimetrail.games.trail.solver.kernel`)."""
     import numpy as np
 
     return np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
@@ -265,7 +238,7 @@ class _Root:
         then complete, for callers that need no more)."""
         import numpy as np
 
-        from slimetrail.solver import kernel as k
+        from slimetrail.games.trail.solver import kernel as k
 
         state, game = self.state, self.state.game
         dist = self.distance
@@ -344,7 +317,7 @@ class _Root:
             nodes=self.stats[:1],
         )
         os.replace(tmp, path)  # never a half-written checkpoint
-        logging.getLogger("slimetrail.solver").info(
+        logging.getLogger("slimetrail.games.trail.solver").info(
             "saved %s: %d root moves, %d nodes", os.fspath(path), len(scores), self.stats[0]
         )
 

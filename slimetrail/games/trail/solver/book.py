@@ -3,12 +3,12 @@
 The first plies of 7x7 Slimetrail take the solver seconds each (the whole board is still in
 play), more than the computer's time for a move. A book holds, for every position up to a few
 plies from the start, the proven value and game length after each legal move, as computed by
-:func:`slimetrail.solver.solve` with ``distance=True``. :func:`lookup` turns an entry back into
-a :class:`~slimetrail.solver.SolveResult`.
+:func:`slimetrail.games.trail.solver.solve` with ``distance=True``. :func:`lookup` turns an
+entry back into a :class:`~slimetrail.games.trail.solver.SolveResult`.
 
 Build or extend one (resumable: positions already in the file are kept)::
 
-    python -m slimetrail.solver.book --game slimetrail --plies 4
+    python -m slimetrail.games.trail.solver.book --game slimetrail --plies 4
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from slimetrail.core.game import Game, State
 from slimetrail.core.registry import get_game
 
 if TYPE_CHECKING:
-    from slimetrail.solver import SolveResult
+    from slimetrail.games.trail.solver import SolveResult
 
 BOOK_DIR = Path(__file__).with_name("books")
 
@@ -43,7 +43,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 def lookup(state: State) -> SolveResult | None:
     """The book's solution of ``state`` (with distances), or ``None`` if it has none."""
-    from slimetrail.solver import SolveResult
+    from slimetrail.games.trail.solver import SolveResult
 
     entry = _load(book_path(state.game)).get(state.fen())
     if entry is None:
@@ -88,7 +88,7 @@ def positions(game: Game, plies: int) -> list[State]:
 
 def build(game: Game, plies: int, path: Path) -> int:
     """Solve the positions missing from the book at ``path``; returns how many were added."""
-    from slimetrail.solver import solve
+    from slimetrail.games.trail.solver import solve
 
     book = json.loads(path.read_text(encoding="utf-8"))["positions"] if path.exists() else {}
     added = 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from slimetrail.core.game import Move, State
-from slimetrail.solver import SolveResult, result_from_scores
+from slimetrail.games.trail.solver import SolveResult, result_from_scores
 
 MATE = 1000
 
@@ -53,7 +53,7 @@ class ReferenceSolver:
 
 
 def reference_solve(state: State, *, distance: bool = False) -> SolveResult:
-    """The same answer as :func:`slimetrail.solver.solve`, the slow and obvious way."""
+    """The same answer as :func:`slimetrail.games.trail.solver.solve`, the slow and obvious way."""
     start = time.monotonic()
     solver = ReferenceSolver(distance)
     state = state.copy()

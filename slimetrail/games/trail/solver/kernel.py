@@ -1,7 +1,7 @@
 """The compiled core of the exact solver (numba, ``cache=True``).
 
 The position is relabelled onto a compact graph of at most 64 vertices (see
-:mod:`slimetrail.solver`), so one ``uint64`` holds a set of cells and ``nbr[i]`` is the
+:mod:`slimetrail.games.trail.solver`), so one ``uint64`` holds a set of cells and ``nbr[i]`` is the
 neighbour mask of vertex ``i``.  ``free`` is always canonical: exactly the empty cells the
 snail can still reach (walking through non-goal cells; goal corners end the walk), so
 positions that differ only in walled-off cells share a table entry.

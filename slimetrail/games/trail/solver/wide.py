@@ -22,7 +22,7 @@ import numpy as np
 
 from slimetrail.core.game import Move, State
 from slimetrail.games.trail.board import cells_of
-from slimetrail.solver import (
+from slimetrail.games.trail.solver import (
     MAX_CELLS,
     SolveResult,
     SolveTimeout,
@@ -38,10 +38,10 @@ from slimetrail.solver import (
     read_checkpoint,
     result_from_scores,
 )
-from slimetrail.solver import kernel as k
+from slimetrail.games.trail.solver import kernel as k
 
 EXACT, LOWER, UPPER = 0, 1, 2
-log = logging.getLogger("slimetrail.solver")
+log = logging.getLogger("slimetrail.games.trail.solver")
 
 
 class _Frame:
