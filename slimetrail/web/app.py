@@ -1,10 +1,11 @@
 """The FastAPI app: JSON API, WebSocket updates, computer moves in a worker pool.
 
 ``create_app(db_url, workers=..., move_time=...)`` opens (and migrates) the database and wires
-the routes.  Request handlers do their database work in threads; computer moves run as
-asyncio tasks that await the process pool, so the event loop only ever routes messages.
-At startup every unfinished match whose computer is to move gets its move again, so a server
-killed mid-game carries on where it was.
+the routes to the match service (:mod:`slimetrail.web.matches`).  Request handlers do their
+work in threads; computer moves run as asyncio tasks that await the process pool (the worker
+gets the position, not the history), so the event loop only ever routes messages.  At startup
+every unfinished match whose computer is to move gets its move again, so a server killed
+mid-game carries on where it was.
 """
 
 from __future__ import annotations
@@ -26,16 +27,17 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from slimetrail.core.game import GameError
+from slimetrail.core.registry import GAMES
 from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
 from slimetrail.web.matches import (
     ApiError,
-    Loaded,
-    MatchStore,
-    Seat,
+    Live,
+    MatchService,
     games_json,
     make_game,
     move_seed,
     replay_moves,
+    result_text,
 )
 from slimetrail.web.workers import WorkerPool, analyse, computer_move, hard_cap, unsolved
 
@@ -47,12 +49,22 @@ POOL_MARGIN = 10.0
 PLAY_ATTEMPTS, RETRY_DELAY = 3, 2.0
 TEXT_LIMIT = 200
 MAX_MOVES = 10_000
+MAX_SEATS = 16
+MAX_CLICKS = 64
 OptionValue = StrictStr | StrictInt
+Text = Annotated[str, Field(max_length=TEXT_LIMIT)]
+
+
+class SeatBody(BaseModel):
+    kind: StrictStr = Field(max_length=TEXT_LIMIT)
+    level: StrictInt | None = None
 
 
 class CreateBody(BaseModel):
     game: StrictStr = Field(max_length=TEXT_LIMIT)
-    options: dict[Annotated[str, Field(max_length=TEXT_LIMIT)], OptionValue] = {}
+    options: dict[Text, OptionValue] = {}
+    # Either one seat per player, or the two-player shape opponent/side/level.
+    seats: list[SeatBody] | None = Field(None, max_length=MAX_SEATS)
     opponent: StrictStr = Field("computer", max_length=TEXT_LIMIT)
     level: StrictInt = 3
     side: StrictInt = 1
@@ -69,34 +81,37 @@ class UndoBody(BaseModel):
     ply: StrictInt = Field(ge=0)
 
 
+class SeatOnlyBody(BaseModel):
+    seat: StrictStr | None = Field(None, max_length=TEXT_LIMIT)
+
+
 class ImportBody(BaseModel):
     record: StrictStr
 
 
 class AnalyseBody(BaseModel):
     game: StrictStr = Field(max_length=TEXT_LIMIT)
-    options: dict[Annotated[str, Field(max_length=TEXT_LIMIT)], OptionValue] = {}
-    moves: list[Annotated[str, Field(max_length=TEXT_LIMIT)]] = Field([], max_length=MAX_MOVES)
+    options: dict[Text, OptionValue] = {}
+    moves: list[Text] = Field([], max_length=MAX_MOVES)
 
 
 class Hub:
-    """The WebSocket clients watching each match, each with the seat it holds."""
+    """The WebSocket clients watching each match, each with the seats its token holds."""
 
-    def __init__(self, store: MatchStore) -> None:
-        self.store = store
-        self.clients: dict[str, dict[WebSocket, Seat]] = {}
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+        self.clients: dict[str, dict[WebSocket, tuple[int, ...]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.sending: set[asyncio.Task[None]] = set()
 
     def _lock(self, match_id: str) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())
 
-    async def attach(self, match_id: str, websocket: WebSocket, seat: Seat) -> None:
+    async def attach(self, match_id: str, websocket: WebSocket, held: tuple[int, ...]) -> None:
         # Registered before the first send, under the match's lock: no update can slip between.
         async with self._lock(match_id):
-            self.clients.setdefault(match_id, {})[websocket] = seat
-            loaded = await run_in_threadpool(self.store.load, match_id)
-            await self._send(match_id, loaded, {websocket: seat})
+            self.clients.setdefault(match_id, {})[websocket] = held
+            await self._send(match_id, {websocket: held})
 
     def detach(self, match_id: str, websocket: WebSocket) -> None:
         watchers = self.clients.get(match_id, {})
@@ -119,31 +134,44 @@ class Hub:
         if not self.clients.get(match_id):
             return
         async with self._lock(match_id):
-            loaded = await run_in_threadpool(self.store.load, match_id)
-            await self._send(match_id, loaded, dict(self.clients.get(match_id, {})))
+            await self._send(match_id, dict(self.clients.get(match_id, {})))
 
-    async def _send(self, match_id: str, loaded: Loaded, targets: dict[WebSocket, Seat]) -> None:
-        async def send(websocket: WebSocket, seat: Seat) -> None:
-            message = {"type": "match", "match": self.store.match_json(loaded, seat)}
+    async def _send(self, match_id: str, targets: dict[WebSocket, tuple[int, ...]]) -> None:
+        # One message per kind of viewer (the seats held), built off the event loop.
+        kinds = set(targets.values())
+
+        def build(live: Live) -> dict[tuple[int, ...], str]:
+            import json
+
+            return {
+                held: json.dumps({"type": "match", "match": self.service.match_json(live, held)})
+                for held in kinds
+            }
+
+        messages = await run_in_threadpool(self.service.locked, match_id, build)
+
+        async def send(websocket: WebSocket, held: tuple[int, ...]) -> None:
             try:
-                await asyncio.wait_for(websocket.send_json(message), timeout=10)
+                await asyncio.wait_for(websocket.send_text(messages[held]), timeout=10)
             except Exception:  # a client gone or stuck: drop it, the others still get theirs
                 self.detach(match_id, websocket)
 
-        await asyncio.gather(*(send(ws, seat) for ws, seat in targets.items()))
+        await asyncio.gather(*(send(ws, held) for ws, held in targets.items()))
 
 
 class ComputerPlayer:
     """Plays the computer's moves: one asyncio task per match awaiting the worker pool."""
 
-    def __init__(self, store: MatchStore, pool: WorkerPool, hub: Hub, move_time: float) -> None:
-        self.store, self.pool, self.hub, self.move_time = store, pool, hub, move_time
+    def __init__(self, service: MatchService, pool: WorkerPool, hub: Hub, move_time: float) -> None:
+        self.service, self.pool, self.hub, self.move_time = service, pool, hub, move_time
         self.tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
 
-    def follow(self, loaded: Loaded) -> None:
+    def follow(self, live: Live) -> None:
         """Start the computer's move if it is to move in this match."""
-        if loaded.thinking:
-            self.schedule(loaded.row.id, loaded.ply)
+        with live.lock:
+            thinking, match_id, ply = live.thinking, live.id, live.ply
+        if thinking:
+            self.schedule(match_id, ply)
 
     def schedule(self, match_id: str, ply: int) -> None:
         current = self.tasks.get(match_id)
@@ -181,26 +209,24 @@ class ComputerPlayer:
                 await asyncio.sleep(RETRY_DELAY)
 
     async def _play_once(self, match_id: str, ply: int) -> None:
-        loaded = await run_in_threadpool(self.store.load, match_id)
-        if loaded.ply != ply or not loaded.thinking:
+        job = await run_in_threadpool(self.service.computer_job, match_id, ply)
+        if job is None:
             return
-        row = loaded.row
-        args = (row.game, dict(row.options), list(row.moves), row.level, self.move_time)
+        game_id, options, fen, level = job
         seed = move_seed(match_id, ply)
         try:
             text = await asyncio.wait_for(
-                self.pool.run(computer_move, *args, seed),
+                self.pool.run(computer_move, game_id, options, fen, level, self.move_time, seed),
                 timeout=hard_cap(self.move_time) + POOL_MARGIN,
             )
         except Exception:  # timed out or failed: the game must still go on
             log.exception("computer move in match %s failed; playing a random move", match_id)
-            state = loaded.state
+            state = make_game(game_id, options).state_from_fen(fen)
             text = state.move_str(random.Random(seed).choice(state.legal_moves()))
-        applied = await run_in_threadpool(self.store.computer_move, match_id, ply, text)
+        applied = await run_in_threadpool(self.service.computer_move, match_id, ply, text)
         if applied is not None:
             self.hub.notify(match_id)
-            if applied.thinking:
-                self.schedule(match_id, applied.ply)
+            self.follow(applied)
 
 
 def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float = 1.0) -> FastAPI:
@@ -208,15 +234,15 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         raise ValueError(f"move_time must be positive, not {move_time}")
     engine = make_engine(db_url or default_db_url())
     upgrade(engine)
-    store = MatchStore(make_sessionmaker(engine))
+    service = MatchService(make_sessionmaker(engine))
     pool = WorkerPool(workers)
-    hub = Hub(store)
-    computer = ComputerPlayer(store, pool, hub, move_time)
+    hub = Hub(service)
+    computer = ComputerPlayer(service, pool, hub, move_time)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         warm_up = asyncio.create_task(start_pool(pool))
-        for match_id, ply in await run_in_threadpool(store.pending_computer_moves):
+        for match_id, ply in await run_in_threadpool(service.pending_computer_moves):
             computer.schedule(match_id, ply)
         try:
             yield
@@ -227,7 +253,9 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
             engine.dispose()
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
-    app.state.store, app.state.pool, app.state.computer = store, pool, computer
+    # ``store``: the name the pages module reads the service by.
+    app.state.service = app.state.store = service
+    app.state.pool, app.state.computer = pool, computer
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -236,6 +264,13 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    def answer(live: Live, token: str | None) -> dict[str, Any]:
+        with live.lock:
+            return service.match_json(live, live.held_by(token))
+
+    async def answered(live: Live, token: str | None) -> dict[str, Any]:
+        return await run_in_threadpool(answer, live, token)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:
@@ -246,69 +281,99 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return games_json()
 
     async def create(
-        game_id: str, options: dict[str, Any], opponent: str, level: int, side: int
-    ) -> tuple[Loaded, str]:
-        loaded, token = await run_in_threadpool(
-            store.create, game_id, options, opponent, level, side
+        game_id: str, options: dict[str, Any], seats: list[dict[str, Any]] | None, **old: Any
+    ) -> tuple[Live, str]:
+        live, token = await run_in_threadpool(
+            lambda: service.create(game_id, options, seats, **old)
         )
-        computer.follow(loaded)
-        return loaded, token
+        computer.follow(live)
+        return live, token
 
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateBody) -> dict[str, Any]:
-        loaded, token = await create(body.game, body.options, body.opponent, body.level, body.side)
-        return store.match_json(loaded, store.seat_of(loaded.row, token))
+        seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
+        live, token = await create(
+            body.game, body.options, seats, opponent=body.opponent, level=body.level, side=body.side
+        )
+        return await answered(live, token)
 
     @app.get("/new/{game_id}")
-    async def new_match(
-        game_id: str,
-        opponent: str = "computer",
-        level: str = "3",
-        side: str = "1",
-        size: str | None = None,
-        rules: str | None = None,
-        start: str | None = None,
-    ) -> RedirectResponse:
+    async def new_match(request: Request, game_id: str) -> RedirectResponse:
+        """A new match from a link: ``opponent``/``level``/``side`` or ``seats=me,computer:2,
+        friend``, and any option the game declares, by its name."""
+        query = request.query_params
+        cls = GAMES.get(game_id)
+        if cls is None:
+            make_game(game_id, {})  # the 400 naming the known games
+        assert cls is not None
         numbers = {}
-        for name, text in (("level", level), ("side", side)):
+        for name, default in (("level", "3"), ("side", "1")):
+            text = query.get(name, default)
             try:
                 numbers[name] = int(text)
             except ValueError:
                 raise ApiError(400, f"{name}={text!r} is not a whole number") from None
-        options = {k: v for k, v in (("size", size), ("rules", rules), ("start", start)) if v}
-        loaded, token = await create(game_id, options, opponent, numbers["level"], numbers["side"])
-        return RedirectResponse(f"/play/{loaded.row.id}?seat={token}", status_code=303)
+        options = {spec.name: query[spec.name] for spec in cls.option_specs if query.get(spec.name)}
+        seats = parse_seats(query["seats"]) if "seats" in query else None
+        live, token = await create(
+            game_id, options, seats, opponent=query.get("opponent", "computer"), **numbers
+        )
+        return RedirectResponse(f"/play/{live.id}?seat={token}", status_code=303)
 
     @app.get("/api/matches/{match_id}")
     async def get_match(match_id: str, seat: str | None = None) -> dict[str, Any]:
-        loaded = await run_in_threadpool(store.load, match_id)
-        return store.match_json(loaded, store.seat_of(loaded.row, seat))
+        live = await run_in_threadpool(service.load, match_id)
+        return await answered(live, seat)
 
     @app.get("/api/matches/{match_id}/view")
     async def match_view(match_id: str, ply: int | None = None) -> dict[str, Any]:
-        return await run_in_threadpool(store.view_at, match_id, ply)
+        return await run_in_threadpool(service.view_at, match_id, ply)
+
+    @app.get("/api/matches/{match_id}/clicks")
+    async def match_clicks(
+        match_id: str, seat: str | None = None, prefix: str = ""
+    ) -> dict[str, Any]:
+        clicks = [c.strip() for c in prefix.split(",") if c.strip()]
+        if len(clicks) > MAX_CLICKS:
+            raise ApiError(400, f"a prefix of {len(clicks)} clicks is longer than any move")
+        return await run_in_threadpool(service.clicks, match_id, seat, clicks)
 
     @app.post("/api/matches/{match_id}/move")
     async def move(match_id: str, body: MoveBody) -> dict[str, Any]:
-        loaded = await run_in_threadpool(store.move, match_id, body.seat, body.move, body.ply)
-        computer.follow(loaded)
+        live = await run_in_threadpool(service.move, match_id, body.seat, body.move, body.ply)
+        computer.follow(live)
         hub.notify(match_id)
-        return store.match_json(loaded, store.seat_of(loaded.row, body.seat))
+        return await answered(live, body.seat)
 
     @app.post("/api/matches/{match_id}/undo")
     async def undo(match_id: str, body: UndoBody) -> dict[str, Any]:
-        loaded = await run_in_threadpool(store.undo, match_id, body.seat, body.ply)
+        live = await run_in_threadpool(service.undo, match_id, body.seat, body.ply)
         computer.cancel(match_id)
-        computer.follow(loaded)
+        computer.follow(live)
         hub.notify(match_id)
-        return store.match_json(loaded, store.seat_of(loaded.row, body.seat))
+        return await answered(live, body.seat)
+
+    @app.post("/api/matches/{match_id}/resign")
+    async def resign(match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
+        live = await run_in_threadpool(service.resign, match_id, body.seat)
+        computer.cancel(match_id)
+        hub.notify(match_id)
+        return await answered(live, body.seat)
+
+    @app.post("/api/matches/{match_id}/rematch", status_code=201)
+    async def rematch(match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
+        live = await run_in_threadpool(service.rematch, match_id, body.seat)
+        computer.follow(live)
+        hub.notify(match_id)  # every player of the old match is shown the way to the new one
+        return await answered(live, body.seat)
 
     @app.get("/api/matches/{match_id}/record")
     async def record(match_id: str, format: str = "pgn") -> Response:
         if format not in ("pgn", "json"):
             raise ApiError(400, f"format={format!r} is not pgn or json")
-        loaded = await run_in_threadpool(store.load, match_id)
-        text = record_text(loaded, format)
+        text = await run_in_threadpool(
+            service.locked, match_id, lambda live: record_text(live, format)
+        )
         return Response(
             text,
             media_type="application/json" if format == "json" else "application/x-chess-pgn",
@@ -319,16 +384,13 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 
     @app.post("/api/import", status_code=201)
     async def import_record(body: ImportBody) -> dict[str, Any]:
-        loaded, token = await run_in_threadpool(store.import_record, body.record)
-        return {
-            "url": f"/play/{loaded.row.id}?seat={token}",
-            "match": store.match_json(loaded, "both"),
-        }
+        live, token = await run_in_threadpool(service.import_record, body.record)
+        return {"url": f"/play/{live.id}?seat={token}", "match": await answered(live, token)}
 
     @app.post("/api/analyse")
     async def analyse_position(body: AnalyseBody) -> dict[str, Any]:
         game = make_game(body.game, body.options)
-        state, moves = await run_in_threadpool(replay_moves, game, body.moves)
+        state, moves, _ = await run_in_threadpool(replay_moves, game, body.moves)
         try:
             return await asyncio.wait_for(
                 pool.run(analyse, game.id, dict(game.options), moves, ANALYSE_TIME),
@@ -345,13 +407,13 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     async def watch(websocket: WebSocket, match_id: str, seat: str | None = None) -> None:
         await websocket.accept()
         try:
-            loaded = await run_in_threadpool(store.load, match_id)
-            viewer = store.seat_of(loaded.row, seat)
+            live = await run_in_threadpool(service.load, match_id)
+            held = live.held_by(seat)
         except ApiError as exc:
             # 4404 / 4403: the HTTP status in the application's close-code range.
             await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
             return
-        await hub.attach(match_id, websocket, viewer)
+        await hub.attach(match_id, websocket, held)
         try:
             while True:  # clients send nothing; reading notices the disconnect
                 message = await websocket.receive()
@@ -375,6 +437,21 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     return app
 
 
+def parse_seats(text: str) -> list[dict[str, Any]]:
+    """``me,computer:2,friend`` -> seat requests (the level after a colon)."""
+    seats: list[dict[str, Any]] = []
+    for word in text.split(","):
+        kind, _, level = word.strip().partition(":")
+        seat: dict[str, Any] = {"kind": kind}
+        if level:
+            try:
+                seat["level"] = int(level)
+            except ValueError:
+                raise ApiError(400, f"seats: level {level!r} is not a whole number") from None
+        seats.append(seat)
+    return seats
+
+
 async def start_pool(pool: WorkerPool) -> None:
     try:
         await pool.start()
@@ -382,17 +459,15 @@ async def start_pool(pool: WorkerPool) -> None:
         log.exception("the worker pool could not be warmed up")
 
 
-def record_text(loaded: Loaded, format: str) -> str:
+def record_text(live: Live, format: str) -> str:
     from slimetrail.core.records import Record
 
-    row, names = loaded.row, list(loaded.game.player_names)
-    if row.computer_side is not None:
-        names[row.computer_side - 1] = f"Computer (level {row.level})"
-    tags = {
-        "Event": f"Slimetrail {row.opponent} match",
-        "Site": f"/play/{row.id}",
-        "Player1": names[0],
-        "Player2": names[1],
-    }
-    record = Record.from_state(loaded.state, **tags)
+    tags = {"Event": f"Slimetrail {MatchService.opponent(live)} match", "Site": f"/play/{live.id}"}
+    for seat in live.seats:
+        name = live.game.player_names[seat.player - 1]
+        if seat.kind == "computer":
+            name = f"Computer (level {seat.level})"
+        tags[f"Player{seat.player}"] = name
+    record = Record.from_state(live.state, **tags)
+    record.result = result_text(live)  # a resignation ends the game too
     return record.to_json() if format == "json" else record.to_pgn()

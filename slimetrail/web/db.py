@@ -1,8 +1,10 @@
 """Storage of matches with SQLAlchemy 2: SQLite by default, PostgreSQL (or any dialect) by URL.
 
-A match is stored as its setup (game id, options, opponent, seats) plus its move list as
-canonical move texts; positions are rebuilt by replaying.  ``version`` counts changes so that
-a write can be made conditional on nobody having changed the match meanwhile.
+A match is its setup (game id, options), its seats (one row per player: a person holding a
+secret token, or the computer at a level) and its moves (one row per move, so that a move
+writes one small row whatever the game's length).  ``version`` counts changes so that a write
+can be made conditional on nobody having changed the match meanwhile, and so that a process
+holding the match in memory can tell that another one wrote it.
 The schema is created and upgraded by the Alembic migrations in ``migrations/``.
 """
 
@@ -13,10 +15,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, Integer, String, create_engine, event
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
-OPPONENTS = ("computer", "hotseat", "friend")
+HUMAN, COMPUTER = "human", "computer"
 UNFINISHED = "*"
 
 
@@ -34,25 +45,46 @@ class MatchRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
     options: Mapped[dict[str, str]] = mapped_column(JSON)
-    opponent: Mapped[str] = mapped_column(String(16))
-    level: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # The side the computer plays, or None for games between people.
-    computer_side: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # The side of whoever created the match (their link may show the other seat's invite).
-    creator_side: Mapped[int] = mapped_column(Integer)
-    # Secret seat tokens; None for the computer's seat.  Hotseat: both hold the same token.
-    seat1: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    seat2: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    moves: Mapped[list[str]] = mapped_column(JSON)
-    # Denormalised from the moves so that unfinished computer turns can be found at startup.
+    # The seat of whoever created the match: their link shows every seat's invite.
+    creator_seat: Mapped[int] = mapped_column(Integer)
+    # Denormalised from the moves, so that unfinished computer turns can be found at startup
+    # and the match list read without the moves.
+    ply: Mapped[int] = mapped_column(Integer, default=0)
     to_move: Mapped[int] = mapped_column(Integer)
-    result: Mapped[str] = mapped_column(String(8), default=UNFINISHED, index=True)
+    result: Mapped[str] = mapped_column(String(64), default=UNFINISHED, index=True)
+    # The player who resigned (the game is over), or None.
+    resigned: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The match the players moved on to with "rematch", or None.
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
-    def token(self, side: int) -> str | None:
-        return self.seat1 if side == 1 else self.seat2
+
+class SeatRow(Base):
+    """One player of a match: ``seat`` IS the player number (colours come from the game)."""
+
+    __tablename__ = "seats"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # HUMAN or COMPUTER
+    # A person's secret token (one token on several seats: hotseat); None for the computer.
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    level: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first move
+    player: Mapped[int] = mapped_column(Integer)  # who made it
+    move: Mapped[str] = mapped_column(String(200))  # canonical text
 
 
 def default_db_url() -> str:

@@ -1,7 +1,7 @@
 """A real ``slimetrail serve`` subprocess and the system Chromium, for tests, scripts and benches.
 
 Shared by tests/conftest.py (the ``live_server`` fixtures), tests/test_browser.py,
-scripts/screenshot.py and bench/web_latency.py.  Needs the test extra (``httpx2``); the web
+scripts/screenshot.py and the web benchmarks.  Needs the test extra (``httpx2``); the web
 app itself never imports this module.
 """
 
@@ -42,11 +42,21 @@ class LiveServer(str):
     port: int
     log_path: Path
     extra_args: tuple[str, ...]
+    env: dict[str, str]
 
-    def __new__(cls, port: int, db_url: str, log_path: Path, extra_args: tuple[str, ...] = ()):
+    def __new__(
+        cls,
+        port: int,
+        db_url: str,
+        log_path: Path,
+        extra_args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ):
+        """``env``: variables set for the server on top of this process's environment (e.g.
+        ``SLIMETRAIL_GAMES`` and ``PYTHONPATH`` for games registered by tests)."""
         server = super().__new__(cls, f"http://127.0.0.1:{port}")
         server.port, server.db_url, server.log_path = port, db_url, log_path
-        server.extra_args, server.process = extra_args, None
+        server.extra_args, server.process, server.env = extra_args, None, dict(env or {})
         return server
 
     @property
@@ -71,7 +81,13 @@ class LiveServer(str):
         ]
         log = self.log_path.open("ab")
         # A session of its own, so that kill() takes the worker processes down with it.
-        self.process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
+        self.process = subprocess.Popen(
+            command,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            env={**os.environ, **self.env},
+        )
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

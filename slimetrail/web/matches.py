@@ -1,9 +1,17 @@
-"""The match service: creating matches, moves, undo, records and the match JSON.
+"""The match service between the web and the games: seats, live positions, moves, records.
 
-Every method is synchronous (the app runs them in threads) and works on the database only:
-a match is loaded, replayed, checked, and written back with a conditional update on its
-``version``, so two writers racing on one match cannot both succeed and a failed request
-leaves nothing changed.  Errors are :class:`ApiError` with the HTTP status to answer.
+A match has N seats, one per player of its game (a seat IS a player number; colours come
+from ``state.colours()``, so a pie ``swap`` exchanges them): a person holding a secret token
+(one token on several seats is a hotseat game; each friend invited by link has their own),
+or the computer at a level.
+
+Every live match is held in memory once (:class:`Live`, in a bounded cache keyed by match id):
+a move is checked and made on that position, written with a conditional update on the row's
+``version`` (two writers racing on one match cannot both succeed, and a failed request leaves
+nothing changed), and costs no replay.  Each request first reads the row's ``version``: when
+another process has written the match meanwhile, the match is loaded again -- the one place
+where moves are replayed (:attr:`MatchService.replays` counts it).  Every method is
+synchronous (the app runs them in threads).  Errors are :class:`ApiError` with the HTTP status.
 """
 
 from __future__ import annotations
@@ -11,20 +19,27 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import sessionmaker
 
-from slimetrail.core.game import Game, GameError, State
+from slimetrail.core.game import Game, GameError, Outcome, State
 from slimetrail.core.registry import GAMES, get_game
-from slimetrail.web.db import OPPONENTS, UNFINISHED, MatchRow
-from slimetrail.web.diagrams import player_colours
+from slimetrail.web.db import COMPUTER, HUMAN, UNFINISHED, MatchRow, MoveRow, SeatRow
 
-Seat = int | Literal["both"]
 MAX_RECORD_CHARS = 1_000_000
+CACHE_SIZE = 2_000
+# What a creator may ask for each seat.
+SEAT_KINDS = ("me", "friend", "computer")
+# The two-player shape of the first API: ``opponent`` with ``side`` and ``level``.
+OPPONENTS = ("computer", "hotseat", "friend")
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -36,28 +51,78 @@ class ApiError(Exception):
         self.message = message
 
 
-@dataclass
-class Loaded:
-    """A match row with its game and the position after all its moves."""
+@dataclass(frozen=True)
+class Seat:
+    player: int
+    kind: str  # HUMAN or COMPUTER
+    token: str | None = None
+    level: int | None = None
 
-    row: MatchRow
+
+@dataclass
+class Live:
+    """One match in memory: its seats and its current position (``state`` after ``moves``).
+
+    Read and changed only under ``lock``; ``version`` is the row's version it matches.
+    """
+
+    id: str
     game: Game
     state: State
+    moves: list[str]
+    movers: list[int]
+    seats: list[Seat]
+    creator_seat: int
+    version: int
+    resigned: int | None = None
+    rematch: str | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
     def ply(self) -> int:
-        return len(self.row.moves)
+        return len(self.moves)
+
+    def outcome(self) -> Outcome | None:
+        if self.resigned is not None:
+            return resignation(self.game.num_players, self.resigned)
+        return self.state.outcome()
+
+    def seat(self, player: int) -> Seat:
+        return self.seats[player - 1]
 
     @property
     def thinking(self) -> bool:
-        return self.state.outcome() is None and self.row.computer_side == self.state.to_move
+        """Whether the computer is to move."""
+        return self.outcome() is None and self.seat(self.state.to_move).kind == COMPUTER
+
+    def held_by(self, token: str | None) -> tuple[int, ...]:
+        """The players whose seat ``token`` holds (several: hotseat); () without a token.
+
+        A token that is given but holds no seat of this match is refused (403): a player
+        whose link is mistyped should be told, not silently shown a spectator's view.
+        """
+        if not token:
+            return ()
+        held = tuple(
+            seat.player
+            for seat in self.seats
+            if seat.token is not None
+            and secrets.compare_digest(seat.token.encode(), token.encode())
+        )
+        if not held:
+            raise ApiError(403, "this seat link is not valid for this match")
+        return held
+
+    def people(self) -> int:
+        """How many different people hold seats (a hotseat player counts once)."""
+        return len({seat.token for seat in self.seats if seat.kind == HUMAN})
 
 
-def result_text(state: State) -> str:
-    outcome = state.outcome()
-    if outcome is None:
-        return UNFINISHED
-    return {1: "1-0", 2: "0-1", None: "1/2-1/2"}[outcome.winner]
+def resignation(num_players: int, resigner: int) -> Outcome:
+    """The resigner is ranked last; everybody else shares first place (the only winner of
+    a two-player game)."""
+    others = [p for p in range(1, num_players + 1) if p != resigner]
+    return Outcome.ranking([others, resigner], reason="resigned")
 
 
 def move_seed(match_id: str, ply: int) -> int:
@@ -85,6 +150,8 @@ def games_json() -> list[dict[str, Any]]:
                 for s in cls.option_specs
             ],
             "presets": dict(getattr(cls, "presets", {}) or {}),
+            "actions": list(cls.turn.actions),
+            "max_clicks": cls.turn.max_clicks,
         }
         for cls in GAMES.values()
     ]
@@ -98,10 +165,11 @@ def make_game(game_id: str, options: dict[str, Any]) -> Game:
         raise ApiError(400, str(exc)) from None
 
 
-def replay_moves(game: Game, texts: list[str]) -> tuple[State, list[str]]:
-    """The position after ``texts`` and their canonical forms; a 400 names a bad move."""
+def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], list[int]]:
+    """The position after ``texts``, their canonical forms and who made each; a 400 names a
+    bad move."""
     state = game.new_state()
-    canonical = []
+    canonical, movers = [], []
     for number, text in enumerate(texts, 1):
         if state.outcome() is not None:
             raise ApiError(400, f"move {number} ({text!r}): the game is already over")
@@ -110,8 +178,45 @@ def replay_moves(game: Game, texts: list[str]) -> tuple[State, list[str]]:
         except GameError as exc:
             raise ApiError(400, f"move {number} ({text!r}): {exc}") from None
         canonical.append(state.move_str(move))
+        movers.append(state.to_move)
         state.push(move)
-    return state, canonical
+    return state, canonical, movers
+
+
+def seats_from_request(
+    game: Game, seats: list[dict[str, Any]] | None, opponent: str, level: int, side: int
+) -> list[dict[str, Any]]:
+    """The seat requests (``{"kind": "me" | "friend" | "computer", "level": n}``) of a new
+    match; without ``seats``, from the two-player shape ``opponent``/``side``/``level``."""
+    n = game.num_players
+    if seats is None:
+        if opponent not in OPPONENTS:
+            raise ApiError(400, f"opponent {opponent!r} is not one of {', '.join(OPPONENTS)}")
+        if not 1 <= side <= n:
+            raise ApiError(400, f"side {side!r} is not a player of {game.id} (1 to {n})")
+        other = {"computer": "computer", "hotseat": "me", "friend": "friend"}[opponent]
+        seats = [
+            {"kind": "me"} if player == side else {"kind": other, "level": level}
+            for player in range(1, n + 1)
+        ]
+    if len(seats) != n:
+        raise ApiError(400, f"{game.id} has {n} players: give {n} seats, not {len(seats)}")
+    available = levels()
+    for number, seat in enumerate(seats, 1):
+        kind = seat.get("kind")
+        if kind not in SEAT_KINDS:
+            raise ApiError(
+                400, f"seat {number}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}"
+            )
+        if kind == "computer" and seat.get("level") not in available:
+            raise ApiError(
+                400,
+                f"seat {number}: level {seat.get('level')!r} is not one of "
+                f"{', '.join(map(str, available))}",
+            )
+    if not any(seat["kind"] == "me" for seat in seats):
+        raise ApiError(400, "at least one seat must be yours (kind 'me')")
+    return seats
 
 
 _URLSAFE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -121,151 +226,277 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-class MatchStore:
-    def __init__(self, sessions: sessionmaker) -> None:
+class LiveCache:
+    """The live matches of this process, the least recently used dropped beyond ``size``."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[str, Live] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, match_id: str) -> Live | None:
+        with self.lock:
+            live = self.entries.get(match_id)
+            if live is not None:
+                self.entries.move_to_end(match_id)
+            return live
+
+    def put(self, live: Live) -> None:
+        with self.lock:
+            self.entries[live.id] = live
+            self.entries.move_to_end(live.id)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def discard(self, live: Live) -> None:
+        """Forget ``live`` (not a newer entry another thread may have put meanwhile)."""
+        with self.lock:
+            if self.entries.get(live.id) is live:
+                del self.entries[live.id]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+class MatchService:
+    def __init__(self, sessions: sessionmaker, cache_size: int = CACHE_SIZE) -> None:
         self.sessions = sessions
+        self.cache = LiveCache(cache_size)
+        # Matches loaded from the database and replayed (the only replays a request makes).
+        self.replays = 0
 
     # -- reading -------------------------------------------------------------------
 
-    def load(self, match_id: str) -> Loaded:
+    def load(self, match_id: str) -> Live:
+        """The live match, from memory if no process has written it since it was loaded."""
         # Ids are token_urlsafe text; anything else (NUL bytes, say, which PostgreSQL refuses
         # in a query) cannot name a match, so it never reaches the database.
-        row = None
+        version = None
         if _URLSAFE.fullmatch(match_id):
             with self.sessions() as session:
-                row = session.get(MatchRow, match_id)
-        if row is None:
+                version = session.scalar(select(MatchRow.version).where(MatchRow.id == match_id))
+        if version is None:
             raise ApiError(404, f"no match {match_id!r}")
+        live = self.cache.get(match_id)
+        if live is not None and live.version == version:
+            return live
+        live = self._read(match_id)
+        self.cache.put(live)
+        return live
+
+    def _read(self, match_id: str) -> Live:
+        with self.sessions() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                raise ApiError(404, f"no match {match_id!r}")
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.match_id == match_id).order_by(SeatRow.seat)
+            ).all()
+            moves = session.execute(
+                select(MoveRow.move, MoveRow.player)
+                .where(MoveRow.match_id == match_id)
+                .order_by(MoveRow.ply)
+            ).all()
         game = get_game(row.game, **row.options)
-        state, _ = replay_moves(game, row.moves)
-        return Loaded(row, game, state)
+        state = game.new_state()
+        for text, _ in moves:
+            state.push_str(text)
+        self.replays += 1
+        return Live(
+            id=row.id,
+            game=game,
+            state=state,
+            moves=[text for text, _ in moves],
+            movers=[player for _, player in moves],
+            seats=[Seat(s.seat, s.kind, s.token, s.level) for s in seats],
+            creator_seat=row.creator_seat,
+            version=row.version,
+            resigned=row.resigned,
+            rematch=row.rematch,
+        )
 
-    @staticmethod
-    def seat_of(row: MatchRow, token: str | None) -> Seat:
-        """The seat a token holds: 1, 2, ``"both"`` (hotseat), or 0 without a token.
-
-        A token that is given but holds no seat of this match is refused (403): a player
-        whose link is mistyped should be told, not silently shown a spectator's view.
-        """
-        if not token:
-            return 0
-        held = [
-            side
-            for side in (1, 2)
-            if (seat := row.token(side)) is not None
-            and secrets.compare_digest(seat.encode(), token.encode())
-        ]
-        if not held:
-            raise ApiError(403, "this seat link is not valid for this match")
-        return "both" if len(held) == 2 else held[0]
+    def locked(self, match_id: str, func: Callable[[Live], T]) -> T:
+        """``func(live)`` under the match's lock, on its current position."""
+        live = self.load(match_id)
+        with live.lock:
+            return func(live)
 
     def pending_computer_moves(self) -> list[tuple[str, int]]:
         """``(match id, ply)`` of every unfinished match whose computer is to move."""
         with self.sessions() as session:
             rows = session.execute(
-                select(MatchRow.id, MatchRow.moves).where(
+                select(MatchRow.id, MatchRow.ply)
+                .join(SeatRow, SeatRow.match_id == MatchRow.id)
+                .where(
                     MatchRow.result == UNFINISHED,
-                    MatchRow.computer_side.is_not(None),
-                    MatchRow.computer_side == MatchRow.to_move,
+                    SeatRow.seat == MatchRow.to_move,
+                    SeatRow.kind == COMPUTER,
                 )
             ).all()
-        return [(match_id, len(moves)) for match_id, moves in rows]
+        return [(match_id, ply) for match_id, ply in rows]
 
     # -- the match JSON ------------------------------------------------------------
 
-    def match_json(self, loaded: Loaded, seat: Seat) -> dict[str, Any]:
-        row, game, state = loaded.row, loaded.game, loaded.state
-        outcome = state.outcome()
-        may_move = (
-            outcome is None
-            and not loaded.thinking
-            and (seat == "both" or (seat != 0 and seat == state.to_move))
-        )
+    def match_json(self, live: Live, held: tuple[int, ...]) -> dict[str, Any]:
+        """The match as a viewer holding the seats ``held`` sees it (call under the lock)."""
+        from slimetrail import render
+
+        game, state = live.game, live.state
+        outcome = live.outcome()
+        may_move = outcome is None and not live.thinking and state.to_move in held
+        clicks = state.next_clicks() if may_move else {}
+        colours = state.colours()
+        computers = [seat for seat in live.seats if seat.kind == COMPUTER]
+        players = []
+        for seat in live.seats:
+            player = seat.player
+            players.append(
+                {
+                    "player": player,
+                    "name": game.player_names[player - 1],
+                    "colour": render.PALETTE[colours[player - 1]],
+                    "colour_name": colours[player - 1],
+                    "kind": seat.kind,
+                    "level": seat.level,
+                    "you": player in held,
+                    "to_move": outcome is None and state.to_move == player,
+                    "place": outcome.place(player) if outcome else None,
+                    "result": outcome.for_player(player) if outcome else None,
+                }
+            )
         return {
-            "id": row.id,
-            "game": row.game,
+            "id": live.id,
+            "game": game.id,
             "options": dict(game.options),
             "spec": game.spec,
             "title": game.title,
+            "players": players,
             "player_names": list(game.player_names),
-            "player_colours": player_colours(game),
-            "opponent": row.opponent,
-            "level": row.level,
-            "computer_side": row.computer_side,
-            "board": game.describe_board(),
-            "moves": list(row.moves),
-            "ply": loaded.ply,
+            "player_colours": [render.PALETTE[c] for c in colours],
+            "opponent": self.opponent(live),
+            "level": computers[0].level if computers else None,
+            "computer_side": computers[0].player if computers else None,
+            "actions": list(game.turn.actions),
+            "moves": list(live.moves),
+            "movers": list(live.movers),
+            "ply": live.ply,
             "to_move": state.to_move,
-            "outcome": None
-            if outcome is None
-            else {"winner": outcome.winner, "reason": outcome.reason, "result": result_text(state)},
+            "outcome": None if outcome is None else outcome_json(outcome),
+            "resigned": live.resigned,
             "view": state.view(),
-            "legal": state.legal_clicks() if may_move else {},
-            "seat": seat,
-            "thinking": loaded.thinking,
-            "links": self.links(row, seat),
+            "svg": render.board_svg(
+                game,
+                state.view(),
+                colours=colours,
+                targets=[click for click in clicks if click not in game.turn.actions],
+                interactive=True,
+                label=f"{game.title} board",
+            ),
+            "clicks": clicks,
+            "seat": legacy_seat(held),
+            "seats": list(held),
+            "thinking": live.thinking,
+            "can_undo": bool(held) and live.people() == 1 and self.undo_plies(live, held) > 0,
+            "links": self.links(live, held),
+            "rematch": self.rematch_link(live, held),
         }
 
     @staticmethod
-    def links(row: MatchRow, seat: Seat) -> dict[str, str]:
-        """Seat links only for a seat holder: their own, and the invite if they created it."""
-        base = f"/play/{row.id}"
+    def opponent(live: Live) -> str:
+        """``computer``, ``hotseat`` or ``friend``: the kind of game in the first API's words."""
+        if any(seat.kind == COMPUTER for seat in live.seats):
+            return "computer"
+        return "hotseat" if live.people() == 1 else "friend"
+
+    @staticmethod
+    def links(live: Live, held: tuple[int, ...]) -> dict[str, str]:
+        """Seat links only for a seat holder: their own, and every invite if they created it."""
+        base = f"/play/{live.id}"
         links = {"watch": base}
-        for side in (1, 2):
-            token = row.token(side)
-            if token is None:
-                continue
-            if seat == "both" or seat == side or (seat == row.creator_side != 0):
-                links[str(side)] = f"{base}?seat={token}"
+        creator = live.creator_seat in held
+        for seat in live.seats:
+            if seat.token is not None and (creator or seat.player in held):
+                links[str(seat.player)] = f"{base}?seat={seat.token}"
         return links
 
+    @staticmethod
+    def rematch_link(live: Live, held: tuple[int, ...]) -> str | None:
+        """The rematch for this viewer: their own seat there (the seats keep their tokens)."""
+        if live.rematch is None:
+            return None
+        token = live.seat(held[0]).token if held else None
+        return f"/play/{live.rematch}" + (f"?seat={token}" if token else "")
+
     def view_at(self, match_id: str, ply: int | None) -> dict[str, Any]:
-        loaded = self.load(match_id)
-        if ply is None:
-            ply = loaded.ply
-        if not 0 <= ply <= loaded.ply:
-            raise ApiError(400, f"ply {ply} is out of range: the match has {loaded.ply} moves")
-        state = loaded.state
-        for _ in range(loaded.ply - ply):
-            state.pop()
-        return {"ply": ply, "view": state.view(), "fen": state.fen()}
+        from slimetrail import render
+
+        def at(live: Live) -> dict[str, Any]:
+            wanted = live.ply if ply is None else ply
+            if not 0 <= wanted <= live.ply:
+                raise ApiError(400, f"ply {wanted} is out of range: the match has {live.ply} moves")
+            state = live.state.copy()
+            for _ in range(live.ply - wanted):
+                state.pop()
+            view = state.view()
+            svg = render.board_svg(
+                live.game, view, colours=state.colours(), label=f"after move {wanted}"
+            )
+            return {"ply": wanted, "view": view, "fen": state.fen(), "svg": svg}
+
+        return self.locked(match_id, at)
+
+    def clicks(self, match_id: str, token: str | None, prefix: list[str]) -> dict[str, Any]:
+        """The next legal clicks after ``prefix`` for the player to move, and the board with
+        them marked."""
+        from slimetrail import render
+
+        def find(live: Live) -> dict[str, Any]:
+            held = self._held_required(live, token)
+            self._check_turn(live, held)
+            try:
+                clicks = live.state.next_clicks(prefix)
+            except GameError as exc:
+                raise ApiError(400, str(exc)) from None
+            actions = live.game.turn.actions
+            svg = render.board_svg(
+                live.game,
+                live.state.view(),
+                colours=live.state.colours(),
+                targets=[click for click in clicks if click not in actions],
+                interactive=True,
+                label=f"{live.game.title} board",
+            )
+            return {"ply": live.ply, "prefix": prefix, "clicks": clicks, "svg": svg}
+
+        return self.locked(match_id, find)
 
     # -- changes -------------------------------------------------------------------
 
     def create(
-        self, game_id: str, options: dict[str, Any], opponent: str, level: int, side: int
-    ) -> tuple[Loaded, str]:
+        self,
+        game_id: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]] | None = None,
+        *,
+        opponent: str = "computer",
+        level: int = 3,
+        side: int = 1,
+    ) -> tuple[Live, str]:
         """A new match and the creator's seat token."""
         game = make_game(game_id, options)
-        if opponent not in OPPONENTS:
-            raise ApiError(400, f"opponent {opponent!r} is not one of {', '.join(OPPONENTS)}")
-        if side not in (1, 2):
-            raise ApiError(400, f"side {side!r} is not 1 or 2")
-        if opponent == "computer":
-            available = levels()
-            if level not in available:
-                raise ApiError(
-                    400, f"level {level!r} is not one of {', '.join(map(str, sorted(available)))}"
-                )
+        wanted = seats_from_request(game, seats, opponent, level, side)
         token = new_token()
-        tokens: dict[int, str | None] = {side: token}
-        if opponent == "computer":
-            tokens[3 - side] = None
-        elif opponent == "hotseat":
-            tokens[3 - side] = token
-        else:
-            tokens[3 - side] = new_token()
-        return self._insert(
-            game,
-            [],
-            opponent=opponent,
-            level=level if opponent == "computer" else None,
-            computer_side=3 - side if opponent == "computer" else None,
-            creator_side=side,
-            tokens=tokens,
-        ), token
+        made = [
+            Seat(n, COMPUTER, None, s["level"])
+            if s["kind"] == "computer"
+            else Seat(n, HUMAN, token if s["kind"] == "me" else new_token())
+            for n, s in enumerate(wanted, 1)
+        ]
+        creator = next(n for n, s in enumerate(wanted, 1) if s["kind"] == "me")
+        return self._insert(game, [], made, creator), token
 
-    def import_record(self, text: str) -> tuple[Loaded, str]:
+    def import_record(self, text: str) -> tuple[Live, str]:
         """A hotseat match replaying a PGN or JSON record, and its seat token."""
         from slimetrail.core.records import parse_record
 
@@ -279,147 +510,289 @@ class MatchStore:
             raise ApiError(
                 400, "records that start from a set-up position (FEN) cannot be played here"
             )
-        _, moves = replay_moves(record.game, list(record.moves))
         token = new_token()
-        loaded = self._insert(
-            record.game,
-            moves,
-            opponent="hotseat",
-            level=None,
-            computer_side=None,
-            creator_side=1,
-            tokens={1: token, 2: token},
-        )
-        return loaded, token
+        seats = [Seat(n, HUMAN, token) for n in range(1, record.game.num_players + 1)]
+        return self._insert(record.game, list(record.moves), seats, 1), token
 
     def _insert(
         self,
         game: Game,
-        moves: list[str],
+        texts: list[str],
+        seats: list[Seat],
+        creator: int,
         *,
-        opponent: str,
-        level: int | None,
-        computer_side: int | None,
-        creator_side: int,
-        tokens: dict[int, str | None],
-    ) -> Loaded:
-        state, moves = replay_moves(game, moves)
+        rematch_of: Live | None = None,
+    ) -> Live:
+        state, moves, movers = replay_moves(game, texts)
         now = datetime.now(UTC)
-        row = MatchRow(
+        live = Live(
             id=secrets.token_urlsafe(8),
+            game=game,
+            state=state,
+            moves=moves,
+            movers=movers,
+            seats=seats,
+            creator_seat=creator,
+            version=0,
+        )
+        row = MatchRow(
+            id=live.id,
             game=game.id,
             options=dict(game.options),
-            opponent=opponent,
-            level=level,
-            computer_side=computer_side,
-            creator_side=creator_side,
-            seat1=tokens[1],
-            seat2=tokens[2],
-            moves=moves,
+            creator_seat=creator,
+            ply=live.ply,
             to_move=state.to_move,
-            result=result_text(state),
+            result=result_text(live),
             version=0,
             created=now,
             updated=now,
         )
         with self.sessions.begin() as session:
             session.add(row)
-        return Loaded(row, game, state)
+            session.flush()  # the match before the rows naming it (PostgreSQL checks keys)
+            session.add_all(
+                SeatRow(match_id=live.id, seat=s.player, kind=s.kind, token=s.token, level=s.level)
+                for s in seats
+            )
+            session.add_all(
+                MoveRow(match_id=live.id, ply=n, player=p, move=m)
+                for n, (m, p) in enumerate(zip(moves, movers, strict=True), 1)
+            )
+            if rematch_of is not None:
+                self._bump(session, rematch_of, rematch=live.id)
+        if rematch_of is not None:
+            rematch_of.version += 1
+            rematch_of.rematch = live.id
+        self.cache.put(live)
+        return live
 
-    def move(self, match_id: str, token: str | None, text: str, ply: int) -> Loaded:
-        loaded = self.load(match_id)
-        seat = self._seat_required(loaded.row, token)
-        self._check_current(loaded, ply)
-        state = loaded.state
-        if loaded.thinking:
-            raise ApiError(403, "it is the computer's turn")
-        if seat != "both" and seat != state.to_move:
-            raise ApiError(403, f"it is player {state.to_move}'s turn, not yours")
-        try:
-            move = state.parse_move(text)
-        except GameError as exc:
-            raise ApiError(400, str(exc)) from None
-        canonical = state.move_str(move)
-        state.push(move)
-        return self._save(loaded, [*loaded.row.moves, canonical], state)
+    def move(self, match_id: str, token: str | None, text: str, ply: int) -> Live:
+        def play(live: Live) -> Live:
+            held = self._held_required(live, token)
+            self._check_current(live, ply)
+            self._check_turn(live, held)
+            state = live.state
+            try:
+                move = state.parse_move(text)
+            except GameError as exc:
+                raise ApiError(400, str(exc)) from None
+            self._push(live, move)
+            return live
 
-    def computer_move(self, match_id: str, ply: int, text: str) -> Loaded | None:
+        return self.locked(match_id, play)
+
+    def computer_move(self, match_id: str, ply: int, text: str) -> Live | None:
         """Apply the computer's move computed for ``ply``; ``None`` if the match moved on."""
-        loaded = self.load(match_id)
-        if loaded.ply != ply or not loaded.thinking:
-            return None
-        loaded.state.push_str(text)
-        try:
-            return self._save(loaded, [*loaded.row.moves, text], loaded.state)
-        except ApiError:
-            return None  # changed meanwhile (an undo): the move is no longer wanted
 
-    def undo(self, match_id: str, token: str | None, ply: int) -> Loaded:
-        """Take back one move (hotseat) or the player's last move and the computer's reply."""
-        loaded = self.load(match_id)
-        seat = self._seat_required(loaded.row, token)
-        row, state = loaded.row, loaded.state
-        if row.opponent == "friend":
-            raise ApiError(409, "undo is not available in games between two people")
-        self._check_ply(loaded, ply)  # a finished game may be taken back too
-        moves = list(row.moves)
-        if row.opponent == "hotseat":
-            if not moves:
-                raise ApiError(409, "there is no move to take back")
-            state.pop()
-            moves.pop()
-        else:
-            # Take back moves up to and including the player's own last move.
-            while moves:
-                state.pop()
-                moves.pop()
-                if state.to_move == seat:
-                    break
-            else:
+        def play(live: Live) -> Live | None:
+            if live.ply != ply or not live.thinking:
+                return None
+            try:
+                self._push(live, live.state.parse_move(text))
+            except ApiError:
+                return None  # changed meanwhile (an undo): the move is no longer wanted
+            return live
+
+        return self.locked(match_id, play)
+
+    def computer_job(self, match_id: str, ply: int) -> tuple[str, dict[str, str], str, int] | None:
+        """What a worker needs for the computer's move at ``ply`` (game id, options, position,
+        level), or ``None`` if the computer is not to move there."""
+
+        def job(live: Live) -> tuple[str, dict[str, str], str, int] | None:
+            if live.ply != ply or not live.thinking:
+                return None
+            level = live.seat(live.state.to_move).level
+            assert level is not None
+            return live.game.id, dict(live.game.options), live.state.fen(), level
+
+        return self.locked(match_id, job)
+
+    def undo(self, match_id: str, token: str | None, ply: int) -> Live:
+        """Take back moves to the last position where the player was to move: one move in a
+        hotseat game, the player's move and the computer's replies against the computer."""
+
+        def take_back(live: Live) -> Live:
+            held = self._held_required(live, token)
+            if live.people() > 1:
+                raise ApiError(409, "undo is not available in games between two people")
+            if live.resigned is not None:
+                raise ApiError(409, "the game was resigned: it cannot be taken back")
+            self._check_ply(live, ply)  # a finished game may be taken back too
+            count = self.undo_plies(live, held)
+            if count == 0:
                 raise ApiError(409, "you have no move to take back")
-        return self._save(loaded, moves, state)
+            self._write(live, pop=count)
+            return live
 
-    def _seat_required(self, row: MatchRow, token: str | None) -> Seat:
-        seat = self.seat_of(row, token)
-        if seat == 0:
-            raise ApiError(403, "a seat token is needed to play (spectators cannot move)")
-        return seat
-
-    @classmethod
-    def _check_current(cls, loaded: Loaded, ply: int) -> None:
-        if loaded.state.outcome() is not None:
-            raise ApiError(409, f"the game is over ({result_text(loaded.state)})")
-        cls._check_ply(loaded, ply)
+        return self.locked(match_id, take_back)
 
     @staticmethod
-    def _check_ply(loaded: Loaded, ply: int) -> None:
+    def undo_plies(live: Live, held: tuple[int, ...]) -> int:
+        """How many moves an undo by the holder of ``held`` takes back (0: none)."""
+        for back in range(1, live.ply + 1):
+            if live.movers[-back] in held:
+                return back
+        return 0
+
+    def resign(self, match_id: str, token: str | None) -> Live:
+        """The player to move resigns if the token holds that seat, else its first seat."""
+
+        def give_up(live: Live) -> Live:
+            held = self._held_required(live, token)
+            if live.outcome() is not None:
+                raise ApiError(409, f"the game is over ({result_text(live)})")
+            player = live.state.to_move if live.state.to_move in held else held[0]
+            self._write(live, resigned=player)
+            return live
+
+        return self.locked(match_id, give_up)
+
+    def rematch(self, match_id: str, token: str | None) -> Live:
+        """A new match of the same game with the seats rotated (player 2 moves first, ...);
+        each person keeps their token.  Asked again, it is the same rematch."""
+
+        def again(live: Live) -> Live:
+            held = self._held_required(live, token)
+            if live.rematch is not None:
+                return self.load(live.rematch)
+            if live.outcome() is None:
+                raise ApiError(409, "the game is not over yet: resign first for a rematch")
+            n = len(live.seats)
+            seats = [replace_player(live.seats[p % n], p) for p in range(1, n + 1)]
+            creator = next(s.player for s in seats if s.token == live.seat(held[0]).token)
+            return self._insert(live.game, [], seats, creator, rematch_of=live)
+
+        return self.locked(match_id, again)
+
+    # -- checks and writes ---------------------------------------------------------
+
+    @staticmethod
+    def _held_required(live: Live, token: str | None) -> tuple[int, ...]:
+        held = live.held_by(token)
+        if not held:
+            raise ApiError(403, "a seat token is needed to play (spectators cannot move)")
+        return held
+
+    @staticmethod
+    def _check_turn(live: Live, held: tuple[int, ...]) -> None:
+        if live.outcome() is not None:
+            raise ApiError(409, f"the game is over ({result_text(live)})")
+        if live.thinking:
+            raise ApiError(403, "it is the computer's turn")
+        if live.state.to_move not in held:
+            raise ApiError(403, f"it is player {live.state.to_move}'s turn, not yours")
+
+    @classmethod
+    def _check_current(cls, live: Live, ply: int) -> None:
+        if live.outcome() is not None:
+            raise ApiError(409, f"the game is over ({result_text(live)})")
+        cls._check_ply(live, ply)
+
+    @staticmethod
+    def _check_ply(live: Live, ply: int) -> None:
         """A move or undo must name the ply it was made on: another tab may have moved."""
-        if ply != loaded.ply:
+        if ply != live.ply:
             raise ApiError(
-                409, f"stale: the match has {loaded.ply} moves, not {ply}; reload the match"
+                409, f"stale: the match has {live.ply} moves, not {ply}; reload the match"
             )
 
-    def _save(self, loaded: Loaded, moves: list[str], state: State) -> Loaded:
-        """Write ``moves`` if the match is unchanged since ``loaded``; ``state`` is after them.
+    def _push(self, live: Live, move: Any) -> None:
+        text, player = live.state.move_str(move), live.state.to_move
+        live.state.push(move)
+        live.moves.append(text)
+        live.movers.append(player)
+        try:
+            self._write(live, added=1)
+        except BaseException:
+            live.state.pop()
+            live.moves.pop()
+            live.movers.pop()
+            raise
 
-        The answer is built from what was written, not read back and replayed again.
-        """
-        row = loaded.row
+    def _write(
+        self, live: Live, *, added: int = 0, pop: int = 0, resigned: int | None = None
+    ) -> None:
+        """Store a change of ``live``: its last ``added`` moves (made in memory by the caller),
+        ``pop`` moves taken back (here), or a resignation -- if nobody wrote the match since
+        ``live.version``.  On failure ``live`` is as it was, dropped from memory (the next
+        request loads what the database holds), and a conflict is a 409."""
+        undone = [(live.state.pop(), live.moves.pop(), live.movers.pop()) for _ in range(pop)]
+        old_resigned = live.resigned
+        if resigned is not None:
+            live.resigned = resigned
+        try:
+            with self.sessions.begin() as session:
+                if pop:
+                    session.execute(
+                        delete(MoveRow).where(MoveRow.match_id == live.id, MoveRow.ply > live.ply)
+                    )
+                if added:
+                    session.execute(
+                        insert(MoveRow),
+                        [
+                            {
+                                "match_id": live.id,
+                                "ply": n + 1,
+                                "player": live.movers[n],
+                                "move": live.moves[n],
+                            }
+                            for n in range(live.ply - added, live.ply)
+                        ],
+                    )
+                self._bump(session, live)
+        except BaseException:
+            live.resigned = old_resigned
+            for move, text, player in reversed(undone):
+                live.state.push(move)
+                live.moves.append(text)
+                live.movers.append(player)
+            self.cache.discard(live)
+            raise
+        live.version += 1
+
+    @staticmethod
+    def _bump(session: Any, live: Live, **extra: Any) -> None:
+        """The conditional update of the match row to ``live``'s position, version + 1 (the
+        caller counts it in ``live`` once committed); a 409 if somebody wrote it meanwhile."""
         values = {
-            "moves": moves,
-            "to_move": state.to_move,
-            "result": result_text(state),
-            "version": row.version + 1,
+            "ply": live.ply,
+            "to_move": live.state.to_move,
+            "resigned": live.resigned,
+            "result": result_text(live),
+            "version": live.version + 1,
             "updated": datetime.now(UTC),
+            **extra,
         }
-        with self.sessions.begin() as session:
-            changed = session.execute(
-                update(MatchRow)
-                .where(MatchRow.id == row.id, MatchRow.version == row.version)
-                .values(**values)
-            ).rowcount
+        changed = session.execute(
+            update(MatchRow)
+            .where(MatchRow.id == live.id, MatchRow.version == live.version)
+            .values(**values)
+        ).rowcount
         if changed != 1:
             raise ApiError(409, "stale: the match changed meanwhile; reload the match")
-        for name, value in values.items():
-            setattr(row, name, value)
-        return Loaded(row, loaded.game, state)
+
+
+def replace_player(seat: Seat, player: int) -> Seat:
+    return Seat(player, seat.kind, seat.token, seat.level)
+
+
+def result_text(live: Live) -> str:
+    outcome = live.outcome()
+    return UNFINISHED if outcome is None else outcome.result_text()
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "places": list(outcome.places),
+        "result": outcome.result_text(),
+        "reason": outcome.reason,
+        "winner": outcome.winner,
+    }
+
+
+def legacy_seat(held: tuple[int, ...]) -> int | str:
+    """The first API's ``seat``: 0 (watching), the player number, or ``"both"`` (several)."""
+    if not held:
+        return 0
+    return held[0] if len(held) == 1 else "both"

@@ -1,7 +1,8 @@
 """A bounded pool of worker processes for computer moves and analysis.
 
 Searches never run on the server's event loop: each job is a plain function of picklable
-arguments (game id, options, move texts) run in a ``ProcessPoolExecutor``.  Inside a worker
+arguments (game id, options, and the position: ``fen`` for a computer move, the move texts
+of an analysis request) run in a ``ProcessPoolExecutor``.  Inside a worker
 a job is also stopped by an interval timer once it overruns its time cap by a margin, so a
 search that ignores its ``time_limit`` cannot hold a worker for ever.
 """
@@ -62,13 +63,13 @@ def _capped(seconds: float, func: Callable[..., Any], *args: Any) -> Any:
 def computer_move(
     game_id: str,
     options: dict[str, str],
-    moves: list[str],
+    fen: str,
     level: int,
     time_limit: float,
     seed: int,
 ) -> str:
-    """The computer's move (canonical text) in the position after ``moves``."""
-    state = replay(game_id, options, moves)
+    """The computer's move (canonical text) in the position ``fen`` (no history replayed)."""
+    state = get_game(game_id, **options).state_from_fen(fen)
     try:
         move = _capped(hard_cap(time_limit), _choose, state, level, time_limit, seed)
     except JobTimeout:

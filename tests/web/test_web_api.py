@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -22,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
+from slimetrail import render
 from slimetrail.core.registry import GAMES, get_game
 from slimetrail.web.app import create_app
-from slimetrail.web.diagrams import player_colours
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -125,12 +126,16 @@ def test_hotseat_match_json(client: TestClient) -> None:
     assert match["computer_side"] is None and match["level"] is None
     assert match["moves"] == [] and match["ply"] == 0 and match["to_move"] == 1
     assert match["outcome"] is None and not match["thinking"]
-    assert match["board"] == get_game("slimetrail", size=5).describe_board()
-    # The play page colours the players as the rules diagrams do.
-    assert match["player_colours"] == player_colours(get_game("slimetrail", size=5))
-    assert len(match["player_colours"]) == 2
+    # The players' colours are the palette's, as in every board the server draws.
     state = get_game("slimetrail", size=5).new_state()
-    assert match["view"] == state.view() and match["legal"] == state.legal_clicks()
+    assert match["player_colours"] == [render.PALETTE[c] for c in state.colours()]
+    assert [p["colour"] for p in match["players"]] == match["player_colours"]
+    assert [p["kind"] for p in match["players"]] == ["human", "human"]
+    assert [p["to_move"] for p in match["players"]] == [True, False]
+    assert match["view"] == state.view() and match["clicks"] == state.next_clicks()
+    # The board is the server's SVG, every cell clickable by its name.
+    cells = {c["name"] for c in get_game("slimetrail", size=5).describe_board()["cells"]}
+    assert set(re.findall(r'data-cell="([^"]+)"', match["svg"])) == cells
     assert (
         match["links"]["1"]
         == match["links"]["2"]
@@ -208,8 +213,14 @@ def test_hotseat_game_to_the_end(client: TestClient) -> None:
         assert response.status_code == 200, response.text
         match = response.json()
     assert match["moves"] == ["d4", "e5"] and match["ply"] == 2
-    assert match["outcome"] == {"winner": 2, "reason": "goal", "result": "0-1"}
-    assert match["legal"] == {}
+    assert match["outcome"] == {
+        "winner": 2,
+        "reason": "goal",
+        "result": "0-1",
+        "places": [2, 1],
+    }
+    assert [(p["place"], p["result"]) for p in match["players"]] == [(2, "loss"), (1, "win")]
+    assert match["clicks"] == {}
     response = move(client, match, token, "d5")
     assert response.status_code == 409 and "over" in response.json()["detail"]
 
@@ -280,10 +291,10 @@ def test_friend_game_seats_and_links(client: TestClient) -> None:
     guest = get(client, match["id"], invite)
     # The invited player sees their own link only, never the creator's.
     assert guest["seat"] == 1 and set(guest["links"]) == {"1", "watch"}
-    assert guest["legal"] and not get(client, match["id"], token_of(match, 2))["legal"]
+    assert guest["clicks"] and not get(client, match["id"], token_of(match, 2))["clicks"]
     spectator = get(client, match["id"])
     assert spectator["seat"] == 0 and spectator["links"] == {"watch": f"/play/{match['id']}"}
-    assert spectator["legal"] == {}
+    assert spectator["clicks"] == {}
     response = client.get(f"/api/matches/{match['id']}", params={"seat": "forged"})
     assert response.status_code == 403
     response = client.post(
@@ -315,8 +326,8 @@ def test_computer_replies_and_moves_first_when_it_has_side_one(client: TestClien
     )
     token = token_of(match, 2)
     match = wait_for(client, match["id"], token, lambda m: m["ply"] == 1)
-    assert not match["thinking"] and match["legal"]
-    match = move(client, match, token, next(iter(match["legal"]))).json()
+    assert not match["thinking"] and match["clicks"]
+    match = move(client, match, token, next(iter(match["clicks"]))).json()
     match = wait_for(client, match["id"], token, lambda m: m["ply"] >= 3 or m["outcome"])
     state = get_game("slimetrail").new_state()
     for text in match["moves"]:
@@ -349,7 +360,7 @@ def test_undo_against_the_computer(client: TestClient) -> None:
     assert undo.status_code == 409 and "stale" in undo.json()["detail"]
     undone = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 2})
     assert undone.status_code == 200, undone.text
-    assert undone.json()["moves"] == [] and undone.json()["legal"]
+    assert undone.json()["moves"] == [] and undone.json()["clicks"]
     spectator = client.post(f"/api/matches/{match['id']}/undo", json={"ply": 0})
     assert spectator.status_code == 403
 
@@ -399,7 +410,11 @@ def test_view_at_each_ply(client: TestClient) -> None:
     state = get_game("slimetrail").new_state()
     for ply, text in enumerate([*match["moves"], None]):
         view = client.get(f"/api/matches/{match['id']}/view", params={"ply": ply}).json()
+        svg = view.pop("svg")
         assert view == {"ply": ply, "view": state.view(), "fen": state.fen()}
+        assert svg == render.board_svg(
+            state.game, state.view(), colours=state.colours(), label=f"after move {ply}"
+        )
         if text:
             state.push_str(text)
     assert client.get(f"/api/matches/{match['id']}/view").json()["ply"] == 2
@@ -502,9 +517,9 @@ def test_websocket_sends_each_viewer_its_own_view(client: TestClient) -> None:
         assert watcher.receive_json()["match"]["seat"] == 0
         move(client, match, one, "e4")
         update = seat_two.receive_json()["match"]
-        assert update["moves"] == ["e4"] and update["legal"] and update["seat"] == 2
+        assert update["moves"] == ["e4"] and update["clicks"] and update["seat"] == 2
         seen = watcher.receive_json()["match"]
-        assert seen["moves"] == ["e4"] and seen["legal"] == {} and set(seen["links"]) == {"watch"}
+        assert seen["moves"] == ["e4"] and seen["clicks"] == {} and set(seen["links"]) == {"watch"}
 
 
 @pytest.mark.parametrize(("query", "code"), [("", 4404), ("?seat=forged", 4403)])
@@ -537,11 +552,15 @@ json_values = st.recursive(
     ),
     max_leaves=10,
 )
-field_names = st.sampled_from(["game", "options", "opponent", "level", "side", "seat", "move"])
+field_names = st.sampled_from(
+    ["game", "options", "opponent", "level", "side", "seat", "move", "seats", "kind"]
+)
 bodies = json_values | st.dictionaries(
     field_names | st.sampled_from(["ply", "record", "moves"]), json_values, max_size=6
 )
-words = st.text(max_size=10) | st.sampled_from(["1", "2", "0", "-1", "99", "c3", "e5", "pgn"])
+words = st.text(max_size=10) | st.sampled_from(
+    ["1", "2", "0", "-1", "99", "c3", "e5", "pgn", "c3,d4", "me,computer:2", "me,me"]
+)
 
 
 @pytest.mark.parametrize("match_id", ["%00", "a%00b", "%C3%A9t%C3%A9", "x" * 200])
@@ -565,7 +584,10 @@ def test_fuzzed_requests_never_give_a_server_error(client: TestClient, data) -> 
     params = data.draw(
         st.dictionaries(
             st.sampled_from(
-                ["seat", "ply", "format", "level", "side", "opponent", "size", "rules", "start"]
+                [
+                    *("seat", "ply", "format", "level", "side", "opponent", "size", "rules"),
+                    *("start", "prefix", "seats"),
+                ]
             ),
             words,
             max_size=4,
@@ -574,6 +596,8 @@ def test_fuzzed_requests_never_give_a_server_error(client: TestClient, data) -> 
     posts = [
         f"/api/matches/{match_id}/move",
         f"/api/matches/{match_id}/undo",
+        f"/api/matches/{match_id}/resign",
+        f"/api/matches/{match_id}/rematch",
         "/api/matches",
         "/api/import",
         "/api/analyse",
@@ -582,6 +606,7 @@ def test_fuzzed_requests_never_give_a_server_error(client: TestClient, data) -> 
         f"/api/matches/{match_id}",
         f"/api/matches/{match_id}/view",
         f"/api/matches/{match_id}/record",
+        f"/api/matches/{match_id}/clicks",
         "/new/slimetrail",
         f"/new/{match_id}",
     ]
@@ -638,10 +663,10 @@ def test_live_websocket_moves_appear_for_the_other_seat(live_server) -> None:
             return received
 
     first_two, first_watch, then_two, then_watch = asyncio.run(scenario())
-    assert first_two["match"]["seat"] == 2 and first_two["match"]["legal"] == {}
+    assert first_two["match"]["seat"] == 2 and first_two["match"]["clicks"] == {}
     assert first_watch["match"]["seat"] == 0
-    assert then_two["match"]["moves"] == ["c3"] and then_two["match"]["legal"]
-    assert then_watch["match"]["moves"] == ["c3"] and then_watch["match"]["legal"] == {}
+    assert then_two["match"]["moves"] == ["c3"] and then_two["match"]["clicks"]
+    assert then_watch["match"]["moves"] == ["c3"] and then_watch["match"]["clicks"] == {}
 
 
 @pytest.mark.slow
@@ -667,12 +692,12 @@ def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(server, re
     assert http_json("GET", f"{base}/{hotseat['id']}")["moves"] == ["c3", "b2"]
     assert http_json("GET", f"{base}/{computer['id']}")["ply"] == 0
     match = poll(f"{base}/{computer['id']}?seat={seat}", lambda m: m["ply"] == 1)
-    assert match["legal"] and not match["thinking"]
+    assert match["clicks"] and not match["thinking"]
     # The player plays on after the restart and the computer answers again.
     reply = http_json(
         "POST",
         f"{base}/{computer['id']}/move",
-        json={"seat": seat, "move": next(iter(match["legal"])), "ply": 1},
+        json={"seat": seat, "move": next(iter(match["clicks"])), "ply": 1},
     )
     assert reply["thinking"]
     poll(f"{base}/{computer['id']}?seat={seat}", lambda m: m["ply"] == 3)
@@ -714,9 +739,10 @@ def test_worker_jobs_are_stopped_at_their_hard_cap() -> None:
         workers._capped(0.2, time.sleep, 5)
     assert time.monotonic() - began < 4
     assert workers._capped(5, sum, [1, 2]) == 3  # a job within its cap is untouched
-    move = workers.computer_move("slimetrail-hex", {"size": "6"}, ["d4"], 1, 0.5, seed=7)
     state = get_game("slimetrail-hex", size=6).new_state()
     state.push_str("d4")
+    # The worker is given the position, not the moves that led there.
+    move = workers.computer_move("slimetrail-hex", {"size": "6"}, state.fen(), 1, 0.5, seed=7)
     assert move in state.legal_move_strs()
 
 
