@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS
+from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +69,13 @@ def moves(page) -> list[str]:
 
 def legal_cells(page) -> list[str]:
     script = "cells => cells.map(c => c.dataset.cell)"
-    return page.eval_on_selector_all("#board .cell.legal", script)
+    return page.eval_on_selector_all("#board [data-cell].legal", script)
+
+
+def drawn_mark(page, cell: str, mark: str) -> bool:
+    """Whether the server's board shows ``mark`` (a view mark: snail, slime...) on ``cell``."""
+    classes = page.get_attribute(f'#board [data-cell="{cell}"]', "class") or ""
+    return f"mark-{mark}" in classes.split()
 
 
 def wait_for_moves(page, count: int) -> None:
@@ -80,7 +86,8 @@ def wait_for_moves(page, count: int) -> None:
 
 def wait_turn_or_result(page) -> None:
     page.wait_for_function(
-        "document.querySelector('#board .cell.legal') || !document.getElementById('result').hidden"
+        "document.querySelector('#board [data-cell].legal') || "
+        "!document.getElementById('result').hidden"
     )
 
 
@@ -153,7 +160,7 @@ def test_friend_game_between_two_browsers_updates_live(live_server, new_page) ->
     alice.click('#board [data-cell="d5"]')
     wait_for_moves(bob, 1)  # arrives over the WebSocket, no reload
     assert moves(bob) == ["d5"]
-    bob.wait_for_selector("#board .cell.legal")
+    bob.wait_for_selector("#board [data-cell].legal")
     assert "e6" in legal_cells(bob)
     assert legal_cells(alice) == []
 
@@ -162,8 +169,8 @@ def test_friend_game_between_two_browsers_updates_live(live_server, new_page) ->
     assert moves(alice) == ["d5", "e6"]
     assert alice.locator("#status").inner_text() == "Your move (Player 1)."
     # The snail is drawn where the last move took it, and the trail runs through every cell.
-    assert "mark-snail" in alice.get_attribute('#board [data-cell="e6"]', "class")
-    assert "mark-slime" in alice.get_attribute('#board [data-cell="d5"]', "class")
+    assert drawn_mark(alice, "e6", "snail")
+    assert drawn_mark(alice, "d5", "slime")
     # Undo is not offered between two people.
     assert not alice.locator("#undo").is_visible()
 
@@ -252,14 +259,14 @@ def test_keyboard_only_move_and_move_list_navigation(live_server, new_page) -> N
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#viewing:not([hidden])")
     assert "after move 1 of 2" in page.locator("#viewing").inner_text()
-    assert "mark-snail" in page.get_attribute('#board [data-cell="e5"]', "class")
+    assert drawn_mark(page, "e5", "snail")
     assert legal_cells(page) == []  # no moving from a past position
     page.keyboard.press("Home")
     page.wait_for_function("document.querySelector('#viewing').textContent.includes('move 0')")
-    assert "mark-snail" in page.get_attribute('#board [data-cell="d4"]', "class")
+    assert drawn_mark(page, "d4", "snail")
     page.keyboard.press("End")
     page.wait_for_selector("#viewing", state="hidden")
-    assert "mark-snail" in page.get_attribute('#board [data-cell="e4"]', "class")
+    assert drawn_mark(page, "e4", "snail")
     assert legal_cells(page)
 
 
@@ -334,7 +341,7 @@ def test_export_and_import_round_trip(live_server, new_page, tmp_path: Path) -> 
     assert moves(page) == played
 
 
-def test_undo_flip_analyse_and_rematch(live_server, new_page) -> None:
+def test_undo_analyse_and_new_game(live_server, new_page) -> None:
     page = new_page(f"{live_server}/new/slimetrail?opponent=computer&level=1&side=1&size=5")
     page.click('#board [data-cell="c4"]')
     wait_for_moves(page, 2)
@@ -346,9 +353,8 @@ def test_undo_flip_analyse_and_rematch(live_server, new_page) -> None:
     def box(cell: str) -> dict:
         return page.locator(f'#board [data-cell="{cell}"]').bounding_box()
 
+    # The server draws the board: rank 1 at the bottom, file a on the left.
     assert box("a1")["y"] > box("e5")["y"] and box("a1")["x"] < box("e5")["x"]
-    page.click("#flip")
-    assert box("a1")["y"] < box("e5")["y"] and box("a1")["x"] > box("e5")["x"]
 
     page.click("#analyse")
     page.wait_for_selector("#analysis .move-values li")
@@ -366,7 +372,7 @@ def test_undo_flip_analyse_and_rematch(live_server, new_page) -> None:
     letters = page.locator("#board .badge text").all_text_contents()
     assert sorted(letters) == sorted(value[0].upper() for value in expected["moves"].values())
 
-    # Rematch with the other side at another level: a new game where the computer opens.
+    # A new game with the other side at another level: the computer opens.
     page.locator("#new-game summary").click()
     page.locator("#new-game-form select[name=level]").select_option("2")
     assert page.locator("#new-game-form select[name=side]").input_value() == "2"
@@ -377,7 +383,10 @@ def test_undo_flip_analyse_and_rematch(live_server, new_page) -> None:
     wait_for_moves(page, 1)
     match = match_api(live_server, page)
     assert (match["computer_side"], match["level"], match["options"]["size"]) == (1, 2, "5")
-    assert page.locator("#player-bottom .name").inner_text().startswith("Player 2")
+    assert page.locator('#players .player[data-player="2"] .name').inner_text() == (
+        "Player 2 \u00b7 you"
+    )
+    assert "to-move" in page.get_attribute('#players .player[data-player="2"]', "class")
 
 
 def test_analyse_says_when_it_cannot_solve(live_server, new_page) -> None:
@@ -390,73 +399,23 @@ def test_analyse_says_when_it_cannot_solve(live_server, new_page) -> None:
     assert page.locator("#board .badge").count() == 0
 
 
-def test_moves_of_several_clicks_follow_the_click_paths(live_server, new_page) -> None:
-    """The page is generic: a made-up game whose moves take two clicks plays through it."""
-    real = httpx.post(
-        f"{live_server}/api/matches", json={"game": "slimetrail", "opponent": "hotseat"}
-    ).json()
-    token = real["links"]["1"].split("seat=")[1]
-    names = [f"{file}{rank}" for rank in (1, 2, 3) for file in "abc"]
-    cells = [{"name": n, "x": "abc".index(n[0]), "y": 3 - int(n[1])} for n in names]
-    fake = {
-        **real,
-        "title": "Two-click test game",
-        "board": {"shape": "square", "size": 3, "cells": cells, "goals": {}},
-        "view": {"marks": {"a1": ["stone-1"], "c3": ["stone-2"]}, "path": [], "last": []},
-        "legal": {
-            "a1-b2": ["a1", "b2"],
-            "a1-a2": ["a1", "a2"],
-            "c1": ["c1"],
-            "c1-c2": ["c1", "c2"],
-        },
-        "moves": [],
-        "ply": 0,
-    }
-    sent: list[dict] = []
-
-    def api(route) -> None:
-        if route.request.method == "POST":
-            sent.append(route.request.post_data_json)
-            fake.update(moves=[*fake["moves"], sent[-1]["move"]], ply=fake["ply"] + 1)
-        route.fulfill(json=fake)
-
-    page = new_page()
-    page.route(f"**/api/matches/{real['id']}**", api)
-    page.route_web_socket(
-        f"**/ws/matches/{real['id']}**",
-        lambda socket: socket.send(json.dumps({"type": "match", "match": fake})),
-    )
-    page.goto(f"{live_server}/play/{real['id']}?seat={token}")
-    wait_loaded(page)
-    assert page.locator("#title").inner_text() == "Two-click test game"
-    assert sorted(legal_cells(page)) == ["a1", "c1"]  # the first clicks
-    assert page.locator("#board circle.stone").count() == 2
-    page.click('#board [data-cell="a1"]')
-    assert sorted(legal_cells(page)) == ["a2", "b2"]  # the second clicks after a1
-    assert "picked" in page.get_attribute('#board [data-cell="a1"]', "class")
-    page.click('#board [data-cell="c2"]')  # no move goes there: start again
-    assert sorted(legal_cells(page)) == ["a1", "c1"]
-    assert sent == []
-    page.click('#board [data-cell="a1"]')
-    page.click('#board [data-cell="b2"]')
-    wait_for_moves(page, 1)
-    assert sent == [{"seat": token, "move": "a1-b2", "ply": 0}]
-    assert moves(page) == ["a1-b2"]
-    # c1 is a move and the start of c1-c2: a second click on c1 makes the short one.
-    page.click('#board [data-cell="c1"]')
-    assert legal_cells(page) == ["c2"]
-    assert len(sent) == 1
-    page.click('#board [data-cell="c1"]')
-    wait_for_moves(page, 2)
-    assert sent[1] == {"seat": token, "move": "c1", "ply": 1}
-
-
 def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_page) -> None:
     real = httpx.post(
         f"{live_server}/api/matches", json={"game": "slimetrail", "opponent": "computer"}
     ).json()
     token = real["links"]["1"].split("seat=")[1]
-    thinking = {**real, "moves": ["d5"], "ply": 1, "to_move": 2, "thinking": True, "legal": {}}
+    players = [{**p, "to_move": p["player"] == 2} for p in real["players"]]
+    players[1]["kind"], players[1]["level"] = "computer", 3
+    thinking = {
+        **real,
+        "moves": ["d5"],
+        "movers": [1],
+        "ply": 1,
+        "to_move": 2,
+        "thinking": True,
+        "clicks": {},
+        "players": players,
+    }
     sockets = []
 
     def on_socket(socket) -> None:
@@ -475,9 +434,14 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
     won = {
         **thinking,
         "moves": ["d5", "c4", "b3", "a2", "a1"],
+        "movers": [1, 2, 1, 2, 1],
         "ply": 5,
         "thinking": False,
-        "outcome": {"winner": 1, "reason": "goal", "result": "1-0"},
+        "outcome": {"winner": 1, "reason": "goal", "result": "1-0", "places": [1, 2]},
+        "players": [
+            {**p, "to_move": False, "place": p["player"], "result": ["win", "loss"][i]}
+            for i, p in enumerate(players)
+        ],
     }
     sockets[0].send(json.dumps({"type": "match", "match": won}))
     page.wait_for_selector("#result", state="visible")
@@ -516,3 +480,170 @@ def test_the_largest_boards_fit_a_phone_screen(live_server, browser, game: str) 
         assert min(side for _, _, side in sizes) >= 12  # still big enough to tap
     finally:
         context.close()
+
+
+# -- any game: three players, compound moves, swap, pass ------------------------------------
+
+
+@pytest.fixture
+def toy_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A real server that knows the toy games of tests/toygames.py."""
+    tests = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))
+    server = LiveServer(
+        free_port(),
+        f"sqlite:///{tmp_path / 'toys.db'}",
+        tmp_path / "serve.log",
+        ("--workers", "1", "--move-time", "0.2"),
+        env={"SLIMETRAIL_GAMES": "toygames", "PYTHONPATH": path},
+    )
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+def bars(page) -> list[dict]:
+    """The player bars: name text, whether lit as the mover, the colour shown."""
+    return page.eval_on_selector_all(
+        "#players .player",
+        "bars => bars.map(b => ({player: +b.dataset.player, name: b.querySelector('.name')"
+        ".textContent, lit: b.classList.contains('to-move'), colour: b.style.getPropertyValue("
+        "'--colour'), note: b.querySelector('.note').textContent}))",
+    )
+
+
+def click_and_wait(page, cell: str) -> None:
+    before = len(moves(page))
+    page.click(f'#board [data-cell="{cell}"]')
+    wait_for_moves(page, before + 1)
+
+
+def test_three_players_with_a_computer_and_a_friend_then_rematch(toy_server, new_page):
+    me = new_page(f"{toy_server}/new/toy-three?seats=me,computer:1,friend")
+    invite = me.locator('#link-list input[data-link="3"]').input_value()
+    friend = new_page(invite)
+    shown = bars(me)
+    assert [b["player"] for b in shown] == [1, 2, 3]
+    assert [b["lit"] for b in shown] == [True, False, False]
+    assert "computer, level 1" in shown[1]["name"] and "you" in shown[0]["name"]
+    assert bars(friend)[2]["name"] == "Red \u00b7 you"
+    assert len({b["colour"] for b in shown}) == 3
+    assert friend.locator("#status").inner_text() == "Waiting for Green\u2026"
+    for _ in range(12):
+        if me.locator("#result").is_visible():
+            break
+        match = match_api(toy_server, me)
+        if match["outcome"]:
+            break
+        if match["to_move"] == 2:
+            wait_for_moves(me, match["ply"] + 1)
+            continue
+        page = me if match["to_move"] == 1 else friend
+        page.wait_for_selector("#board [data-cell].legal")
+        lit = [b["player"] for b in bars(page) if b["lit"]]
+        assert lit == [match["to_move"]]
+        other = friend if page is me else me
+        assert legal_cells(other) == []
+        click_and_wait(page, legal_cells(page)[0])
+        wait_for_moves(other, match["ply"] + 1)  # the other person sees it live
+    match = match_api(toy_server, me)
+    assert match["outcome"] is not None and len(match["moves"]) == 12
+    for page in (me, friend):
+        page.wait_for_selector("#result:not([hidden])")
+        assert match["outcome"]["result"] in page.locator("#result").inner_text()
+        assert not any(b["lit"] for b in bars(page))
+    places = {b["player"]: b["note"] for b in bars(me)}
+    for player, place in enumerate(match["outcome"]["places"], 1):
+        assert places[player] in ({"wins", "first (shared)"} if place == 1 else {f"place {place}"})
+
+    # Rematch: the friend's page is shown the way to their own seat in the new match.
+    me.click("#rematch")
+    me.wait_for_url(lambda url: match["id"] not in url)
+    wait_loaded(me)
+    friend.wait_for_selector("#rematch-ready:not([hidden])")
+    friend.click("#rematch-ready a")
+    friend.wait_for_url(lambda url: match["id"] not in url)
+    wait_loaded(friend)
+    again = match_api(toy_server, friend)
+    assert again["id"] != match["id"] and again["seats"] == [2]  # seats rotated: 3 -> 2
+    assert match_api(toy_server, me)["seats"] == [3]
+    assert bars(friend)[1]["name"] == "Blue \u00b7 you"  # names go with the player numbers
+
+
+def test_compound_move_by_clicks_with_swap_and_cancel(toy_server, new_page) -> None:
+    page = new_page(f"{toy_server}/new/toy-pie?opponent=hotseat")
+    assert page.locator("#actions-bar button").count() == 0
+    click_and_wait(page, "b2")  # Black places a stone: one click
+    # White may swap: a button, since the move names no cell.
+    swap = page.locator('#actions-bar button[data-action="swap"]')
+    swap.wait_for()
+    before = bars(page)
+    swap.click()
+    wait_for_moves(page, 2)
+    after = bars(page)
+    # The colours are exchanged, not the players: player 1 is White now and to move.
+    assert [b["colour"] for b in after] == [before[1]["colour"], before[0]["colour"]]
+    assert [b["lit"] for b in after] == [True, False]
+    assert page.locator("#actions-bar button").count() == 0
+    click_and_wait(page, "c3")  # player 1, now White
+    # Player 2 (Black's stone on b2): step b2 -> a1, then place on d4: three clicks.
+    page.click('#board [data-cell="b2"]')
+    page.wait_for_selector('#board [data-cell="b2"].picked')
+    assert "Move so far: b2" in page.locator("#partial").inner_text()
+    assert sorted(legal_cells(page)) == ["a1", "a2", "a3", "b1", "b3", "c1", "c2"]
+    page.keyboard.press("Escape")  # cancelled: back to the first clicks
+    page.wait_for_selector("#board [data-cell].picked", state="detached")
+    assert page.locator("#partial").is_hidden() and "d4" in legal_cells(page)
+    page.click('#board [data-cell="b2"]')
+    page.wait_for_selector('#board [data-cell="b2"].picked')
+    page.click("#cancel")
+    page.wait_for_selector("#board [data-cell].picked", state="detached")
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.click('#board [data-cell="b2"]')
+    page.wait_for_selector('#board [data-cell="b2"].picked')
+    page.click('#board [data-cell="a1"]')
+    page.wait_for_selector('#board [data-cell="a1"].picked')
+    assert "a1" not in legal_cells(page) and "d4" in legal_cells(page)
+    assert not [url for url in requests if url.endswith("/move")]  # nothing sent yet
+    click_and_wait(page, "d4")
+    assert moves(page) == ["b2", "swap", "c3", "b2-a1/d4"]
+    assert [url for url in requests if "/clicks?" in url][-1].endswith("prefix=b2%2Ca1")
+    assert page.locator("#partial").is_hidden()
+
+
+def test_forced_pass_buttons_finish_the_game_and_rematch(toy_server, new_page) -> None:
+    page = new_page(f"{toy_server}/new/toy-pie?opponent=hotseat")
+    match = match_api(toy_server, page)
+    seat = page.url.split("seat=")[1]
+    fill = ["a1", "a3", "a4", "c3", "b2", "b4", "b3", "a2", "c1", "c2", "c4", "b1"]
+    for ply, cell in enumerate([*fill, "d3", "d4", "d2", "d1"]):
+        answer = httpx.post(
+            f"{toy_server}/api/matches/{match['id']}/move",
+            json={"seat": seat, "move": cell, "ply": ply},
+        )
+        assert answer.status_code == 200, answer.text
+    wait_for_moves(page, 16)  # the page follows the moves made elsewhere
+    assert legal_cells(page) == []
+    for count in (17, 18):
+        page.locator('#actions-bar button[data-action="pass"]').click()
+        wait_for_moves(page, count)
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.locator("#result strong").inner_text() == "Draw"
+    assert "two passes" in page.locator("#result").inner_text()
+    assert page.locator("#resign").is_hidden()
+    page.click("#rematch")
+    page.wait_for_url(lambda url: match["id"] not in url)
+    wait_loaded(page)
+    assert moves(page) == [] and len(legal_cells(page)) == 16
+
+
+def test_resign_button(toy_server, new_page) -> None:
+    page = new_page(f"{toy_server}/new/toy-pie?opponent=computer&level=1")
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.locator("#result strong").inner_text() == "You lose"
+    assert "Black resigned" in page.locator("#result").inner_text()

@@ -1,19 +1,14 @@
-// The play page. Generic over games: it draws whatever the match JSON describes
-// (`board` geometry, `view` marks/path/last, `legal` click paths) and sends moves as text.
+// The play page, generic over games. The board is the server's SVG (`svg` in the match
+// JSON, replaced on every update); this script only handles interaction: clicks on cells and
+// action buttons (a compound move click by click, the next legal clicks fetched from the
+// server as the player goes), the keyboard, the move list, live updates.
 import { api, setupImport } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const HEX_R = 1 / Math.sqrt(3); // circumradius of a hexagon whose neighbours are 1 apart
 const VALUE_WORDS = { win: "wins", loss: "loses", draw: "draws" };
 
 const root = document.getElementById("play");
 const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, text) => {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 
 const page = {
   id: root.dataset.match,
@@ -21,206 +16,140 @@ const page = {
   levels: JSON.parse(root.dataset.levels || "{}"),
   match: null,
   viewPly: null, // null: the live position; a number: browsing history
-  shown: null, // {ply, view, legal} actually drawn
-  views: new Map(), // "move texts up to K" -> view, for history browsing
-  prefix: [], // clicks made so far towards a multi-click move
-  focus: null, // cell name under the keyboard focus ring
-  flipped: null, // null until the first match arrives (then: player 2 sees the board flipped)
+  views: new Map(), // ply -> {svg} of past positions, for history browsing
+  prefix: [], // clicks made so far towards a compound move
+  clicks: {}, // the legal next clicks after `prefix`: click -> move text, or null for "more"
+  focus: null, // cell name under the keyboard focus
   analysis: null, // {key, result}
-  navigation: 0, // counts move-list navigations
+  navigation: 0, // counts move-list navigations and click fetches (a later one wins)
   busy: false,
-  keyboard: true, // false after a pointer press: the focus ring is for keyboard players
+  keyboard: true, // false after a pointer press: the focus mark is for keyboard players
   socket: null,
   socketOpen: false,
   retry: 0,
   pollTimer: null,
 };
 
-// ---------------------------------------------------------------- geometry
+// ---------------------------------------------------------------- the board
 
-function geometry(board) {
-  const cells = board.cells;
-  const xs = cells.map((c) => c.x);
-  const ys = cells.map((c) => c.y);
-  const bounds = {
-    minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys),
-  };
-  const byName = new Map(cells.map((c) => [c.name, c]));
-  return { cells, bounds, byName, hex: board.shape === "hex" };
+function cellNodes() {
+  return [...$("board").querySelectorAll("[data-cell]")];
 }
 
-function position(geo, cell) {
-  const { minX, maxX, minY, maxY } = geo.bounds;
-  return page.flipped ? [minX + maxX - cell.x, minY + maxY - cell.y] : [cell.x, cell.y];
+function cellNode(name) {
+  return [...$("board").querySelectorAll("[data-cell]")].find((n) => n.dataset.cell === name);
 }
 
-function cellShape(geo, x, y, name) {
-  if (geo.hex) {
-    const points = [];
-    for (let k = 0; k < 6; k++) {
-      const a = Math.PI / 2 + (k * Math.PI) / 3;
-      points.push(`${(x + HEX_R * Math.cos(a)).toFixed(4)},${(y + HEX_R * Math.sin(a)).toFixed(4)}`);
-    }
-    return el("polygon", { points: points.join(" "), "data-cell": name, id: `cell-${name}` });
-  }
-  return el("rect", {
-    x: x - 0.5, y: y - 0.5, width: 1, height: 1, "data-cell": name, id: `cell-${name}`,
-  });
+function isCell(click) {
+  return Boolean(cellNode(click));
 }
 
-// ---------------------------------------------------------------- drawing
-
-function nextClicks(legal, prefix) {
-  const next = new Set();
-  for (const path of Object.values(legal)) {
-    if (path.length > prefix.length && prefix.every((c, i) => path[i] === c)) {
-      next.add(path[prefix.length]);
-    }
-  }
-  return next;
-}
-
-function drawBoard() {
-  const match = page.match;
-  const shown = page.shown;
-  const geo = geometry(match.board);
-  const svg = $("board");
-  const pad = geo.hex ? HEX_R + 0.15 : 0.65;
-  const { minX, maxX, minY, maxY } = geo.bounds;
-  svg.setAttribute(
-    "viewBox",
-    `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`,
-  );
-  svg.classList.toggle("hex", geo.hex);
-  svg.replaceChildren();
-  svg.append(defs());
-
-  const marks = shown.view.marks || {};
-  const targets = nextClicks(shown.legal, page.prefix);
-  const cells = el("g", { class: "cells" });
-  const labels = el("g", { class: "labels", "aria-hidden": "true" });
-  const tokens = el("g", { class: "tokens", "aria-hidden": "true" });
-  const goalNames = new Map(Object.entries(match.board.goals || {}).map(([p, c]) => [c, +p]));
-
-  for (const cell of geo.cells) {
-    const [x, y] = position(geo, cell);
-    const shape = cellShape(geo, x, y, cell.name);
-    const cellMarks = marks[cell.name] || [];
-    const classes = ["cell", ...cellMarks.map((m) => `mark-${m}`)];
-    if (targets.has(cell.name)) classes.push("legal");
-    if (page.prefix.includes(cell.name)) classes.push("picked");
-    if ((shown.view.last || []).includes(cell.name)) classes.push("last");
-    shape.setAttribute("class", classes.join(" "));
-    const words = [cell.name, ...cellMarks.map(markWord)];
-    if (targets.has(cell.name)) words.push("legal move");
-    shape.setAttribute("aria-label", words.join(", "));
-    cells.append(shape);
-
-    // Coordinates: small, in the corner of squares and at the foot of hexagons.
-    const lx = geo.hex ? x : x - 0.44;
-    const ly = geo.hex ? y + 0.36 : y + 0.42;
-    const coordClass = `coord${geo.hex ? " hex" : ""}${cellMarks.includes("slime") ? " on-slime" : ""}`;
-    labels.append(el("text", { x: lx, y: ly, class: coordClass }, cell.name));
-
-    const goal = goalNames.get(cell.name);
-    if (goal) {
-      // The owner's number in the owner's colour, plus a player-specific shape (not colour alone).
-      const badge = el("g", { class: `goal-badge p${goal}` });
-      if (goal === 1) badge.append(el("circle", { cx: x, cy: y, r: 0.3 }));
-      else badge.append(el("rect", { x: x - 0.27, y: y - 0.27, width: 0.54, height: 0.54, rx: 0.05 }));
-      badge.append(el("text", { x, y: y + 0.11, class: "goal-text" }, String(goal)));
-      tokens.append(badge);
-    }
-    for (const mark of cellMarks) {
-      const stone = /^stone-(\d+)$/.exec(mark);
-      if (stone) tokens.append(el("circle", { cx: x, cy: y, r: 0.36, class: `stone p${stone[1]}` }));
-    }
-  }
-  svg.append(cells, labels);
-
-  const path = (shown.view.path || []).map((n) => geo.byName.get(n)).filter(Boolean);
-  if (path.length > 1) {
-    const points = path.map((c) => position(geo, c).join(",")).join(" ");
-    // A light halo under a dark line keeps the trail readable on slimed and empty cells.
-    svg.append(el("polyline", { points, class: "trail-halo", "aria-hidden": "true" }));
-    svg.append(el("polyline", { points, class: "trail", "aria-hidden": "true" }));
-  }
-  svg.append(tokens);
-
-  const overlay = el("g", { class: "overlay", "aria-hidden": "true" });
-  for (const name of shown.view.last || []) {
-    const cell = geo.byName.get(name);
-    if (cell) {
-      const [x, y] = position(geo, cell);
-      overlay.append(el("circle", { cx: x, cy: y, r: 0.44, class: "last-ring" }));
-    }
-  }
-  for (const [name, list] of Object.entries(marks)) {
-    const cell = geo.byName.get(name);
-    if (cell && list.includes("snail")) overlay.append(snailToken(...position(geo, cell)));
-  }
-  for (const name of targets) {
-    const cell = geo.byName.get(name);
-    if (cell) {
-      const [x, y] = position(geo, cell);
-      overlay.append(el("circle", { cx: x, cy: y, r: 0.14, class: "legal-dot" }));
-    }
-  }
-  drawAnalysisBadges(geo, overlay);
-  svg.append(overlay, el("g", { class: "focus-layer", "aria-hidden": "true" }));
-  drawFocus();
+// The server's SVG for the shown position, with the interaction marked on it: the cells that
+// may be clicked next, the cells already picked for a compound move, the keyboard focus.
+function showBoard(svg) {
+  $("board").innerHTML = svg;
   $("loading").hidden = true;
+  const live = page.viewPly === null;
+  const clicks = live ? page.clicks : {};
+  for (const node of cellNodes()) {
+    const name = node.dataset.cell;
+    const legal = name in clicks;
+    node.classList.toggle("legal", legal);
+    node.classList.toggle("picked", live && page.prefix.includes(name));
+    const words = [name];
+    if (legal) words.push("legal move");
+    if (page.prefix.includes(name)) words.push("picked");
+    node.setAttribute("aria-label", words.join(", "));
+  }
+  drawAnalysisBadges();
+  drawFocus();
+  renderClickBar();
 }
 
-// The keyboard focus ring has its own layer: redrawing the cells under a pointer would
-// swallow the click that gave the board focus.
+function centre(node) {
+  const box = node.getBBox();
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
 function drawFocus() {
-  const svg = $("board");
-  const layer = svg.querySelector(".focus-layer");
-  if (!layer) return;
-  layer.replaceChildren();
-  const geo = geometry(page.match.board);
-  const cell = geo.byName.get(page.focus);
-  if (!cell || !page.keyboard || document.activeElement !== svg) return;
-  const [x, y] = position(geo, cell);
-  const ring = cellShape(geo, x, y, "");
-  ring.removeAttribute("data-cell");
-  ring.removeAttribute("id");
-  ring.setAttribute("class", "focus-ring");
-  layer.append(ring);
+  for (const node of $("board").querySelectorAll(".focus-ring")) node.classList.remove("focus-ring");
+  if (!page.keyboard || document.activeElement !== $("board")) return;
+  cellNode(page.focus)?.classList.add("focus-ring");
 }
 
-// Slimed cells get a hatch pattern as well as a darker colour.
-function defs() {
-  const d = el("defs");
-  const pattern = el("pattern", {
-    id: "slime-hatch", width: 0.2, height: 0.2, patternUnits: "userSpaceOnUse",
-    patternTransform: "rotate(45)",
-  });
-  pattern.append(el("rect", { width: 0.2, height: 0.2, class: "hatch-bg" }));
-  pattern.append(el("line", { x1: 0, y1: 0, x2: 0, y2: 0.2, class: "hatch-line" }));
-  d.append(pattern);
-  return d;
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
 }
 
-function snailToken(x, y) {
-  const g = el("g", { class: "snail", transform: `translate(${x} ${y})` });
-  g.append(el("circle", { r: 0.33, class: "snail-body" }));
-  g.append(
-    el("path", {
-      class: "snail-shell",
-      d: "M0.02,0.02 m-0.05,0 a0.05,0.05 0 1,1 0.1,0 a0.1,0.1 0 1,1 -0.2,0 a0.15,0.15 0 1,1 0.3,0",
-    }),
-  );
-  return g;
+// ---------------------------------------------------------------- clicks and actions
+
+// Buttons for the clicks that are no cell (pass, swap), the partial move, and Cancel.
+function renderClickBar() {
+  const match = page.match;
+  const bar = $("actions-bar");
+  bar.replaceChildren();
+  const live = page.viewPly === null;
+  for (const [click, move] of Object.entries(live ? page.clicks : {})) {
+    if (isCell(click)) continue;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "action";
+    button.dataset.action = click;
+    button.textContent = click.charAt(0).toUpperCase() + click.slice(1);
+    button.addEventListener("click", () => clickOn(click));
+    bar.append(button);
+    if (move === null) button.title = "more clicks follow";
+  }
+  const picking = live && page.prefix.length > 0;
+  $("partial").hidden = !picking;
+  $("partial").textContent = picking ? `Move so far: ${page.prefix.join(" ")}` : "";
+  $("cancel").hidden = !picking;
+  const mine = match && mySeats(match).length > 0;
+  $("resign").hidden = !mine || Boolean(match && match.outcome);
 }
 
-function markWord(mark) {
-  const goal = /^goal-(\d+)$/.exec(mark);
-  if (goal) return `goal of ${page.match.player_names[goal[1] - 1]}`;
-  const stone = /^stone-(\d+)$/.exec(mark);
-  if (stone) return `stone of ${page.match.player_names[stone[1] - 1]}`;
-  return { snail: "the snail is here", slime: "slimed" }[mark] || mark;
+async function clickOn(click) {
+  if (page.viewPly !== null || page.busy) return;
+  if (!(click in page.clicks)) {
+    // Not a continuation: start over, from this cell if it begins some move.
+    const restart = page.prefix.length > 0;
+    cancelPartial();
+    if (restart && click in page.clicks) clickOn(click);
+    else if (!restart && mySeats(page.match).includes(page.match.to_move) && !page.match.thinking) {
+      $("move-error").textContent = `${click} is not a legal click here.`;
+    }
+    return;
+  }
+  $("move-error").textContent = "";
+  const move = page.clicks[click];
+  if (move !== null) {
+    await sendMove(move);
+    return;
+  }
+  const prefix = [...page.prefix, click];
+  const request = ++page.navigation;
+  try {
+    const seat = encodeURIComponent(page.token);
+    const answer = await api(
+      `/api/matches/${page.id}/clicks?seat=${seat}&prefix=${encodeURIComponent(prefix.join(","))}`,
+    );
+    if (request !== page.navigation || answer.ply !== page.match.ply) return;
+    page.prefix = prefix;
+    page.clicks = answer.clicks;
+    showBoard(answer.svg);
+  } catch (exc) {
+    $("move-error").textContent = exc.message;
+  }
+}
+
+function cancelPartial() {
+  page.navigation++;
+  page.prefix = [];
+  page.clicks = page.match.clicks || {};
+  if (page.viewPly === null) showBoard(page.match.svg);
 }
 
 // ---------------------------------------------------------------- analysis
@@ -234,18 +163,22 @@ function analysisKey() {
   return displayedMoves().join(" ");
 }
 
-function drawAnalysisBadges(geo, overlay) {
+function drawAnalysisBadges() {
   const analysis = page.analysis;
   if (!analysis || analysis.key !== analysisKey() || !analysis.result.solved) return;
+  const svg = $("board").querySelector("svg");
   for (const [move, value] of Object.entries(analysis.result.moves || {})) {
-    const path = page.shown.legal[move];
-    const cell = geo.byName.get(path ? path[path.length - 1] : move);
-    if (!cell) continue;
-    const [x, y] = position(geo, cell);
-    const badge = el("g", { class: `badge ${value}` });
-    badge.append(el("circle", { cx: x + 0.28, cy: y - 0.28, r: 0.17 }));
-    badge.append(el("text", { x: x + 0.28, y: y - 0.22 }, value[0].toUpperCase()));
-    overlay.append(badge);
+    const node = cellNode(move);
+    if (!node) continue;
+    const box = node.getBBox();
+    const r = Math.min(box.width, box.height) * 0.17;
+    const [x, y] = [box.x + box.width * 0.78, box.y + box.height * 0.22];
+    const badge = svgEl("g", { class: `badge ${value}`, "pointer-events": "none" });
+    badge.append(svgEl("circle", { cx: x, cy: y, r }));
+    badge.append(
+      svgEl("text", { x, y: y + r * 0.4, "font-size": r * 1.2 }, value[0].toUpperCase()),
+    );
+    svg.append(badge);
   }
 }
 
@@ -262,7 +195,7 @@ async function analyse() {
     });
     page.analysis = { key, result };
     showAnalysis();
-    drawBoard();
+    redraw();
   } catch (exc) {
     box.textContent = `Analysis failed: ${exc.message}`;
   } finally {
@@ -286,8 +219,7 @@ function showAnalysis() {
     box.append(head);
     return;
   }
-  const names = page.match.player_names;
-  const mover = names[(r.to_move || 1) - 1];
+  const mover = playerName(page.match, r.to_move || 1);
   const plies = r.plies === null || r.plies === undefined ? "" : ` (game length ${r.plies} plies)`;
   head.textContent = r.value
     ? `${mover} to move ${VALUE_WORDS[r.value]} with best play${plies}.`
@@ -310,75 +242,93 @@ function showAnalysis() {
 
 // ---------------------------------------------------------------- panel
 
-function seatPlayers(match) {
-  if (match.seat === "both") return [1, 2];
-  return typeof match.seat === "number" && match.seat > 0 ? [match.seat] : [];
+function mySeats(match) {
+  return match.seats || [];
+}
+
+function playerName(match, player) {
+  return match.players[player - 1].name;
+}
+
+function joinNames(names) {
+  return names.length < 3
+    ? names.join(" and ")
+    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+function reasonText(match) {
+  const o = match.outcome;
+  const first = match.players.filter((p) => p.place === 1).map((p) => p.name);
+  const last = match.players.filter((p) => p.place !== 1).map((p) => p.name);
+  if (o.reason === "goal" && o.winner) return `the snail reached ${first[0]}'s goal corner`;
+  if (o.reason === "stuck") return o.winner ? `${joinNames(last)} had no legal move` : "the snail is stuck";
+  if (o.reason === "resigned") return `${playerName(match, match.resigned)} resigned`;
+  return o.reason;
 }
 
 function describeOutcome(match) {
   const o = match.outcome;
-  const names = match.player_names;
-  if (o.winner === null || o.winner === undefined) {
-    const why = o.reason === "stuck" ? "the snail is stuck" : o.reason;
-    return { head: "Draw", detail: why ? `Draw: ${why}.` : "Draw." };
+  const why = reasonText(match);
+  const tail = why ? `: ${why}.` : ".";
+  const mine = mySeats(match);
+  if (o.places.every((place) => place === 1)) return { head: "Draw", detail: `Draw (${o.result})${tail}` };
+  const first = match.players.filter((p) => p.place === 1);
+  const names = joinNames(first.map((p) => p.name));
+  const verb = first.length === 1 ? "wins" : "share first place";
+  let head = `${names} ${verb}`;
+  if (mine.length === 1) {
+    const me = match.players[mine[0] - 1];
+    head = me.result === "win" ? "You win!" : me.result === "draw" ? "You share first place" : "You lose";
   }
-  const winner = names[o.winner - 1];
-  const loser = names[2 - o.winner] || "the other player";
-  let why = o.reason;
-  if (o.reason === "goal") why = `the snail reached ${winner}'s goal corner`;
-  if (o.reason === "stuck") why = `${loser} had no legal move`;
-  const mine = seatPlayers(match);
-  let head = `${winner} wins`;
-  if (mine.length === 1) head = mine[0] === o.winner ? "You win!" : "You lose";
-  return { head, detail: `${winner} wins (${o.result}): ${why}.` };
+  return { head, detail: `${names} ${verb} (${o.result})${tail}` };
 }
 
 function statusText(match) {
   if (match.outcome) return describeOutcome(match).detail;
-  const name = match.player_names[match.to_move - 1];
-  const mine = seatPlayers(match);
+  const name = playerName(match, match.to_move);
+  const mine = mySeats(match);
   if (match.thinking) return `${name} (computer) to move.`;
   if (mine.includes(match.to_move)) {
     return mine.length === 1 ? `Your move (${name}).` : `${name} to move.`;
   }
-  if (match.seat === 0) return `${name} to move. You are watching.`;
+  if (mine.length === 0) return `${name} to move. You are watching.`;
   return `Waiting for ${name}\u2026`;
 }
 
-function playerBar(match, player) {
+function playerBar(match, p) {
   const bar = document.createElement("div");
-  bar.className = `player p${player}`;
-  if (!match.outcome && match.to_move === player) bar.classList.add("to-move");
+  bar.className = `player p${p.player}`;
+  bar.dataset.player = String(p.player);
+  bar.style.setProperty("--colour", p.colour);
+  if (p.to_move) bar.classList.add("to-move");
+  if (p.result) bar.classList.add(p.result);
   const chip = document.createElement("span");
-  chip.className = `chip p${player}`;
-  chip.textContent = String(player);
+  chip.className = "chip";
+  chip.textContent = String(p.player);
+  chip.title = p.colour_name;
   const name = document.createElement("span");
   name.className = "name";
-  let who = match.player_names[player - 1];
-  if (match.computer_side === player) who += " \u00b7 computer, level " + match.level;
-  else if (seatPlayers(match).includes(player) && match.seat !== "both") who += " \u00b7 you";
+  let who = p.name;
+  if (p.kind === "computer") who += ` \u00b7 computer, level ${p.level}`;
+  else if (p.you && mySeats(match).length === 1) who += " \u00b7 you";
   name.textContent = who;
-  const goal = document.createElement("span");
-  goal.className = "goal-note";
-  goal.textContent = match.board.goals ? `goal ${match.board.goals[player]}` : "";
-  bar.append(chip, name, goal);
+  const note = document.createElement("span");
+  note.className = "note";
+  if (p.result) note.textContent = { win: "wins", draw: "first (shared)", loss: `place ${p.place}` }[p.result];
+  else if (p.to_move) note.textContent = match.thinking ? "thinking\u2026" : "to move";
+  bar.append(chip, name, note);
   return bar;
 }
 
 function renderPanel() {
   const match = page.match;
-  // The server's colours (the rules diagrams use the same ones).
-  match.player_colours.forEach((colour, i) => root.style.setProperty(`--p${i + 1}`, colour));
   document.title = `${match.title} \u2014 Slimetrail`;
   $("title").textContent = match.title;
-  const opp = { computer: "against the computer", hotseat: "on one device", friend: "between friends" };
-  $("subtitle").textContent = `${match.spec} \u00b7 ${opp[match.opponent] || match.opponent}`;
+  const kinds = { computer: "against the computer", hotseat: "on one device", friend: "between friends" };
+  $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
   $("rules-link").href = `/rules/${match.game}`;
   $("rules-link").textContent = `Rules of ${match.title}`;
-
-  const [top, bottom] = page.flipped ? [1, 2] : [2, 1];
-  $("player-top").replaceChildren(playerBar(match, top));
-  $("player-bottom").replaceChildren(playerBar(match, bottom));
+  $("players").replaceChildren(...match.players.map((p) => playerBar(match, p)));
 
   const status = statusText(match);
   if ($("status").textContent !== status) $("status").textContent = status;
@@ -389,26 +339,27 @@ function renderPanel() {
   if (match.outcome) {
     const { head, detail } = describeOutcome(match);
     result.hidden = false;
-    result.className = `result ${match.outcome.winner ? `p${match.outcome.winner}` : "draw"}`;
+    result.className = `result ${match.outcome.winner ? "decided" : "draw"}`;
+    const winner = match.outcome.winner ? match.players[match.outcome.winner - 1] : null;
+    result.style.setProperty("--colour", winner ? winner.colour : "var(--draw)");
     result.innerHTML = "<strong></strong><span></span>";
     result.querySelector("strong").textContent = head;
     result.querySelector("span").textContent = ` ${detail}`;
-    if (!result.dataset.shown) {
-      result.dataset.shown = "1";
-      $("new-game").open = true; // offer the rematch
-    }
   } else {
-    delete result.dataset.shown;
     result.hidden = true;
   }
+  const mine = mySeats(match).length > 0;
+  $("rematch").hidden = !(match.outcome && mine && !match.rematch);
+  const ready = $("rematch-ready");
+  ready.hidden = !match.rematch;
+  if (match.rematch) ready.querySelector("a").href = match.rematch;
 
-  const canMove = Object.keys(match.legal || {}).length > 0;
-  $("move-form").hidden = seatPlayers(match).length === 0;
+  const canMove = Object.keys(match.clicks || {}).length > 0;
+  $("move-form").hidden = !mine;
   $("move-input").disabled = !canMove || page.viewPly !== null;
-
   const undo = $("undo");
-  undo.hidden = !["computer", "hotseat"].includes(match.opponent) || seatPlayers(match).length === 0;
-  undo.disabled = match.ply === 0 || (match.opponent === "computer" && !playerHasMoved(match));
+  undo.hidden = !mine || match.opponent === "friend";
+  undo.disabled = !match.can_undo;
 
   renderMoveList();
   renderLinks();
@@ -418,26 +369,23 @@ function renderPanel() {
   showAnalysis();
 }
 
-function playerHasMoved(match) {
-  // Player 1 makes the odd plies, player 2 the even ones (two-player games alternate).
-  const side = 3 - match.computer_side;
-  return side === 1 ? match.ply >= 1 : match.ply >= 2;
-}
-
 function renderMoveList() {
   const match = page.match;
   const list = $("move-list");
   list.replaceChildren();
   const current = page.viewPly === null ? match.ply : page.viewPly;
-  const n = match.player_names.length;
+  const n = match.players.length;
   for (let i = 0; i < match.moves.length; i += n) {
     const row = document.createElement("li");
     for (let j = i; j < Math.min(i + n, match.moves.length); j++) {
       const button = document.createElement("button");
       button.type = "button";
-      button.className = `mv p${(j % n) + 1}`;
+      const mover = match.movers[j];
+      button.className = `mv p${mover}`;
+      button.style.setProperty("--colour", match.players[mover - 1].colour);
       button.textContent = match.moves[j];
       button.dataset.ply = String(j + 1);
+      button.title = `${playerName(match, mover)}: ${match.moves[j]}`;
       if (j + 1 === current) {
         button.setAttribute("aria-current", "step");
         button.classList.add("current");
@@ -447,7 +395,8 @@ function renderMoveList() {
     }
     list.append(row);
   }
-  list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  const currentButton = list.querySelector(".current");
+  if (currentButton) list.scrollTop = currentButton.offsetTop - list.clientHeight / 2;
   const viewing = $("viewing");
   viewing.hidden = page.viewPly === null;
   viewing.textContent =
@@ -459,16 +408,16 @@ function renderMoveList() {
 }
 
 function renderLinks() {
-  const links = page.match.links || {};
+  const match = page.match;
   const list = $("link-list");
   list.replaceChildren();
-  const mine = seatPlayers(page.match);
-  for (const [key, url] of Object.entries(links)) {
+  const mine = mySeats(match);
+  for (const [key, url] of Object.entries(match.links || {})) {
     let label;
     if (key === "watch") label = "Spectator link";
     else if (mine.length === 1 && +key === mine[0]) label = "Your seat (keep it to come back)";
-    else if (mine.length > 1) label = `Seat of ${page.match.player_names[+key - 1]}`;
-    else label = `Invite ${page.match.player_names[+key - 1]}`;
+    else if (mine.includes(+key)) label = `Seat of ${playerName(match, +key)}`;
+    else label = `Invite ${playerName(match, +key)}`;
     const row = document.createElement("div");
     row.className = "link-row";
     const id = `link-${key}`;
@@ -491,7 +440,7 @@ function renderLinks() {
     list.append(row);
   }
   $("links").hidden = list.children.length === 0;
-  if (page.match.opponent === "friend" && !$("links").dataset.opened) {
+  if (match.opponent === "friend" && !$("links").dataset.opened) {
     // Open once for games by link (the invite is the point); the player may close it.
     $("links").dataset.opened = "1";
     $("links").open = true;
@@ -509,10 +458,11 @@ function renderNewGameForm() {
     form.elements.level.append(new Option(`${level} \u2014 ${text.split(":")[0]}`, level));
   }
   form.elements.level.value = String(match.level || root.dataset.defaultLevel);
-  match.player_names.forEach((name, i) => form.elements.side.append(new Option(name, String(i + 1))));
-  const mine = seatPlayers(match);
-  // A rematch swaps sides by default.
-  form.elements.side.value = String(mine.length === 1 ? 3 - mine[0] : 1);
+  match.players.forEach((p) => form.elements.side.append(new Option(p.name, String(p.player))));
+  const mine = mySeats(match);
+  // A new game against the same opponent starts with the next seat by default.
+  const n = match.players.length;
+  form.elements.side.value = String(mine.length === 1 ? (mine[0] % n) + 1 : 1);
   const update = () => {
     const opponent = form.elements.opponent.value;
     form.querySelector(".computer-only").hidden = opponent !== "computer";
@@ -532,28 +482,35 @@ function renderNewGameForm() {
 
 // ---------------------------------------------------------------- state changes
 
-function liveShown(match) {
-  return { ply: match.ply, view: match.view, legal: match.legal || {} };
+function redraw() {
+  if (page.viewPly === null) showBoard(page.match.svg);
+  else showBoard(page.views.get(page.viewPly).svg);
 }
 
 function setMatch(match) {
   const first = page.match === null;
-  const changed = first || page.match.moves.join(" ") !== match.moves.join(" ");
+  const changed =
+    first ||
+    page.match.moves.join(" ") !== match.moves.join(" ") ||
+    page.match.resigned !== match.resigned;
   page.match = match;
-  if (page.flipped === null) page.flipped = match.seat === 2;
-  if (changed) page.prefix = [];
+  if (changed || page.viewPly !== null) {
+    page.prefix = [];
+    page.navigation++;
+    page.clicks = match.clicks || {};
+  }
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
-  if (page.viewPly === null) page.shown = liveShown(match);
-  if (first) initialFocus();
   renderPanel();
-  drawBoard();
+  if (page.prefix.length === 0 || changed) redraw();
+  if (first) initialFocus();
   schedulePoll();
 }
 
 function initialFocus() {
   const marks = page.match.view.marks || {};
-  page.focus =
-    Object.keys(marks).find((c) => marks[c].includes("snail")) || page.match.board.cells[0].name;
+  const snail = Object.keys(marks).find((c) => marks[c].includes("snail"));
+  const names = cellNodes().map((n) => n.dataset.cell);
+  page.focus = snail || Object.keys(page.clicks).find((c) => names.includes(c)) || names[0];
 }
 
 async function refresh() {
@@ -580,72 +537,43 @@ function showFatal(exc) {
     exc.status === 404 ? "There is no such game." : `Could not load the game: ${exc.message}`;
 }
 
-async function sendMove(move) {
+async function post(path, body) {
   const error = $("move-error");
   error.textContent = "";
-  if (page.busy) return false;
+  if (page.busy) return null;
   page.busy = true;
   try {
-    const match = await api(`/api/matches/${page.id}/move`, {
-      method: "POST",
-      body: { seat: page.token, move, ply: page.match.ply },
-    });
-    // The socket may already have brought a later position (the computer's reply).
-    if (match.ply >= page.match.ply) setMatch(match);
-    return true;
+    return await api(`/api/matches/${page.id}/${path}`, { method: "POST", body: { seat: page.token, ...body } });
   } catch (exc) {
     error.textContent = exc.message;
     if (exc.status === 409) await refresh();
-    return false;
+    return null;
   } finally {
     page.busy = false;
   }
 }
 
+async function sendMove(move) {
+  const match = await post("move", { move, ply: page.match.ply });
+  // The socket may already have brought a later position (the computer's reply).
+  if (match && match.ply >= page.match.ply) setMatch(match);
+  return match !== null;
+}
+
 async function undo() {
-  const error = $("move-error");
-  error.textContent = "";
-  try {
-    setMatch(
-      await api(`/api/matches/${page.id}/undo`, {
-        method: "POST",
-        body: { seat: page.token, ply: page.match.ply },
-      }),
-    );
-  } catch (exc) {
-    error.textContent = exc.message;
-    if (exc.status === 409) await refresh();
-  }
+  const match = await post("undo", { ply: page.match.ply });
+  if (match) setMatch(match);
 }
 
-function completedMove(legal, prefix) {
-  const found = Object.entries(legal).find(
-    ([, path]) => path.length === prefix.length && path.every((c, i) => c === prefix[i]),
-  );
-  return found ? found[0] : null;
+async function resign() {
+  $("resign-confirm").hidden = true;
+  const match = await post("resign", {});
+  if (match) setMatch(match);
 }
 
-function clickCell(name) {
-  if (page.viewPly !== null || page.busy) return;
-  const legal = page.shown.legal;
-  // A move that is also the start of longer ones is made by clicking its last cell again.
-  const pending = completedMove(legal, page.prefix);
-  if (pending && name === page.prefix[page.prefix.length - 1]) {
-    sendMove(pending);
-    return;
-  }
-  if (!nextClicks(legal, page.prefix).has(name)) {
-    // Not a continuation: start over, from this cell if it begins some move.
-    page.prefix = nextClicks(legal, []).has(name) ? [name] : [];
-  } else {
-    page.prefix = [...page.prefix, name];
-  }
-  const done = completedMove(legal, page.prefix);
-  if (done && nextClicks(legal, page.prefix).size === 0) {
-    sendMove(done);
-    return;
-  }
-  drawBoard();
+async function rematch() {
+  const match = await post("rematch", {});
+  if (match) window.location.assign(`/play/${match.id}?seat=${encodeURIComponent(page.token)}`);
 }
 
 async function goTo(ply) {
@@ -654,26 +582,23 @@ async function goTo(ply) {
   ply = Math.max(0, Math.min(ply, match.ply));
   if (ply === match.ply) {
     page.viewPly = null;
-    page.shown = liveShown(match);
   } else {
-    const key = match.moves.slice(0, ply).join(" ");
-    let view = page.views.get(key);
-    if (!view) {
+    if (!page.views.has(ply) || page.views.get(ply).key !== match.moves.slice(0, ply).join(" ")) {
       try {
-        view = (await api(`/api/matches/${page.id}/view?ply=${ply}`)).view;
+        const answer = await api(`/api/matches/${page.id}/view?ply=${ply}`);
+        page.views.set(ply, { key: match.moves.slice(0, ply).join(" "), svg: answer.svg });
       } catch (exc) {
         $("move-error").textContent = exc.message;
         return;
       }
-      page.views.set(key, view);
     }
     if (request !== page.navigation) return;
     page.viewPly = ply;
-    page.shown = { ply, view, legal: {} };
   }
   page.prefix = [];
+  page.clicks = match.clicks || {};
   renderPanel();
-  drawBoard();
+  redraw();
 }
 
 // ---------------------------------------------------------------- live updates
@@ -717,24 +642,25 @@ function schedulePoll() {
 // ---------------------------------------------------------------- keyboard
 
 function moveFocus(dx, dy) {
-  const geo = geometry(page.match.board);
-  const from = geo.byName.get(page.focus) || geo.cells[0];
-  const [fx, fy] = position(geo, from);
+  const nodes = cellNodes();
+  const from = cellNode(page.focus) || nodes[0];
+  const [fx, fy] = centre(from);
+  const unit = Math.min(from.getBBox().width, from.getBBox().height) || 1;
   let best = null;
   let bestScore = Infinity;
-  for (const cell of geo.cells) {
-    const [x, y] = position(geo, cell);
-    const along = (x - fx) * dx + (y - fy) * dy;
+  for (const node of nodes) {
+    const [x, y] = centre(node);
+    const along = ((x - fx) * dx + (y - fy) * dy) / unit;
     if (along < 0.3) continue;
-    const across = Math.abs((x - fx) * dy - (y - fy) * dx);
+    const across = Math.abs((x - fx) * dy - (y - fy) * dx) / unit;
     const score = along + 2 * across;
-    if (score < bestScore) [best, bestScore] = [cell, score];
+    if (score < bestScore) [best, bestScore] = [node, score];
   }
-  if (best) page.focus = best.name;
+  if (best) page.focus = best.dataset.cell;
 }
 
 function announceFocus() {
-  const node = document.getElementById(`cell-${page.focus}`);
+  const node = cellNode(page.focus);
   $("board-focus").textContent = node ? node.getAttribute("aria-label") : "";
 }
 
@@ -746,10 +672,9 @@ function boardKey(event) {
     drawFocus();
     announceFocus();
   } else if (event.key === "Enter" || event.key === " ") {
-    clickCell(page.focus);
+    clickOn(page.focus);
   } else if (event.key === "Escape") {
-    page.prefix = [];
-    drawBoard();
+    cancelPartial();
   } else {
     return;
   }
@@ -758,7 +683,12 @@ function boardKey(event) {
 }
 
 function pageKey(event) {
-  if (!page.match || event.target.closest("input, textarea, select, svg")) return;
+  if (!page.match) return;
+  if (event.key === "Escape" && page.prefix.length) {
+    cancelPartial();
+    return;
+  }
+  if (event.target.closest("input, textarea, select, #board")) return;
   const current = page.viewPly === null ? page.match.ply : page.viewPly;
   const target = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: page.match.ply }[
     event.key
@@ -771,34 +701,38 @@ function pageKey(event) {
 // ---------------------------------------------------------------- wiring
 
 function wire() {
-  const svg = $("board");
-  svg.addEventListener("click", (event) => {
+  const board = $("board");
+  board.addEventListener("click", (event) => {
     const cell = event.target.closest("[data-cell]");
     if (!cell || !page.match) return;
     page.focus = cell.dataset.cell;
-    clickCell(cell.dataset.cell);
+    clickOn(cell.dataset.cell);
   });
-  svg.addEventListener("keydown", (event) => page.match && boardKey(event));
-  svg.addEventListener("pointerdown", () => {
+  board.addEventListener("keydown", (event) => page.match && boardKey(event));
+  board.addEventListener("pointerdown", () => {
     page.keyboard = false;
   });
-  svg.addEventListener("focus", () => {
+  board.addEventListener("focus", () => {
     if (page.match) {
       drawFocus();
       announceFocus();
     }
   });
-  svg.addEventListener("blur", () => page.match && drawFocus());
+  board.addEventListener("blur", () => page.match && drawFocus());
   document.addEventListener("keydown", pageKey);
   $("nav-first").addEventListener("click", () => goTo(0));
   $("nav-prev").addEventListener("click", () => goTo((page.viewPly ?? page.match.ply) - 1));
   $("nav-next").addEventListener("click", () => goTo((page.viewPly ?? page.match.ply) + 1));
   $("nav-last").addEventListener("click", () => goTo(page.match.ply));
-  $("flip").addEventListener("click", () => {
-    page.flipped = !page.flipped;
-    renderPanel();
-    drawBoard();
+  $("cancel").addEventListener("click", cancelPartial);
+  $("resign").addEventListener("click", () => {
+    $("resign-confirm").hidden = false;
   });
+  $("resign-yes").addEventListener("click", resign);
+  $("resign-no").addEventListener("click", () => {
+    $("resign-confirm").hidden = true;
+  });
+  $("rematch").addEventListener("click", rematch);
   $("undo").addEventListener("click", undo);
   $("analyse").addEventListener("click", analyse);
   $("move-form").addEventListener("submit", async (event) => {
