@@ -347,6 +347,7 @@ class MatchService:
         may_move = outcome is None and not live.thinking and state.to_move in held
         clicks = state.next_clicks() if may_move else {}
         colours = state.colours()
+        view = state.view()
         computers = [seat for seat in live.seats if seat.kind == COMPUTER]
         players = []
         for seat in live.seats:
@@ -384,10 +385,10 @@ class MatchService:
             "to_move": state.to_move,
             "outcome": None if outcome is None else outcome_json(outcome),
             "resigned": live.resigned,
-            "view": state.view(),
+            "view": view,
             "svg": render.board_svg(
                 game,
-                state.view(),
+                view,
                 colours=colours,
                 targets=[click for click in clicks if click not in game.turn.actions],
                 interactive=True,
