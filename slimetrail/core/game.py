@@ -168,7 +168,7 @@ class Game(ABC):
     # Named option sets offered as variants, e.g. {"portuguese": {"start": "e5"}}.
     presets: ClassVar[Mapping[str, Mapping[str, str]]] = {}
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         self.options: Mapping[str, str] = self.normalize_options(options)
 
     @classmethod
