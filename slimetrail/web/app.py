@@ -272,6 +272,16 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     async def answered(live: Live, token: str | None) -> dict[str, Any]:
         return await run_in_threadpool(answer, live, token)
 
+    async def change(method: Any, *args: Any, token: str | None) -> tuple[Live, dict[str, Any]]:
+        """A change and its answer, built in the same thread before the computer can reply:
+        the answer is the position the change made."""
+
+        def run() -> tuple[Live, dict[str, Any]]:
+            live = method(*args)
+            return live, answer(live, token)
+
+        return await run_in_threadpool(run)
+
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:
         return {"ok": True}
@@ -282,20 +292,22 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 
     async def create(
         game_id: str, options: dict[str, Any], seats: list[dict[str, Any]] | None, **old: Any
-    ) -> tuple[Live, str]:
-        live, token = await run_in_threadpool(
-            lambda: service.create(game_id, options, seats, **old)
-        )
+    ) -> tuple[Live, str, dict[str, Any]]:
+        def run() -> tuple[Live, str, dict[str, Any]]:
+            live, token = service.create(game_id, options, seats, **old)
+            return live, token, answer(live, token)
+
+        live, token, json = await run_in_threadpool(run)
         computer.follow(live)
-        return live, token
+        return live, token, json
 
     @app.post("/api/matches", status_code=201)
     async def create_match(body: CreateBody) -> dict[str, Any]:
         seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
-        live, token = await create(
+        _, _, json = await create(
             body.game, body.options, seats, opponent=body.opponent, level=body.level, side=body.side
         )
-        return await answered(live, token)
+        return json
 
     @app.get("/new/{game_id}")
     async def new_match(request: Request, game_id: str) -> RedirectResponse:
@@ -315,7 +327,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
                 raise ApiError(400, f"{name}={text!r} is not a whole number") from None
         options = {spec.name: query[spec.name] for spec in cls.option_specs if query.get(spec.name)}
         seats = parse_seats(query["seats"]) if "seats" in query else None
-        live, token = await create(
+        live, token, _ = await create(
             game_id, options, seats, opponent=query.get("opponent", "computer"), **numbers
         )
         return RedirectResponse(f"/play/{live.id}?seat={token}", status_code=303)
@@ -340,32 +352,34 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 
     @app.post("/api/matches/{match_id}/move")
     async def move(match_id: str, body: MoveBody) -> dict[str, Any]:
-        live = await run_in_threadpool(service.move, match_id, body.seat, body.move, body.ply)
+        live, json = await change(
+            service.move, match_id, body.seat, body.move, body.ply, token=body.seat
+        )
         computer.follow(live)
         hub.notify(match_id)
-        return await answered(live, body.seat)
+        return json
 
     @app.post("/api/matches/{match_id}/undo")
     async def undo(match_id: str, body: UndoBody) -> dict[str, Any]:
-        live = await run_in_threadpool(service.undo, match_id, body.seat, body.ply)
+        live, json = await change(service.undo, match_id, body.seat, body.ply, token=body.seat)
         computer.cancel(match_id)
         computer.follow(live)
         hub.notify(match_id)
-        return await answered(live, body.seat)
+        return json
 
     @app.post("/api/matches/{match_id}/resign")
     async def resign(match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
-        live = await run_in_threadpool(service.resign, match_id, body.seat)
+        _, json = await change(service.resign, match_id, body.seat, token=body.seat)
         computer.cancel(match_id)
         hub.notify(match_id)
-        return await answered(live, body.seat)
+        return json
 
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
     async def rematch(match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
-        live = await run_in_threadpool(service.rematch, match_id, body.seat)
+        live, json = await change(service.rematch, match_id, body.seat, token=body.seat)
         computer.follow(live)
         hub.notify(match_id)  # every player of the old match is shown the way to the new one
-        return await answered(live, body.seat)
+        return json
 
     @app.get("/api/matches/{match_id}/record")
     async def record(match_id: str, format: str = "pgn") -> Response:

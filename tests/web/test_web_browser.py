@@ -244,7 +244,7 @@ def test_keyboard_only_move_and_move_list_navigation(live_server, new_page) -> N
     # The focus starts on the snail (d4); up, then right: e5.
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowRight")
-    assert page.locator("#board .focus-ring").count() == 1
+    assert page.locator("#board [data-cell].focus").count() == 1
     assert page.locator("#board-focus").inner_text().startswith("e5")
     page.keyboard.press("Enter")
     wait_for_moves(page, 1)
@@ -303,7 +303,7 @@ def test_export_and_import_round_trip(live_server, new_page, tmp_path: Path) -> 
         wait_for_moves(page, before + 1)
     played = moves(page)
     assert len(played) == 3
-    assert page.locator("#board polygon[data-cell]").count() == 36  # hexagons, 6x6
+    assert page.locator("#board [data-cell] polygon").count() == 36  # hexagons, 6x6
     page.locator("#record-box summary").click()
     with page.expect_download() as pgn_download:
         page.click("#export-pgn")
@@ -590,22 +590,22 @@ def test_compound_move_by_clicks_with_swap_and_cancel(toy_server, new_page) -> N
     click_and_wait(page, "c3")  # player 1, now White
     # Player 2 (Black's stone on b2): step b2 -> a1, then place on d4: three clicks.
     page.click('#board [data-cell="b2"]')
-    page.wait_for_selector('#board [data-cell="b2"].picked')
+    page.wait_for_selector('#board [data-cell="b2"].chosen')
     assert "Move so far: b2" in page.locator("#partial").inner_text()
     assert sorted(legal_cells(page)) == ["a1", "a2", "a3", "b1", "b3", "c1", "c2"]
     page.keyboard.press("Escape")  # cancelled: back to the first clicks
-    page.wait_for_selector("#board [data-cell].picked", state="detached")
+    page.wait_for_selector("#board [data-cell].chosen", state="detached")
     assert page.locator("#partial").is_hidden() and "d4" in legal_cells(page)
     page.click('#board [data-cell="b2"]')
-    page.wait_for_selector('#board [data-cell="b2"].picked')
+    page.wait_for_selector('#board [data-cell="b2"].chosen')
     page.click("#cancel")
-    page.wait_for_selector("#board [data-cell].picked", state="detached")
+    page.wait_for_selector("#board [data-cell].chosen", state="detached")
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.click('#board [data-cell="b2"]')
-    page.wait_for_selector('#board [data-cell="b2"].picked')
+    page.wait_for_selector('#board [data-cell="b2"].chosen')
     page.click('#board [data-cell="a1"]')
-    page.wait_for_selector('#board [data-cell="a1"].picked')
+    page.wait_for_selector('#board [data-cell="a1"].chosen')
     assert "a1" not in legal_cells(page) and "d4" in legal_cells(page)
     assert not [url for url in requests if url.endswith("/move")]  # nothing sent yet
     click_and_wait(page, "d4")

@@ -51,14 +51,16 @@ function showBoard(svg) {
   $("loading").hidden = true;
   const live = page.viewPly === null;
   const clicks = live ? page.clicks : {};
+  // Class names the renderer's interactive board styles: legal, chosen, focus.
   for (const node of cellNodes()) {
     const name = node.dataset.cell;
     const legal = name in clicks;
+    const chosen = live && page.prefix.includes(name);
     node.classList.toggle("legal", legal);
-    node.classList.toggle("picked", live && page.prefix.includes(name));
-    const words = [name];
+    node.classList.toggle("chosen", chosen);
+    const words = [node.getAttribute("aria-label") || name];
     if (legal) words.push("legal move");
-    if (page.prefix.includes(name)) words.push("picked");
+    if (chosen) words.push("chosen");
     node.setAttribute("aria-label", words.join(", "));
   }
   drawAnalysisBadges();
@@ -72,9 +74,9 @@ function centre(node) {
 }
 
 function drawFocus() {
-  for (const node of $("board").querySelectorAll(".focus-ring")) node.classList.remove("focus-ring");
+  for (const node of $("board").querySelectorAll("[data-cell].focus")) node.classList.remove("focus");
   if (!page.keyboard || document.activeElement !== $("board")) return;
-  cellNode(page.focus)?.classList.add("focus-ring");
+  cellNode(page.focus)?.classList.add("focus");
 }
 
 function svgEl(tag, attrs, text) {
