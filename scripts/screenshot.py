@@ -38,7 +38,7 @@ def wait_for_turn(base: str, match_id: str, token: str) -> dict:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         match = httpx.get(f"{base}/api/matches/{match_id}", params={"seat": token}).json()
-        if match["legal"] or match["outcome"]:
+        if match["clicks"] or match["outcome"]:
             return match
         time.sleep(0.2)
     sys.exit("the computer did not answer within 30 s")
@@ -58,7 +58,7 @@ def play_some_moves(base: str, moves: int) -> str:
         match = wait_for_turn(base, match["id"], token)
         if match["outcome"]:
             break
-        move = wanted if wanted in match["legal"] else next(iter(match["legal"]))
+        move = wanted if wanted in match["clicks"] else next(iter(match["clicks"]))
         body = {"seat": token, "move": move, "ply": match["ply"]}
         httpx.post(f"{base}/api/matches/{match['id']}/move", json=body).raise_for_status()
     wait_for_turn(base, match["id"], token)
