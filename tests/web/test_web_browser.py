@@ -350,11 +350,14 @@ def test_undo_analyse_and_new_game(live_server, new_page) -> None:
     page.wait_for_function("document.querySelectorAll('#move-list .mv').length === 0")
     assert "c4" in legal_cells(page)
 
-    def box(cell: str) -> dict:
-        return page.locator(f'#board [data-cell="{cell}"]').bounding_box()
-
-    # The server draws the board: rank 1 at the bottom, file a on the left.
-    assert box("a1")["y"] > box("e5")["y"] and box("a1")["x"] < box("e5")["x"]
+    # The server draws the board: rank 1 at the bottom, file a on the left.  Both cells are
+    # measured in one step (a live update may replace the board between two).
+    a1, e5 = page.evaluate(
+        "names => names.map(n => { const r = document.querySelector("
+        '`#board [data-cell="${n}"]`).getBoundingClientRect(); return [r.x, r.y]; })',
+        ["a1", "e5"],
+    )
+    assert a1[1] > e5[1] and a1[0] < e5[0]
 
     page.click("#analyse")
     page.wait_for_selector("#analysis .move-values li")
