@@ -216,15 +216,6 @@ def player_shape(player: int, x: float, y: float, r: float, **paint: Any) -> str
     return _el("polygon", points=_points(_polygon_points(sides, x, y + dy, size, turn)), **paint)
 
 
-def _mix(a: str, b: str, share: float) -> str:
-    """``share`` of colour ``a`` over colour ``b`` (both ``#RRGGBB``)."""
-    channels = (
-        round(share * int(a[i : i + 2], 16) + (1 - share) * int(b[i : i + 2], 16))
-        for i in (1, 3, 5)
-    )
-    return "#" + "".join(f"{c:02X}" for c in channels)
-
-
 def _ink_on(background: str) -> str:
     """Dark or light text, whichever reads better on ``background``."""
     r, g, b = (int(background[i : i + 2], 16) for i in (1, 3, 5))
@@ -274,6 +265,26 @@ def _interactive_style() -> str:
     return "<style>" + "".join(rules) + "</style>"
 
 
+def _box(board: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    """The view box (x, y, width, height) around every cell of a described board."""
+    xs = [float(cell["x"]) for cell in board["cells"]]
+    ys = [float(cell["y"]) for cell in board["cells"]]
+    pad_x = 0.5 + MARGIN
+    pad_y = (HEX_R if board["shape"] == "hex" else 0.5) + MARGIN
+    return (
+        min(xs) - pad_x,
+        min(ys) - pad_y,
+        max(xs) - min(xs) + 2 * pad_x,
+        max(ys) - min(ys) + 2 * pad_y,
+    )
+
+
+def fit_size(game: Game, width: float, height: float) -> float:
+    """The ``size`` (pixel width) at which ``game``'s board fits in ``width`` x ``height``."""
+    _, _, box_width, box_height = _box(game.describe_board())
+    return min(width, height * box_width / box_height)
+
+
 # -- the renderer -------------------------------------------------------------------------
 
 
@@ -296,7 +307,7 @@ def board_svg(
     """The position ``view`` of ``game`` as an SVG document (a string).
 
     ``colours``: each player's palette colour name (``state.colours()``).  ``size``: the
-    length in pixels of the picture's longer side (default: 44 pixels a cell).
+    picture's width in pixels (default: 44 pixels a cell; see :func:`fit_size`).
     ``targets``: cells shaded as the next legal clicks, with a dot (a ring around a token, so
     a goal's number stays readable).  ``forbidden``: cells crossed out.  ``arrows``:
     ``(from cell, to cell, text)`` arrows.  ``interactive``: the play page's board -- cells
@@ -351,12 +362,9 @@ def board_svg(
     last_player = view.get("last_player")
     last_ink = ink(last_player) if isinstance(last_player, int) else PALETTE["last"]
 
-    pad_x = 0.5 + MARGIN
-    pad_y = (HEX_R if hexes else 0.5) + MARGIN
-    box = (low_x - pad_x, low_y - pad_y, high_x - low_x + 2 * pad_x, high_y - low_y + 2 * pad_y)
-    longer = max(box[2], box[3])
-    scale = size / longer if size else PIXELS_PER_UNIT
-    font = min(0.3, max(0.2, MIN_COORD_PX / scale))
+    box = _box(board)
+    scale = size / box[2] if size else PIXELS_PER_UNIT
+    font = min(0.3, max(0.24, MIN_COORD_PX / scale))
 
     classes = ["board-svg", shape]
     if interactive:
@@ -396,7 +404,7 @@ def board_svg(
             hatch, hatch_ink = _hatch(outline, 0.2), PALETTE["slime-hatch"]
         elif trail:
             tint = ink(trail[0])
-            paint.update(fill=_mix(tint, PALETTE["cell"], 0.45), stroke=tint)
+            paint.update(fill=tint, fill_opacity=0.45, stroke=tint)
             hatch, hatch_ink = _hatch(outline, 0.25), tint
         if name in target_set and not interactive:
             paint["fill"] = PALETTE["legal"]

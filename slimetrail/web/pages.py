@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
-from slimetrail.render import board_svg, palette_css
+from slimetrail.render import board_svg, fit_size, palette_css
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.matches import ApiError, levels
 
@@ -75,7 +75,8 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
     }
 
 
-PREVIEW_SIZE = 180  # pixels along a preview's longer side (a 10x10 hex board: 180 x 112)
+# A preview fits in this many pixels (the tall 10x10 hex diamond: 162 x 270).
+PREVIEW_BOX = (200, 270)
 
 
 def board_preview(game: Game) -> Markup:
@@ -86,7 +87,7 @@ def board_preview(game: Game) -> Markup:
             game,
             state.view(),
             colours=state.colours(),
-            size=PREVIEW_SIZE,
+            size=fit_size(game, *PREVIEW_BOX),
             coordinates=False,
             label=f"The start position of {game.title}",
             css_class="preview",
