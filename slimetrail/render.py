@@ -216,11 +216,20 @@ def player_shape(player: int, x: float, y: float, r: float, **paint: Any) -> str
     return _el("polygon", points=_points(_polygon_points(sides, x, y + dy, size, turn)), **paint)
 
 
+def _lightness(value: str) -> float:
+    r, g, b = (int(value[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
 def _ink_on(background: str) -> str:
     """Dark or light text, whichever reads better on ``background``."""
-    r, g, b = (int(background[i : i + 2], 16) for i in (1, 3, 5))
-    light = 0.299 * r + 0.587 * g + 0.114 * b > 140
-    return PALETTE["ink-dark"] if light else PALETTE["ink-light"]
+    return PALETTE["ink-dark"] if _lightness(background) > 140 else PALETTE["ink-light"]
+
+
+def _line_ink(value: str) -> str:
+    """A player's colour for lines and text on the light board; too pale a colour (white,
+    yellow) is drawn dark there -- its shape and line pattern still tell the player."""
+    return PALETTE["stone-outline"] if _lightness(value) > 200 else value
 
 
 def _parse_mark(mark: str) -> tuple[str, int] | None:
@@ -404,8 +413,8 @@ def board_svg(
             hatch, hatch_ink = _hatch(outline, 0.2), PALETTE["slime-hatch"]
         elif trail:
             tint = ink(trail[0])
-            paint.update(fill=tint, fill_opacity=0.45, stroke=tint)
-            hatch, hatch_ink = _hatch(outline, 0.25), tint
+            paint.update(fill=tint, fill_opacity=0.45, stroke=_line_ink(tint))
+            hatch, hatch_ink = _hatch(outline, 0.25), _line_ink(tint)
         if name in target_set and not interactive:
             paint["fill"] = PALETTE["legal"]
         if name in forbidden_list:
@@ -531,7 +540,7 @@ def _token(
 ) -> list[str]:
     """The elements of one mark drawn over its cell."""
     if kind == "goal":
-        colour_p = ink(player)
+        colour_p = _line_ink(ink(player))
         dash = DASHES[(player - 1) % len(DASHES)]
         number_y = y + (0.16 if SHAPES[(player - 1) % len(SHAPES)] == "triangle" else 0.11)
         return [
@@ -603,7 +612,7 @@ def _token(
                 0.12,
                 class_=f"trail-shape p{player}",
                 fill=ink(player),
-                stroke=PALETTE["badge"],
+                stroke=_ink_on(ink(player)),
                 stroke_width=0.03,
             )
         ]
