@@ -373,7 +373,7 @@ def board_svg(
 
     box = _box(board)
     scale = size / box[2] if size else PIXELS_PER_UNIT
-    font = min(0.3, max(0.24, MIN_COORD_PX / scale))
+    font = min(0.3, max(0.25, MIN_COORD_PX / scale))
 
     classes = ["board-svg", shape]
     if interactive:

@@ -218,7 +218,7 @@ def test_coordinates_are_readable_on_the_10x10_hex_board() -> None:
         box_width = float(root.attrib["viewBox"].split()[2])
         pixels_per_unit = float(root.attrib["width"]) / box_width
         font = float(layer(root, "coords").attrib["font-size"])
-        assert font * pixels_per_unit >= 9.9
+        assert font * pixels_per_unit >= 10
     small = board_svg(game, state.view(), colours=state.colours(), coordinates=False)
     assert 'class="coords"' not in small and "<text" not in small.split('class="tokens"')[0]
 
