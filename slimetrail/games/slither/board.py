@@ -40,6 +40,7 @@ class SlitherBoard:
         self.right = self.left << (n - 1)
         self.cells = bits(self.mask)
         self.cells_set = frozenset(self.cells)
+        self.names = {cell: self.name(cell) for cell in self.cells}
         self.king = [0] * (n * w)
         for cell in self.cells:
             one = 1 << cell

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from slimetrail.core.game import (
     Game,
@@ -42,6 +42,7 @@ from slimetrail.games.slither.board import (
 )
 
 SWAP, PASS = "swap", "pass"
+Turn = tuple[int, ...]  # (placed,) or (from, to, placed): cell indices
 STONE_CHARS = ("x", "o")  # Black, White in the position string
 TURN_TEXT = re.compile(r"([a-z]\d+)-([a-z]\d+)/([a-z]\d+)")
 
@@ -269,12 +270,10 @@ class SlitherState(State):
             self.colour = 1 - self.colour
             return
         colour, zobrist = self.colour, self.board.zobrist[self.colour]
-        for cell in move[:-1] if len(move) == 3 else ():  # type: ignore[index]
+        # a step's two cells change hands, then the placed cell fills
+        for cell in cast(Turn, move):
             self.stones[colour] ^= 1 << cell
             self._stone_key ^= zobrist[cell]
-        placed = move[-1]  # type: ignore[index]
-        self.stones[colour] |= 1 << placed
-        self._stone_key ^= zobrist[placed]
         if self.board.chain(self.stones[colour], colour):
             self.winner_colour = colour
         self.colour = 1 - colour
@@ -303,9 +302,9 @@ class SlitherState(State):
 
     def canonical(self, move: Move) -> Move:
         """The one value of a (legal, well-formed) turn's resulting board."""
-        if isinstance(move, str) or len(move) == 1:  # type: ignore[arg-type]
+        if isinstance(move, str) or len(cast(Turn, move)) == 1:
             return move
-        source, target, placed = move  # type: ignore[misc]
+        source, target, placed = cast(Turn, move)
         if placed == source:
             return (target,)
         if self.board.king[source] >> placed & 1 and placed < target:
@@ -339,9 +338,10 @@ class SlitherState(State):
             return f"{move!r} is not a Slither move"
         own, other = self.stones[self.colour], self.stones[1 - self.colour]
         occupied = own | other
-        placed = move[-1]  # type: ignore[index]
-        if len(move) == 3:  # type: ignore[arg-type]
-            source, target, _ = move  # type: ignore[misc]
+        turn = cast(Turn, move)
+        placed = turn[-1]
+        if len(turn) == 3:
+            source, target, _ = turn
             s, t = board.name(source), board.name(target)
             if not own >> source & 1:
                 held = "a " + COLOUR_NAMES[1 - self.colour] if other >> source & 1 else "no"
@@ -360,7 +360,7 @@ class SlitherState(State):
             occupied = own | other
         p = board.name(placed)
         if occupied >> placed & 1:
-            after = " after the step" if len(move) == 3 else ""  # type: ignore[arg-type]
+            after = " after the step" if len(turn) == 3 else ""
             return f"{self.describe(move)}: {p} is occupied{after}"
         broken = board.diagonal_breaks(own | (1 << placed))
         if broken:
@@ -375,12 +375,12 @@ class SlitherState(State):
         return None
 
     def well_formed(self, move: Move) -> bool:
+        """A tuple of one or three cells of the board (a placement, or step and placement)."""
         cells = self.board.cells_set
         return (
             type(move) is tuple
             and len(move) in (1, 3)
             and all(type(c) is int and c in cells for c in move)
-            and len(set(move[:2])) == len(move[:2])
         )
 
     def describe(self, move: Move) -> str:
@@ -389,11 +389,12 @@ class SlitherState(State):
     def move_str(self, move: Move) -> str:
         if isinstance(move, str):
             return move
-        name = self.board.name
-        if len(move) == 1:  # type: ignore[arg-type]
-            return name(move[0])  # type: ignore[index]
-        source, target, placed = move  # type: ignore[misc]
-        return f"{name(source)}-{name(target)}/{name(placed)}"
+        names = self.board.names
+        turn = cast(Turn, move)
+        if len(turn) == 1:
+            return names[turn[0]]
+        source, target, placed = turn
+        return f"{names[source]}-{names[target]}/{names[placed]}"
 
     def parse_move(self, text: str) -> Move:
         token = text.strip().lower()
@@ -410,7 +411,7 @@ class SlitherState(State):
                     f"{text.strip()!r} is not a Slither move: {bad!r} is no cell of the {n}x{n} "
                     f"board (write a placement c3, a step and a placement b2-c3/e5, swap or pass)"
                 )
-            move = tuple(cells)  # type: ignore[arg-type]
+            move = tuple(cast(list[int], cells))
         why = self.why_illegal(move)
         if why:
             raise IllegalMoveError(why)
@@ -419,7 +420,7 @@ class SlitherState(State):
     def click_path(self, move: Move) -> list[str]:
         if isinstance(move, str):
             return [move]
-        return [self.board.name(cell) for cell in move]  # type: ignore[union-attr]
+        return [self.board.names[cell] for cell in cast(Turn, move)]
 
     def next_clicks(self, prefix: Sequence[str] = ()) -> dict[str, str | None]:
         """Click by click, without listing the compound turns: an empty cell (a placement

@@ -106,6 +106,7 @@ def test_text_that_is_no_move_is_an_invalid_move_error(text):
         ("c3 d4", "d4-d5/a1", "d4 holds a White stone"),
         ("c3 d4", "a1-a2/b5", "a1 holds no stone"),
         ("c3 d4", "c3-e5/a1", "e5 is not one king step from c3"),
+        ("c3 d4", "c3-c3/a1", "c3 is not one king step from c3"),
         ("c3 d4", "c3-d4/a1", "d4 is occupied"),
         ("c3 d4", "c3-c4/c4", "c4 is occupied after the step"),
         ("c3 d4", "b2", "b2 and c3 would be diagonal neighbours with no Black stone on c2 or b3"),
