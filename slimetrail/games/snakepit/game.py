@@ -210,9 +210,9 @@ class SnakePitGame(Game):
                 raise InvalidPositionError(f"position {fen!r}: player {to_move} is out")
         else:
             raise InvalidPositionError(f"position {fen!r}: player to move {to_move_text!r}")
-        # The first two turns block one and two cells.
+        # The first two turns block one and two cells, every later turn three.
         blocked = sum(trails).bit_count()
-        if (k == 1 and blocked) or (k == 2 and blocked != 1) or (k == 3 and blocked < 3):
+        if blocked != {1: 0, 2: 1}.get(k, blocked) or (k == 3 and (blocked < 3 or blocked % 3)):
             raise InvalidPositionError(
                 f"position {fen!r}: {blocked} blocked cells cannot come before a turn of {k}"
             )

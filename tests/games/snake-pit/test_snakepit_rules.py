@@ -6,6 +6,7 @@ import itertools
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -379,6 +380,7 @@ def test_key_is_the_same_in_another_process() -> None:
         ("b1,b9,l5,l13/- a2,e12,i2,m12/- a7,g1,g13,m7/- 1 1 2,2", "bad list of players out"),
         ("b1,b9,l5,l13/- a2,e12,i2,m12/- a7,g1,g13,m7/- 1 2 -", "0 blocked cells"),
         ("b1,b9,l5,l13/- a2,e12,i2,m12/- a7,g1,g13,m7/- 1 3 -", "0 blocked cells"),
+        ("b1,b9,l5,l13/b8 a2,e12,i2,m12/a3 a7,g1,g13,m7/a6,b7 1 3 -", "4 blocked cells"),
         ("b1,b9,l5,l13/- a2,e12,i2,m12/- a7,g1,g13,m7/- - 1 -", "two players out"),
         ("b1,b9,l5,l13/- a2,e12,i2,m12/- a7,g1,g13,m7/- 1 1 2,3", "use '-' to move"),
         ("b1,b9,l5,l13/- a2,e12,i2,m12/- a7,g1,g13,m7/- 2 1 2", "player 2 is out"),
@@ -490,3 +492,46 @@ def test_mobility_counts_free_neighbours_per_player() -> None:
     assert state.mobility() == tuple(sum(len(NEIGHBOURS[s]) for s in START[p]) for p in (1, 2, 3))
     out = from_fen_text(SECOND_GOES_OUT)
     assert out.mobility()[0] == 0
+
+
+# -- the rules page -----------------------------------------------------------------------
+
+
+def rules_page() -> str:
+    from importlib.resources import files
+
+    return (files("slimetrail.games.snakepit") / "rules" / "snake-pit.html").read_text("utf-8")
+
+
+def test_rules_page_diagrams_are_legal_and_say_what_the_engine_does() -> None:
+    page = rules_page()
+    calls = re.findall(r"\{\{ diagram\((.*?)\) \}\}", page, re.S)
+    assert len(calls) == 3 and all('"snake-pit"' in call for call in calls)
+    (moves,) = re.findall(r'moves="([^"]*)"', page)
+    state, model = new(), Position()
+    for text in moves.split():
+        turn = next(t for t in model.turns() if turn_text(t) == text)
+        model = model.after(turn)
+        state.push_str(text)
+    assert state.fen() == model.fen()
+    blocked = {name for name, marks in state.view()["marks"].items() if marks[0].startswith("t")}
+    assert blocked == {"b9", "a2", "e12", "a7", "g1", "m7"}
+    (fen,) = re.findall(r'fen="([^"]*)"', page)
+    gone = from_fen_text(GREEN_GOES_OUT)
+    gone.push_str("d2-e2,e10-e11,g10-g9")
+    assert fen == gone.fen() and gone.out == [1] and gone.to_move == 2
+    assert from_fen(fen).fen() == fen
+
+
+def test_rules_page_states_the_rules() -> None:
+    page = rules_page()
+    assert "<h1>Snake Pit</h1>" in page and "Choices this site makes" in page
+    (table,) = re.findall(r"<pre>(.*?)</pre>", page, re.S)
+    assert [line.split()[1:] for line in table.strip().splitlines()] == [
+        [show(c) for c in row] for row in ROWS
+    ]
+    for text in ("a7-b7,g1-h2,m7-l6", "<code>a7</code> comes before <code>a10</code>", "1-0-0"):
+        assert text in page
+    for cells in START.values():
+        for cell in cells:
+            assert f"<code>{show(cell)}</code>" in page
