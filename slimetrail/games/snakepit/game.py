@@ -257,7 +257,7 @@ class SnakePitGame(Game):
 class SnakePitState(State):
     """Snakes and trails per player (bitboards), the player to move, k, and who is out."""
 
-    __slots__ = ("_board_key", "_stack", "empty", "game", "heads", "k", "out", "player", "trails")
+    __slots__ = ("_board_key", "_stack", "empty", "game", "heads", "k", "mover", "out", "trails")
 
     def __init__(
         self,
@@ -272,7 +272,7 @@ class SnakePitState(State):
         self.heads = list(heads)  # heads[p]: the cells of player p's snakes (index 0 unused)
         self.trails = list(trails)  # trails[p]: the cells player p's snakes have left
         self.empty = board.MASK & ~(sum(heads) | sum(trails))
-        self.player = to_move  # 0 once the game is over
+        self.mover = to_move  # 0 once the game is over
         self.k = k
         self.out = list(out)
         # (move, its mover, k before it, how many players were out before it)
@@ -289,16 +289,16 @@ class SnakePitState(State):
 
     @property
     def to_move(self) -> int:
-        return self.player
+        return self.mover
 
     @property
     def move_stack(self) -> list[Move]:
         return [entry[0] for entry in self._stack]
 
     def legal_moves(self) -> list[Move]:
-        if not self.player:
+        if not self.mover:
             return []
-        return turns(self.heads[self.player], self.empty, self.k)  # type: ignore[return-value]
+        return turns(self.heads[self.mover], self.empty, self.k)  # type: ignore[return-value]
 
     def push(self, move: Move) -> None:
         steps = self._as_steps(move)
@@ -309,7 +309,7 @@ class SnakePitState(State):
 
     def apply(self, move: tuple[Step, ...]) -> None:
         """:meth:`push` without the legality check, for searches that generated ``move``."""
-        p = self.player
+        p = self.mover
         heads, trails = HEAD_KEYS[p], TRAIL_KEYS[p]
         key, snakes, trail, empty = self._board_key, self.heads[p], self.trails[p], self.empty
         for start, end in move:
@@ -330,10 +330,10 @@ class SnakePitState(State):
             if player in out:
                 continue
             if count_turns(self.heads[player], self.empty, self.k):
-                self.player = player
+                self.mover = player
                 return
             out.append(player)
-        self.player = 0
+        self.mover = 0
 
     def pop(self) -> Move:
         if not self._stack:
@@ -348,11 +348,11 @@ class SnakePitState(State):
             empty |= 1 << end
             key ^= heads[start] ^ heads[end] ^ trails[start]
         self.heads[p], self.trails[p], self.empty, self._board_key = snakes, trail, empty, key
-        self.player = p
+        self.mover = p
         return move
 
     def outcome(self) -> Outcome | None:
-        if self.player:
+        if self.mover:
             return None
         (winner,) = (p for p in PLAYERS if p not in self.out)
         name = self.game.player_names[winner - 1]
@@ -392,10 +392,10 @@ class SnakePitState(State):
             trail = ",".join(board.name(c) for c in cells_of(self.trails[p])) or "-"
             fields.append(f"{snakes}/{trail}")
         out = ",".join(map(str, self.out)) or "-"
-        return f"{' '.join(fields)} {self.player or '-'} {self.k} {out}"
+        return f"{' '.join(fields)} {self.mover or '-'} {self.k} {out}"
 
     def key(self) -> int:
-        key = self._board_key ^ TO_MOVE_KEYS[self.player] ^ K_KEYS[self.k]
+        key = self._board_key ^ TO_MOVE_KEYS[self.mover] ^ K_KEYS[self.k]
         for slot, player in enumerate(self.out):
             key ^= OUT_KEYS[slot][player]
         return key
@@ -403,7 +403,7 @@ class SnakePitState(State):
     def copy(self) -> SnakePitState:
         clone = SnakePitState.__new__(SnakePitState)
         clone.game, clone.heads, clone.trails = self.game, list(self.heads), list(self.trails)
-        clone.empty, clone.player, clone.k, clone.out = self.empty, self.player, self.k, [*self.out]
+        clone.empty, clone.mover, clone.k, clone.out = self.empty, self.mover, self.k, [*self.out]
         clone._stack, clone._board_key = list(self._stack), self._board_key
         return clone
 
@@ -416,7 +416,7 @@ class SnakePitState(State):
         After a snake come its destinations; every offered click still leaves a full turn
         possible for the snakes not yet moved, so each click sequence ends in a legal move.
         """
-        if not self.player:
+        if not self.mover:
             if prefix:
                 raise IllegalMoveError("the game is over")
             return {}
@@ -481,7 +481,7 @@ class SnakePitState(State):
             )
         else:
             snakes = "snake" if self.k == 1 else "snakes"
-            status = f"{names[self.player - 1]} to move {self.k} {snakes}"
+            status = f"{names[self.mover - 1]} to move {self.k} {snakes}"
             if self.out:
                 status += "; out: " + ", ".join(names[p - 1] for p in self.out)
             lines.append(status)
@@ -521,9 +521,9 @@ class SnakePitState(State):
 
     def _problem(self, steps: Sequence[Step]) -> str:
         """Why the set of ``steps`` is not a legal turn here, or ``""`` if it is one."""
-        if not self.player:
+        if not self.mover:
             return "the game is over"
-        p, names = self.player, self.game.player_names
+        p, names = self.mover, self.game.player_names
         who = names[p - 1]
         starts, ends = 0, 0
         for start, end in steps:
@@ -565,13 +565,13 @@ class SnakePitState(State):
         empty = self.empty & ~sum(1 << d for _, d in chosen)
         needed = self.k - len(chosen) - 1
         if pending is not None:
-            others = [s for s in cells_of(self.heads[self.player] & ~used) if s != pending]
+            others = [s for s in cells_of(self.heads[self.mover] & ~used) if s != pending]
             return [
                 d
                 for d in cells_of(NEIGHBOURS[pending] & empty)
                 if completable(others, empty & ~(1 << d), needed)
             ]
-        free = cells_of(self.heads[self.player] & ~used)
+        free = cells_of(self.heads[self.mover] & ~used)
         options = []
         for s in free:
             others = [o for o in free if o != s]
@@ -586,11 +586,11 @@ class SnakePitState(State):
         if pending is not None:
             done = f"{done} {board.name(pending)}".strip()
         where = f"after {done}" if done else "as the first click"
-        who = self.game.player_names[self.player - 1]
+        who = self.game.player_names[self.mover - 1]
         if cell is None:
             return f"{click!r} {where}: not a cell of the board"
         if pending is None:
-            if not self.heads[self.player] >> cell & 1:
+            if not self.heads[self.mover] >> cell & 1:
                 return f"{click} {where}: not one of {who}'s snakes"
             if any(s == cell for s, _ in chosen):
                 return f"{click} {where}: that snake has moved already this turn"
@@ -608,12 +608,12 @@ class SnakePitState(State):
 
 def _perft(state: SnakePitState, depth: int) -> int:
     """Perft on ``state`` (changed and restored): counted, not generated, at the last ply."""
-    if not state.player:
+    if not state.mover:
         return 0
     if depth == 1:
-        return count_turns(state.heads[state.player], state.empty, state.k)
+        return count_turns(state.heads[state.mover], state.empty, state.k)
     total = 0
-    for move in turns(state.heads[state.player], state.empty, state.k):
+    for move in turns(state.heads[state.mover], state.empty, state.k):
         state.apply(move)
         total += _perft(state, depth - 1)
         state.pop()
