@@ -206,6 +206,7 @@ def test_second_player_going_out_ends_the_game_at_once() -> None:
     assert outcome.places == (3, 2, 1) and outcome.result_text() == "0-0-1"  # type: ignore[union-attr]
     assert state.to_move == 0 and state.legal_moves() == [] and state.is_over()
     assert state.fen().split()[3:] == ["-", "3", "1,2"]
+    assert state.text_board().splitlines()[-1] == "Red wins; then Blue, Green"
     with pytest.raises(IllegalMoveError, match="over"):
         state.parse_move("a1-b1")
     assert from_fen(state.fen()).places() == outcome.places  # type: ignore[union-attr]
