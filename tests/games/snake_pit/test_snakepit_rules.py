@@ -26,7 +26,7 @@ from slimetrail.games.snakepit.game import SnakePitState
 
 GAME = get_game("snake-pit")
 START_FEN = "b1,b9,l5,l13/- a2,e12,i2,m12/- a7,g1,g13,m7/- 1 1 -"
-# From random games (seeds 0 and 1 of test_random_playouts_match_the_model's kind):
+# Positions met in random games.
 # Green to move; c2-d3,j3-j4,l12-l11 leaves Blue and Red both without a full turn.
 TWO_OUT_AT_ONCE = (
     "a8,c2,j3,l12/b1,b8,b9,k4,k12,l5,l13 b2,f13,h3,m13/a2,e11,e12,f12,h2,i2,i3,m12 "
@@ -343,7 +343,7 @@ def test_fen_round_trips_and_keys_through_random_games() -> None:
 
 
 def test_equal_positions_have_equal_keys_whichever_snake_went_where() -> None:
-    # Snakes on b2 and a3 both touch a2... set up two snakes sharing two empty neighbours.
+    # Blue's snakes on b3 and c4 share the empty neighbours c3 and b4.
     fen = "b1,b9,l5,l13/b8 b3,c4,i2,m12/- a7,g1,g13,m7/- 2 2 -"
     one, two = from_fen_text(fen), from_fen_text(fen)
     one.push_str("b3-c3,c4-b4")
