@@ -146,3 +146,93 @@ def from_rows(n: int, k: int, rows: list[str], to_move: str) -> Model:
             elif ch in "xo":
                 model.stones[cell] = "B" if ch == "x" else "W"
     return model
+
+
+def from_fen(n: int, k: int, fen: str) -> Model:
+    """A model from a position string (digits expanded to dots, then :func:`from_rows`)."""
+    board, side = fen.split()
+    rows = []
+    for text in board.split("/"):
+        row, number = "", ""
+        for ch in text:
+            if ch.isdigit():
+                number += ch
+                continue
+            row += "." * int(number or 0) + ch
+            number = ""
+        rows.append(row + "." * int(number or 0))
+    return from_rows(n, k, rows, "B" if side == "1" else "W")
+
+
+# -- brute-force game values ----------------------------------------------------------------
+
+
+def forced_win(model: Model, plies: int) -> bool:
+    """Whether the side to move wins by force within ``plies`` plies (brute force)."""
+    mover = model.to_move
+    for cell in model.legal():
+        model.play(cell)
+        try:
+            if model.winner() == mover:
+                return True
+            if (
+                plies >= 3
+                and not model.over()
+                and all(replies_lose(model, reply, mover, plies - 2) for reply in model.legal())
+            ):
+                return True
+        finally:
+            model.undo()
+    return False
+
+
+def replies_lose(model: Model, reply: tuple[int, int], mover: str, plies: int) -> bool:
+    model.play(reply)
+    try:
+        if model.winner() is not None:
+            return model.winner() == mover
+        return not model.over() and forced_win(model, plies)
+    finally:
+        model.undo()
+
+
+def forced_loss(model: Model) -> bool:
+    """Whether every move lets the opponent complete a row at once."""
+    for cell in model.legal():
+        model.play(cell)
+        try:
+            if model.winner() is not None or model.over():
+                return False
+            if not any(opponent_wins_with(model, reply) for reply in model.legal()):
+                return False
+        finally:
+            model.undo()
+    return True
+
+
+def opponent_wins_with(model: Model, reply: tuple[int, int]) -> bool:
+    mover = model.to_move
+    model.play(reply)
+    try:
+        return model.winner() == mover
+    finally:
+        model.undo()
+
+
+def minimax(model: Model) -> int:
+    """The exact value for the side to move: +1 win, 0 draw, -1 loss (whole tree)."""
+    winner = model.winner()
+    if winner is not None:
+        return 1 if winner == model.to_move else -1
+    if not model.empty_cells():
+        return 0
+    best = -1
+    for cell in model.legal():
+        model.play(cell)
+        try:
+            best = max(best, -minimax(model))
+        finally:
+            model.undo()
+        if best == 1:
+            break
+    return best

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from moku_model import LINES, Model, from_rows, name
+from moku_model import LINES, Model, forced_loss, forced_win, from_rows, name
 
 from slimetrail.core.game import (
     GameOptionError,
@@ -352,58 +352,6 @@ def test_view_text_board_and_geometry() -> None:
 
 
 # -- evaluation -------------------------------------------------------------------------
-
-
-def forced_win(model: Model, plies: int) -> bool:
-    """Whether the side to move wins by force within ``plies`` plies (brute force)."""
-    mover = model.to_move
-    for cell in model.legal():
-        model.play(cell)
-        try:
-            if model.winner() == mover:
-                return True
-            if (
-                plies >= 3
-                and not model.over()
-                and all(replies_lose(model, reply, mover, plies - 2) for reply in model.legal())
-            ):
-                return True
-        finally:
-            model.undo()
-    return False
-
-
-def replies_lose(model: Model, reply: tuple[int, int], mover: str, plies: int) -> bool:
-    model.play(reply)
-    try:
-        if model.winner() is not None:
-            return model.winner() == mover
-        return not model.over() and forced_win(model, plies)
-    finally:
-        model.undo()
-
-
-def forced_loss(model: Model) -> bool:
-    """Whether every move lets the opponent complete a row at once."""
-    for cell in model.legal():
-        model.play(cell)
-        try:
-            if model.winner() is not None or model.over():
-                return False
-            if not any(opponent_wins_with(model, reply) for reply in model.legal()):
-                return False
-        finally:
-            model.undo()
-    return True
-
-
-def opponent_wins_with(model: Model, reply: tuple[int, int]) -> bool:
-    mover = model.to_move
-    model.play(reply)
-    try:
-        return model.winner() == mover
-    finally:
-        model.undo()
 
 
 def test_evaluation_is_bounded_and_its_tactical_claims_are_true() -> None:
