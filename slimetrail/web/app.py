@@ -29,6 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
+from slimetrail.web.hardening import RequestGuard, document_errors, redact_logs
 from slimetrail.web.matches import (
     ApiError,
     Live,
@@ -241,6 +242,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        redact_logs()
         warm_up = asyncio.create_task(start_pool(pool))
         for match_id, ply in await run_in_threadpool(service.pending_computer_moves):
             computer.schedule(match_id, ply)
@@ -253,6 +255,8 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
             engine.dispose()
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
+    app.add_middleware(RequestGuard)
+    document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service
     app.state.pool, app.state.computer = pool, computer

@@ -40,7 +40,8 @@ def new_page(browser):
     contexts, errors = [], []
 
     def open_page(url: str | None = None):
-        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        # The pages forbid eval (CSP); Playwright's wait_for_function needs it: bypassed here.
+        context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -459,7 +460,9 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
 @pytest.mark.parametrize("game", ["slimetrail size=15", "slimetrail-hex size=15"])
 def test_the_largest_boards_fit_a_phone_screen(live_server, browser, game: str) -> None:
     game_id, size = game.split(" size=")
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, bypass_csp=True
+    )
     try:
         page = context.new_page()
         page.goto(f"{live_server}/new/{game_id}?opponent=hotseat&size={size}")
