@@ -21,6 +21,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
+from slimetrail import render
 from slimetrail.core.registry import get_game
 from slimetrail.web.liveserver import LiveServer, free_port
 
@@ -45,6 +46,25 @@ def long_line(length: int) -> list[str]:
         line.append(state.move_str(best[1]))
         state.push(best[1])
     return line
+
+
+def render_times(line: list[str], plies: range, repeat: int = 5) -> list[float]:
+    """In this process: how long the board SVG of each position (as a move's answer draws it,
+    with the next clicks marked) takes to draw."""
+    state = get_game("slimetrail", size=SIZE).new_state()
+    for text in line[: plies.start]:
+        state.push_str(text)
+    times = []
+    for ply in plies:
+        state.push_str(line[ply])  # the position after the timed move
+        view, targets = state.view(), list(state.next_clicks())
+        for _ in range(repeat):
+            began = time.perf_counter()
+            render.board_svg(
+                state.game, view, colours=state.colours(), targets=targets, interactive=True
+            )
+            times.append(time.perf_counter() - began)
+    return times
 
 
 def main() -> None:
@@ -89,6 +109,10 @@ def main() -> None:
         finally:
             server.kill()
 
+    drawing = {
+        ply: statistics.median(render_times(line, range(ply, ply + args.moves))) * 1000
+        for ply in (EARLY, LATE)
+    }
     medians = {ply: statistics.median(values) * 1000 for ply, values in times.items()}
     count = args.matches * args.moves
     print(f"15x15 Slime Trail, hotseat, {count} timed moves at each ply ({db_url.split(':')[0]})")
@@ -97,8 +121,16 @@ def main() -> None:
         p90 = ordered[int(len(ordered) * 0.9)] * 1000
         print(
             f"ply {ply:3}..{ply + args.moves - 1}: median {medians[ply]:.2f} ms, p90 {p90:.2f} ms"
+            f" (drawing its board in this process: {drawing[ply]:.2f} ms)"
         )
     print(f"ratio ply {LATE} / ply {EARLY}: {medians[LATE] / medians[EARLY]:.2f}x (target <= 1.2x)")
+    # A later position has more to draw (every slimed cell); the rest of a move's work is what
+    # must not grow with the game's length.
+    rest = {ply: medians[ply] - drawing[ply] for ply in (EARLY, LATE)}
+    print(
+        f"without drawing the board (estimate): {rest[EARLY]:.2f} ms vs {rest[LATE]:.2f} ms, "
+        f"ratio {rest[LATE] / rest[EARLY]:.2f}x"
+    )
 
 
 if __name__ == "__main__":
