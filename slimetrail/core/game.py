@@ -13,6 +13,7 @@ numbered from 1 in turn order.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -223,6 +224,11 @@ class Game(ABC):
         """This game's exact solver, if it has one (see :class:`ExactSolver`)."""
         return None
 
+    def ai_ladder(self) -> Any:
+        """This game's own computer players by level, a :class:`slimetrail.ai.Ladder`, or
+        ``None`` for the generic Monte-Carlo ladder (core imports no AI, hence ``Any``)."""
+        return None
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.id, dict(self.options)) == (
             other.id,
@@ -351,6 +357,20 @@ class State(ABC):
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the side to move; 0 where a game has none."""
         return 0.0
+
+    def playout(self, rng: random.Random) -> Outcome:
+        """Random moves to the end; returns how the game ended and leaves the state as it
+        was.  Monte-Carlo searches value positions by it; a game may override it with a
+        faster walk or a smarter playout policy."""
+        pushed = 0
+        try:
+            while (outcome := self.outcome()) is None:
+                self.push(rng.choice(self.legal_moves()))
+                pushed += 1
+        finally:
+            for _ in range(pushed):
+                self.pop()
+        return outcome
 
     def perft(self, depth: int) -> int:
         """The number of legal move sequences of ``depth`` plies (see

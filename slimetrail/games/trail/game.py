@@ -143,6 +143,12 @@ class TrailGame(Game):
 
         return solver  # type: ignore[return-value]  # the module offers can_solve and solve
 
+    def ai_ladder(self) -> Any:
+        # Alpha-beta with the trail evaluation, and the exact solver at the top level.
+        from slimetrail.ai.levels import SEARCH_LADDER
+
+        return SEARCH_LADDER
+
 
 class SlimetrailGame(TrailGame):
     id = "slimetrail"
