@@ -364,12 +364,15 @@ class State(ABC):
         faster walk or a smarter playout policy."""
         pushed = 0
         try:
-            while (outcome := self.outcome()) is None:
-                self.push(rng.choice(self.legal_moves()))
+            while moves := self.legal_moves():
+                self.push(rng.choice(moves))
                 pushed += 1
+            outcome = self.outcome()
         finally:
             for _ in range(pushed):
                 self.pop()
+        if outcome is None:
+            raise GameError(f"{self.game.id}: no legal move in an unfinished position")
         return outcome
 
     def perft(self, depth: int) -> int:
