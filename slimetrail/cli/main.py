@@ -44,17 +44,19 @@ def add_game_arguments(parser: argparse.ArgumentParser, default: str = "slimetra
     from slimetrail.core.registry import GAMES
 
     parser.add_argument("--game", default=default, choices=sorted(GAMES), help="game id")
-    declared: dict[str, list[str]] = {}
-    helps: dict[str, str] = {}
+    # Per option name, the games declaring it, grouped by their help text.
+    declared: dict[str, dict[str, list[str]]] = {}
     for game_id, cls in GAMES.items():
         for spec in cls.option_specs:
-            declared.setdefault(spec.name, []).append(game_id)
-            helps.setdefault(spec.name, spec.help)
+            helps = declared.setdefault(spec.name, {})
+            helps.setdefault(spec.help or spec.name, []).append(game_id)
     flags = []
-    for name, games in declared.items():
-        help_text = f"{helps[name] or name} (games: {', '.join(games)})"
+    for name, helps in declared.items():
+        help_text = "; ".join(f"{text} [{', '.join(games)}]" for text, games in helps.items())
         try:
-            parser.add_argument(f"--{name}", dest=f"game_option_{name}", help=help_text)
+            parser.add_argument(
+                f"--{name}", dest=f"game_option_{name}", metavar=name.upper(), help=help_text
+            )
         except argparse.ArgumentError:
             continue  # the subcommand's own flag of that name wins
         flags.append(name)

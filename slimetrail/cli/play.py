@@ -92,7 +92,7 @@ def parse_seats(game: Game, text: str | None, side: int, level: int, hotseat: bo
         elif kind == "computer":
             if number and not number.isdigit():
                 raise GameOptionError(f"--seats: {word!r}: the level must be a whole number")
-            seats.append(Seat(checked(int(number) if number else level, f"--seats {word}:")))
+            seats.append(Seat(checked(int(number) if number else level, f"--seats {word}: level")))
         else:
             raise GameOptionError(f"--seats: {word!r} is not human, computer or computer:LEVEL")
     return seats
