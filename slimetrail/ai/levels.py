@@ -183,7 +183,7 @@ class MctsLevel:
 def _analyse_by_mcts(
     state: State, limit: Limit, stop: threading.Event | None, on_info: Info | None
 ) -> PlayResult:
-    if limit.time is None and limit.nodes is None and stop is None:
+    if limit.time is None and limit.nodes is None and (stop is None or limit.depth is not None):
         raise GameError(
             f"{state.game.id} is analysed by MCTS: give a time or nodes limit (not only depth)"
         )
