@@ -76,17 +76,28 @@ class MCTS:
         self.solver = game.num_players == 2 and game.zero_sum if solver is None else solver
         self.root = Node(None, state.to_move, self.players)
         self.iterations = 0
-        # A win in one is never left to chance: every root move that ends the game is
-        # looked at before the first playout.
         self.expand(self.root)
-        assert self.root.untried is not None
-        for move in list(self.root.untried):
+        self.unchecked = list(self.root.untried or ())  # root moves not yet tried for a win
+
+    def check_root(self, deadline: float | None, stop: threading.Event | None) -> None:
+        """A win in one is never left to chance: every root move that ends the game is
+        looked at before the first playout (as far as the time allows)."""
+        root = self.root
+        assert root.untried is not None
+        while self.unchecked:
+            if stop is not None and stop.is_set():
+                return
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+            move = self.unchecked.pop()
             self.state.push(move)
-            if self.state.outcome() is not None:
-                self.root.untried.remove(move)
-                self.child(self.root, move)
-            self.state.pop()
-        self.solve(self.root)
+            try:
+                if self.state.outcome() is not None:
+                    root.untried.remove(move)
+                    self.child(root, move)
+            finally:
+                self.state.pop()
+        self.solve(root)
 
     # -- the search -------------------------------------------------------------------
 
@@ -105,17 +116,18 @@ class MCTS:
         started = time.perf_counter()
         deadline = limit.deadline(started)
         target = None if limit.nodes is None else self.iterations + limit.nodes
+        self.check_root(deadline, stop)
         done = 0
         while self.root.proven is None:
+            if done and (
+                (deadline is not None and time.perf_counter() >= deadline)
+                or (stop is not None and stop.is_set())
+            ):
+                break
             self.iterate()
             done += 1
             if target is not None and self.iterations >= target:
                 break
-            if done & 15 == 0:
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-                if stop is not None and stop.is_set():
-                    break
             if on_info is not None and done % INFO_EVERY == 0:
                 on_info(self.result(time.perf_counter() - started))
         result = self.result(time.perf_counter() - started)

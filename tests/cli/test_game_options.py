@@ -24,45 +24,48 @@ def subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentPa
 
 
 @pytest.fixture
-def game_with_k():
+def game_with_twist():
     """A toy-three variant declaring an option no other game has."""
     base = type(get_game("toy-three"))
 
-    class WithK(base):  # type: ignore[misc, valid-type]
-        id = "toy-three-k"
-        option_specs: ClassVar = (OptionSpec("k", "4", ("4", "5"), "row length k"),)
+    class WithTwist(base):  # type: ignore[misc, valid-type]
+        id = "toy-three-twist"
+        option_specs: ClassVar = (OptionSpec("twist", "4", ("4", "5"), "how far the toy twists"),)
 
-    register(WithK)
-    yield WithK
-    GAMES.unregister(WithK.id)
+    register(WithTwist)
+    yield WithTwist
+    GAMES.unregister(WithTwist.id)
 
 
-def test_every_declared_option_is_a_flag_with_its_help(game_with_k):
+def test_every_declared_option_is_a_flag_with_its_help(game_with_twist):
     parser = build_parser()
-    declared = {spec.name: spec for cls in GAMES.values() for spec in cls.option_specs}
-    assert {"size", "rules", "start", "k"} <= set(declared)
+    declared = [(cls.id, spec) for cls in GAMES.values() for spec in cls.option_specs]
+    assert {"size", "rules", "start", "twist"} <= {spec.name for _, spec in declared}
     for command in COMMANDS_WITH_GAMES:
         actions = {a.dest: a for a in subparser(parser, command)._actions}
-        for name, spec in declared.items():
-            action = actions[f"game_option_{name}"]
-            assert action.option_strings == [f"--{name}"]
-            assert spec.help in action.help
-        assert actions["game_option_k"].help == "row length k [toy-three-k]"
+        for game_id, spec in declared:
+            action = actions[f"game_option_{spec.name}"]
+            assert action.option_strings == [f"--{spec.name}"]
+            assert f"{spec.help} [" in action.help and game_id in action.help
+        assert actions["game_option_twist"].help == "how far the toy twists [toy-three-twist]"
         assert "--option" in actions["option"].option_strings
 
 
-def test_options_reach_the_chosen_game(game_with_k, capsys):
-    assert main(["perft", "--game", "toy-three-k", "--k", "5", "--depth", "1"]) == 0
+def test_options_reach_the_chosen_game(game_with_twist, capsys):
+    assert main(["perft", "--game", "toy-three-twist", "--twist", "5", "--depth", "1"]) == 0
     assert capsys.readouterr().out.strip().endswith("Nodes searched: 12")
-    assert main(["perft", "--game", "toy-three-k", "--option", "k=5", "--depth", "1"]) == 0
+    assert main(["perft", "--game", "toy-three-twist", "--option", "twist=5", "--depth", "1"]) == 0
     capsys.readouterr()
-    assert main(["perft", "--game", "toy-three-k", "--k", "6", "--depth", "1"]) == 2
-    assert "toy-three-k: option k='6' is not one of 4, 5" in capsys.readouterr().err
+    assert main(["perft", "--game", "toy-three-twist", "--twist", "6", "--depth", "1"]) == 2
+    assert "toy-three-twist: option twist='6' is not one of 4, 5" in capsys.readouterr().err
     # An option of another game is a clear error for this one.
     assert main(["perft", "--game", "toy-three", "--size", "9", "--depth", "1"]) == 2
     assert "toy-three: unknown option 'size' (options: none)" in capsys.readouterr().err
-    assert main(["perft", "--game", "slimetrail", "--k", "4", "--depth", "1"]) == 2
-    assert "slimetrail: unknown option 'k' (options: size, rules, start)" in capsys.readouterr().err
+    assert main(["perft", "--game", "slimetrail", "--twist", "4", "--depth", "1"]) == 2
+    assert (
+        "slimetrail: unknown option 'twist' (options: size, rules, start)"
+        in capsys.readouterr().err
+    )
     assert main(["perft", "--option", "size", "--depth", "1"]) == 2
     assert "--option 'size': expected NAME=VALUE" in capsys.readouterr().err
     assert main(["perft", "--option", "size=9", "--depth", "1"]) == 0
@@ -87,11 +90,11 @@ def test_the_toy_games_are_known_to_a_subprocess():
     assert proc.stdout.strip().endswith("Nodes searched: 12")
 
 
-def test_the_flags_follow_the_registry(game_with_k):
+def test_the_flags_follow_the_registry(game_with_twist):
     def perft_flags() -> set[str]:
         return {a.dest for a in subparser(build_parser(), "perft")._actions}
 
-    assert "game_option_k" in perft_flags()
-    GAMES.unregister(game_with_k.id)
-    assert "game_option_k" not in perft_flags()  # no game declares k any more
+    assert "game_option_twist" in perft_flags()
+    GAMES.unregister(game_with_twist.id)
+    assert "game_option_twist" not in perft_flags()  # no game declares twist any more
     assert "game_option_size" in perft_flags()
