@@ -49,7 +49,8 @@ class Player(Protocol):
     description: str
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        """A move for the player to move; ``state`` has a legal move and must not change."""
+        """A move for the player to move; ``state`` has a legal move and must be left as it
+        was.  A player honours the bounds of ``limit`` it has a use for (at least the time)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ class Ladder:
 
 @dataclass(frozen=True)
 class Level:
+    """A level of the alpha-beta ladder; of the limit it uses the time, as a hard cap."""
+
     description: str
     depth: int = 0  # fixed-depth scoring of every move, chosen with noise (0: no search)
     noise: float = 0.0  # standard deviation of the noise added to each move's score
@@ -122,11 +125,9 @@ def _play_search_level(
     if spec.solver:
         choice = solver_choice(state, deadline, spec.nodes)
         if choice is not None:
-            mate = (
-                None
-                if choice.plies is None
-                else mate_from_plies(choice.value == "win", choice.plies)
-            )
+            mate = None
+            if choice.plies is not None and choice.value != "draw":
+                mate = mate_from_plies(choice.value == "win", choice.plies)
             return PlayResult(choice.move, proven=choice.value, mate=mate, nodes=choice.nodes)
     if spec.nodes:
         remaining = max(0.01, deadline - time.perf_counter())

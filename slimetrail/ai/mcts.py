@@ -90,6 +90,8 @@ class MCTS:
             if deadline is not None and time.perf_counter() >= deadline:
                 return
             move = self.unchecked.pop()
+            if move not in root.untried:
+                continue  # expanded by an earlier run, which saw whether it ends the game
             self.state.push(move)
             try:
                 if self.state.outcome() is not None:
