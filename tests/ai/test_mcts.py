@@ -144,3 +144,23 @@ def test_a_search_goes_on_from_its_tree():
     second = search.run(Limit(nodes=40))
     assert first.nodes == 40 and second.nodes == 80
     assert search.root.visits == 80
+
+
+def test_a_stopped_root_check_resumes_without_duplicates():
+    state = get_game("slimetrail").new_state()
+    for text in ("c3", "b2"):  # a1 wins at once for player 1
+        state.push_str(text)
+    a1 = state.parse_move("a1")
+    stop = threading.Event()
+    stop.set()
+    for seed in range(50):
+        search = MCTS(state, seed=seed)
+        search.run(stop=stop)  # the root check stops at once; one playout still runs
+        if [child.move for child in search.root.children] == [a1]:
+            break  # that playout expanded the winning move before the check saw it
+    else:
+        raise AssertionError("no seed expands a1 first")
+    result = search.run(Limit(nodes=5))
+    moves = [child.move for child in search.root.children]
+    assert len(moves) == len(set(moves))
+    assert result.move == a1 and result.proven == "win"
