@@ -90,7 +90,7 @@ def parse_seats(game: Game, text: str | None, side: int, level: int, hotseat: bo
         if kind == "human" and not number:
             seats.append(Seat())
         elif kind == "computer":
-            if number and not number.isdigit():
+            if number and not number.isdecimal():
                 raise GameOptionError(f"--seats: {word!r}: the level must be a whole number")
             seats.append(Seat(checked(int(number) if number else level, f"--seats {word}: level")))
         else:

@@ -241,7 +241,7 @@ def places_text(places: tuple[int, ...]) -> str:
 def parse_places(text: str, num_players: int, line: int | None = None) -> tuple[int, ...]:
     """The ``Places`` tag: one place a player, a ranking as :meth:`Outcome.ranking` makes."""
     words = text.split()
-    if len(words) != num_players or not all(word.isdigit() for word in words):
+    if len(words) != num_players or not all(word.isdecimal() for word in words):
         raise RecordError(
             f"Places {text!r}: expected {num_players} places, one a player, e.g. "
             f"{places_text(tuple(range(1, num_players + 1)))!r}",

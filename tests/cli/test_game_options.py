@@ -68,6 +68,9 @@ def test_options_reach_the_chosen_game(game_with_twist, capsys):
     )
     assert main(["perft", "--option", "size", "--depth", "1"]) == 2
     assert "--option 'size': expected NAME=VALUE" in capsys.readouterr().err
+    # A superscript digit is a digit to str.isdigit() but not to int(): still a clear error.
+    assert main(["perft", "--start", "a\u00b2", "--depth", "1"]) == 2
+    assert "start='a\u00b2' is not a cell" in capsys.readouterr().err
     assert main(["perft", "--option", "size=9", "--depth", "1"]) == 0
     assert capsys.readouterr().out.strip().endswith("Nodes searched: 8")
 

@@ -108,6 +108,7 @@ def test_bad_seats_are_errors():
             "--seats computer:9: level 9 is not one of 1..6 for toy-three",
         ),
         ("human,computer:x,human", 1, "the level must be a whole number"),
+        ("human,computer:\u00b2,human", 1, "the level must be a whole number"),
         (None, 4, "--side 4 is not one of 1..3 for toy-three"),
     ]:
         with pytest.raises(GameError, match=re.escape(message)):

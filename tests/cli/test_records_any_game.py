@@ -110,6 +110,7 @@ def test_places_are_filled_in_and_checked():
         ("1 1 2", "is not a ranking"),
         ("1 2", "expected 3 places"),
         ("x y z", "expected 3 places"),
+        ("1 \u00b2 3", "expected 3 places"),
     ]:
         text, _ = three_text(bad)
         with pytest.raises(RecordError, match=message) as error:
