@@ -8,8 +8,9 @@ import threading
 import pytest
 from takeaway import TakeAway, winner_with_best_play
 
-from slimetrail.ai import MCTS, Limit, mcts
+from slimetrail.ai import MCTS, Limit, mcts, play
 from slimetrail.core.game import GameError
+from slimetrail.core.registry import GAMES as REGISTRY
 from slimetrail.core.registry import get_game
 
 GAMES = [
@@ -164,3 +165,17 @@ def test_a_stopped_root_check_resumes_without_duplicates():
     moves = [child.move for child in search.root.children]
     assert len(moves) == len(set(moves))
     assert result.move == a1 and result.proven == "win"
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_every_registered_game_gets_a_legal_computer_move(game_id):
+    # The generic players over each game's own interface: a few playouts only, so that
+    # slow games stay cheap; the game's own ladder at level 1 as well.
+    state = get_game(game_id).new_state()
+    state.push(state.legal_moves()[0])
+    if state.is_over():
+        return
+    fen = state.fen()
+    assert mcts(state, Limit(nodes=2), seed=1).move in state.legal_moves()
+    assert play(state, 1, seed=1).move in state.legal_moves()
+    assert state.fen() == fen
