@@ -96,9 +96,9 @@ class TrailGame(Game):
             row, col, i = n - 1 - top_index, 0, 0
             while i < len(text):
                 ch = text[i]
-                if ch.isdigit():
+                if ch.isdecimal():
                     j = i
-                    while j < len(text) and text[j].isdigit():
+                    while j < len(text) and text[j].isdecimal():
                         j += 1
                     run = int(text[i:j])
                     if run == 0 or col + run > n:
