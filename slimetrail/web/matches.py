@@ -201,7 +201,9 @@ def seats_from_request(
         ]
     if len(seats) != n:
         raise ApiError(400, f"{game.id} has {n} players: give {n} seats, not {len(seats)}")
-    available = levels()
+    from slimetrail.ai import levels_for
+
+    available = levels_for(game)  # each game has its own ladder of levels
     for number, seat in enumerate(seats, 1):
         kind = seat.get("kind")
         if kind not in SEAT_KINDS:
