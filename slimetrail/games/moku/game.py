@@ -158,7 +158,9 @@ class MokuState(State):
         "white",
     )
 
-    def __init__(self, game: SlimeMokuGame, black: int, white: int, slime: int, to_move: int):
+    def __init__(
+        self, game: SlimeMokuGame, black: int, white: int, slime: int, to_move: int
+    ) -> None:
         self.game: SlimeMokuGame = game
         board = game.board
         self.black, self.white, self.slime = black, white, slime

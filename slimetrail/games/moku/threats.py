@@ -37,7 +37,9 @@ DEFAULT_BRANCH = 2  # safe replies an attacking step may leave
 class ThreatSearch:
     """A threat-space search on one board, with a table of the positions already proved."""
 
-    def __init__(self, board: MokuBoard, depth: int = DEFAULT_DEPTH, branch: int = DEFAULT_BRANCH):
+    def __init__(
+        self, board: MokuBoard, depth: int = DEFAULT_DEPTH, branch: int = DEFAULT_BRANCH
+    ) -> None:
         self.board = board
         self.depth = depth
         self.branch = branch
@@ -52,8 +54,7 @@ class ThreatSearch:
         mine, theirs = (
             (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
         )
-        found = self.attack(mine, theirs, state.empty, state.slime, self.depth)
-        return found
+        return self.attack(mine, theirs, state.empty, state.slime, self.depth)
 
     def attack(self, mine: int, theirs: int, empty: int, slime: int, depth: int) -> int | None:
         """The attacker's winning step from this node (attacker to move), or ``None``."""
