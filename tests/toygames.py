@@ -119,6 +119,17 @@ class ToyThreeGame(GridGame):
     zero_sum = False
     cols, rows = 4, 3
 
+    @classmethod
+    def rules_fragment(cls) -> str:
+        return (
+            "<h1>Toy for three</h1><p>Claim an empty cell; when the board is full, each pair "
+            "of adjacent own cells scores a point.</p>"
+            '{{ diagram("toy-three", moves="a1 b1 c1", label="Three cells claimed", '
+            'caption="Green, Blue and Red have each claimed a cell.") }}'
+            '{{ diagram("toy-three", moves="a1 b1 c1 a2 b2 c2 a3 b3 c3 d1 d2 d3", '
+            'label="A full board", caption="Green scores 2, Blue 1, Red 1.") }}'
+        )
+
     def new_state(self) -> ToyThreeState:
         return ToyThreeState(self, [0] * 12, 1)
 
@@ -203,6 +214,17 @@ class ToyPieGame(GridGame):
     player_colours = ("black", "white")
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS))
     cols, rows = 4, 4
+
+    @classmethod
+    def rules_fragment(cls) -> str:
+        return (
+            "<h1>Toy with pie and pass</h1><p>Place a stone, or step one of yours and then "
+            "place; three in a row wins. White may swap after the first move.</p>"
+            '{{ diagram("toy-pie", moves="b2 c3", legal=true, label="After two moves", '
+            'caption="Black to move.") }}'
+            '{{ diagram("toy-pie", moves="a1 swap", label="After a swap", '
+            'caption="White took over the first stone.") }}'
+        )
 
     def new_state(self) -> ToyPieState:
         return ToyPieState(self, [0] * 16, 1)

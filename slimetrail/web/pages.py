@@ -9,7 +9,6 @@ page code.  Each game's rules text is an HTML fragment in its own package folder
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 from pathlib import Path
 from typing import Any
@@ -96,12 +95,8 @@ def board_preview(game: Game) -> Markup:
 
 
 def rules_fragment(cls: type[Game]) -> str | None:
-    """The rules fragment shipped in the game's package, or ``None`` if it has none."""
-    package = cls.__module__.rpartition(".")[0]
-    if not package:  # a game defined in a top-level module (a test's toy game) has no folder
-        return None
-    resource = importlib.resources.files(package) / "rules" / f"{cls.id}.html"
-    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+    """The game's rules fragment (see :meth:`Game.rules_fragment`), or ``None``."""
+    return cls.rules_fragment()
 
 
 def render_fragment(source: str) -> Markup:
