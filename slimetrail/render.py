@@ -451,7 +451,7 @@ def board_svg(
                     _el(
                         "circle",
                         **marker,
-                        r=0.43,
+                        r=0.45,
                         fill="none",
                         stroke=PALETTE["legal-dot"],
                         stroke_width=0.07,
