@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from slimetrail.core.game import Game
+from slimetrail.core.game import Game, State
 
 PALETTE: dict[str, str] = {
     # Player colours (Okabe-Ito), named as games declare them in ``player_colours``.
@@ -705,3 +705,15 @@ def _arrow(start: Point, end: Point, text: str) -> str:
             ),
         ]
     )
+
+
+def state_svg(state: State, **options: Any) -> str:
+    """:func:`board_svg` of a position: its view, its players' colours, and the last move in
+    the colour of the player who made it (found by taking the move back on a copy, unless
+    the view names ``last_player`` itself)."""
+    view = dict(state.view())
+    if view.get("last") and "last_player" not in view and state.move_stack:
+        before = state.copy()
+        before.pop()
+        view["last_player"] = before.to_move
+    return board_svg(state.game, view, colours=state.colours(), **options)
