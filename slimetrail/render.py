@@ -266,10 +266,11 @@ def _interactive_style() -> str:
         f"{scope}.legal{{cursor:pointer}}",
         f"{scope}.legal>.cell-shape{{fill:{p['legal']}}}",
         f"{scope}.legal:hover>.cell-shape{{fill:{p['legal-hover']}}}",
-        f"{scope}.chosen>.cell-shape{{fill:{p['chosen']};stroke:{p['legal-dot']};"
-        "stroke-width:0.08}",
+        f"{scope}.chosen>.cell-shape{{fill:{p['chosen']}}}",
         f"{scope}.pending>.cell-shape{{fill:{p['pending']}}}",
-        f"{scope}.focus>.cell-shape{{stroke:{p['focus']};stroke-width:0.1}}",
+        # The ring lies inside its own cell, so no neighbour drawn later covers it.
+        f"{scope}.chosen>.cell-ring{{visibility:visible;stroke:{p['legal-dot']}}}",
+        f"{scope}.focus>.cell-ring{{visibility:visible;stroke:{p['focus']}}}",
     ]
     return "<style>" + "".join(rules) + "</style>"
 
@@ -319,14 +320,19 @@ def board_svg(
     picture's width in pixels (default: 44 pixels a cell; see :func:`fit_size`).
     ``targets``: cells shaded as the next legal clicks, with a dot (a ring around a token, so
     a goal's number stays readable).  ``forbidden``: cells crossed out.  ``arrows``:
-    ``(from cell, to cell, text)`` arrows.  ``interactive``: the play page's board -- cells
-    carry ``aria-label``s, every cell holds a hidden ``.target`` marker, and an embedded
-    style shows the classes a script toggles on a cell: ``legal`` (a next click: shaded,
-    marker shown), ``chosen`` (already clicked in a compound move), ``pending`` (sent, waiting
-    for the server), ``focus`` (keyboard focus).  ``label``: the text alternative
-    (``role="img"``).  ``flipped``: turned half a turn (the second player's view).
-    ``css_class`` and ``attrs`` are added to the ``<svg>`` element.  Raises ``ValueError`` for
-    an unknown board shape or colour, or a target, forbidden cell or arrow off the board.
+    ``(from cell, to cell, text)`` arrows.  ``label``: the text alternative (``role="img"``).
+    ``flipped``: turned half a turn (the second player's view).  ``css_class`` and ``attrs``
+    are added to the ``<svg>`` element.
+
+    ``interactive``: the play page's board.  Cells carry ``aria-label``s; every cell holds a
+    hidden ``.target`` marker and ``.cell-ring``; targets get the class ``legal`` but keep
+    their plain fill attribute, and an embedded style shows the classes a script toggles on
+    a cell group: ``legal`` (a next click: shaded, marker shown, pointer cursor), ``chosen``
+    (already clicked in a compound move: shaded and ringed), ``pending`` (sent, waiting for
+    the server), ``focus`` (keyboard focus ring).
+
+    Raises ``ValueError`` for an unknown board shape or colour, or a target, forbidden cell
+    or arrow off the board.
     """
     board = game.describe_board()
     shape = board["shape"]
@@ -441,6 +447,18 @@ def board_svg(
             )
         if hatch:
             out.append(_el("path", d=hatch, stroke=hatch_ink, stroke_width=0.06, opacity=0.7))
+        if interactive:
+            ring = _points(cell_outline(hexes, x, y, 0.06))
+            out.append(
+                _el(
+                    "polygon",
+                    class_="cell-ring",
+                    points=ring,
+                    fill="none",
+                    stroke_width=0.1,
+                    visibility="hidden",
+                )
+            )
         if interactive or name in target_set:
             # Under the tokens: a ring around a token (a goal's number stays readable), else
             # a dot in the middle of the cell.

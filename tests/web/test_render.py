@@ -373,6 +373,8 @@ def test_interactive_board_carries_the_page_hooks() -> None:
     for name, group in cells.items():
         (marker,) = [e for e in group if "target" in classes(e)]
         assert marker.attrib.get("visibility") == (None if name == "c3" else "hidden")
+        (ring,) = [e for e in group if "cell-ring" in classes(e)]
+        assert ring.attrib["visibility"] == "hidden"
     # The target cell keeps its plain fill: the page's class, not an attribute, shades it.
     assert cells["c3"][0].attrib["fill"] == PALETTE["cell"]
     assert "legal" in classes(cells["c3"])
