@@ -27,8 +27,10 @@ to the web pages as CSS custom properties ``--colour-NAME``.  The output is dete
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -133,8 +135,15 @@ def palette_css() -> str:
 
 
 def _num(value: float) -> str:
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    """A coordinate with at most 3 decimals and no trailing zeros (``0.5``, ``2``)."""
+    rounded = round(value, 3)
+    whole = int(rounded)
+    return str(whole) if rounded == whole else repr(rounded)
+
+
+@functools.cache
+def _attr_name(name: str) -> str:
+    return name.rstrip("_").replace("_", "-")
 
 
 def _attrs(attrs: Mapping[str, Any]) -> str:
@@ -143,8 +152,13 @@ def _attrs(attrs: Mapping[str, Any]) -> str:
     for name, value in attrs.items():
         if value is None:
             continue
-        shown = _num(value) if isinstance(value, float) else str(value)
-        parts.append(f' {name.rstrip("_").replace("_", "-")}="{escape(shown)}"')
+        if isinstance(value, float):
+            shown = _num(value)
+        elif isinstance(value, int):
+            shown = str(value)
+        else:
+            shown = escape(str(value))
+        parts.append(f' {_attr_name(name)}="{shown}"')
     return "".join(parts)
 
 
@@ -161,12 +175,18 @@ def _points(points: Iterable[Point]) -> str:
 # -- geometry -----------------------------------------------------------------------------
 
 
+# Corner directions of a pointy-top hexagon, from the bottom corner clockwise (y down).
+HEX_CORNERS = tuple(
+    (math.cos(math.pi / 2 + k * math.pi / 3), math.sin(math.pi / 2 + k * math.pi / 3))
+    for k in range(6)
+)
+
+
 def cell_outline(hexes: bool, x: float, y: float, inset: float = 0.0) -> list[Point]:
     """The corners of a cell centred on (x, y), pulled ``inset`` units towards the centre."""
     if hexes:
         r = HEX_R - inset * 2 / math.sqrt(3)
-        angles = (math.pi / 2 + k * math.pi / 3 for k in range(6))
-        return [(x + r * math.cos(a), y + r * math.sin(a)) for a in angles]
+        return [(x + r * cx, y + r * cy) for cx, cy in HEX_CORNERS]
     h = 0.5 - inset
     return [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
 
@@ -295,6 +315,40 @@ def fit_size(game: Game, width: float, height: float) -> float:
     return min(width, height * box_width / box_height)
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """A board's geometry, the same for every position of a game: computed once."""
+
+    board: Mapping[str, Any]
+    hexes: bool
+    centres: dict[str, Point]
+    shapes: dict[str, str]  # cell name -> the points (hex) of its outline
+    rings: dict[str, str]  # cell name -> the points of its inset ring
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(game: Game, flipped: bool) -> _Layout:
+    board = game.describe_board()
+    shape = board["shape"]
+    if shape not in ("square", "hex"):
+        raise ValueError(f"{game.spec}: cannot draw a board of shape {shape!r}")
+    hexes = shape == "hex"
+    xs = [float(cell["x"]) for cell in board["cells"]]
+    ys = [float(cell["y"]) for cell in board["cells"]]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+    centres = {}
+    for cell, x, y in zip(board["cells"], xs, ys, strict=True):
+        centres[cell["name"]] = (low_x + high_x - x, low_y + high_y - y) if flipped else (x, y)
+    shapes = {name: _points(cell_outline(hexes, x, y)) for name, (x, y) in centres.items()}
+    rings = {name: _points(cell_outline(hexes, x, y, 0.06)) for name, (x, y) in centres.items()}
+    return _Layout(board, hexes, centres, shapes, rings)
+
+
+@functools.lru_cache(maxsize=4096)
+def _hatch_at(hexes: bool, x: float, y: float, spacing: float) -> str:
+    return _hatch(cell_outline(hexes, x, y), spacing)
+
+
 # -- the renderer -------------------------------------------------------------------------
 
 
@@ -334,20 +388,10 @@ def board_svg(
     Raises ``ValueError`` for an unknown board shape or colour, or a target, forbidden cell
     or arrow off the board.
     """
-    board = game.describe_board()
+    layout = _layout(game, flipped)
+    board, hexes, centres = layout.board, layout.hexes, layout.centres
     shape = board["shape"]
-    if shape not in ("square", "hex"):
-        raise ValueError(f"{game.spec}: cannot draw a board of shape {shape!r}")
-    hexes = shape == "hex"
     cells = board["cells"]
-    xs = [float(cell["x"]) for cell in cells]
-    ys = [float(cell["y"]) for cell in cells]
-    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
-
-    def place(x: float, y: float) -> Point:
-        return (low_x + high_x - x, low_y + high_y - y) if flipped else (x, y)
-
-    centres = {cell["name"]: place(x, y) for cell, x, y in zip(cells, xs, ys, strict=True)}
 
     def on_board(names: Iterable[str], what: str) -> list[str]:
         names = list(names)
@@ -410,17 +454,16 @@ def board_svg(
         x, y = centres[name]
         kinds = marks.get(name, [])
         kind_names = {kind for kind, _ in kinds}
-        outline = cell_outline(hexes, x, y)
         paint = {"fill": PALETTE["cell"], "stroke": PALETTE["cell-stroke"], "stroke_width": 0.03}
         hatch, hatch_ink = "", ""
         trail = [player for kind, player in kinds if kind == "trail"]
         if "slime" in kind_names:
             paint.update(fill=PALETTE["slime"], stroke=PALETTE["slime-stroke"])
-            hatch, hatch_ink = _hatch(outline, 0.2), PALETTE["slime-hatch"]
+            hatch, hatch_ink = _hatch_at(hexes, x, y, 0.2), PALETTE["slime-hatch"]
         elif trail:
             tint = ink(trail[0])
             paint.update(fill=tint, fill_opacity=0.45, stroke=_line_ink(tint))
-            hatch, hatch_ink = _hatch(outline, 0.25), _line_ink(tint)
+            hatch, hatch_ink = _hatch_at(hexes, x, y, 0.25), _line_ink(tint)
         if name in target_set and not interactive:
             paint["fill"] = PALETTE["legal"]
         if name in forbidden_list:
@@ -440,7 +483,7 @@ def board_svg(
             group["aria_label"] = ", ".join(words)
         out.append(f"<g{_attrs(group)}>")
         if hexes:
-            out.append(_el("polygon", class_="cell-shape", points=_points(outline), **paint))
+            out.append(_el("polygon", class_="cell-shape", points=layout.shapes[name], **paint))
         else:
             out.append(
                 _el("rect", class_="cell-shape", x=x - 0.5, y=y - 0.5, width=1, height=1, **paint)
@@ -448,7 +491,7 @@ def board_svg(
         if hatch:
             out.append(_el("path", d=hatch, stroke=hatch_ink, stroke_width=0.06, opacity=0.7))
         if interactive:
-            ring = _points(cell_outline(hexes, x, y, 0.06))
+            ring = layout.rings[name]
             out.append(
                 _el(
                     "polygon",
