@@ -27,12 +27,14 @@ to the web pages as CSS custom properties ``--colour-NAME``.  The output is dete
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from slimetrail.core.game import Game
+from slimetrail.core.game import Game, State
 
 PALETTE: dict[str, str] = {
     # Player colours (Okabe-Ito), named as games declare them in ``player_colours``.
@@ -133,8 +135,15 @@ def palette_css() -> str:
 
 
 def _num(value: float) -> str:
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    """A coordinate with at most 3 decimals and no trailing zeros (``0.5``, ``2``)."""
+    rounded = round(value, 3)
+    whole = int(rounded)
+    return str(whole) if rounded == whole else repr(rounded)
+
+
+@functools.cache
+def _attr_name(name: str) -> str:
+    return name.rstrip("_").replace("_", "-")
 
 
 def _attrs(attrs: Mapping[str, Any]) -> str:
@@ -143,8 +152,13 @@ def _attrs(attrs: Mapping[str, Any]) -> str:
     for name, value in attrs.items():
         if value is None:
             continue
-        shown = _num(value) if isinstance(value, float) else str(value)
-        parts.append(f' {name.rstrip("_").replace("_", "-")}="{escape(shown)}"')
+        if isinstance(value, float):
+            shown = _num(value)
+        elif isinstance(value, int):
+            shown = str(value)
+        else:
+            shown = escape(str(value))
+        parts.append(f' {_attr_name(name)}="{shown}"')
     return "".join(parts)
 
 
@@ -161,12 +175,18 @@ def _points(points: Iterable[Point]) -> str:
 # -- geometry -----------------------------------------------------------------------------
 
 
+# Corner directions of a pointy-top hexagon, from the bottom corner clockwise (y down).
+HEX_CORNERS = tuple(
+    (math.cos(math.pi / 2 + k * math.pi / 3), math.sin(math.pi / 2 + k * math.pi / 3))
+    for k in range(6)
+)
+
+
 def cell_outline(hexes: bool, x: float, y: float, inset: float = 0.0) -> list[Point]:
     """The corners of a cell centred on (x, y), pulled ``inset`` units towards the centre."""
     if hexes:
         r = HEX_R - inset * 2 / math.sqrt(3)
-        angles = (math.pi / 2 + k * math.pi / 3 for k in range(6))
-        return [(x + r * math.cos(a), y + r * math.sin(a)) for a in angles]
+        return [(x + r * cx, y + r * cy) for cx, cy in HEX_CORNERS]
     h = 0.5 - inset
     return [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
 
@@ -266,10 +286,11 @@ def _interactive_style() -> str:
         f"{scope}.legal{{cursor:pointer}}",
         f"{scope}.legal>.cell-shape{{fill:{p['legal']}}}",
         f"{scope}.legal:hover>.cell-shape{{fill:{p['legal-hover']}}}",
-        f"{scope}.chosen>.cell-shape{{fill:{p['chosen']};stroke:{p['legal-dot']};"
-        "stroke-width:0.08}",
+        f"{scope}.chosen>.cell-shape{{fill:{p['chosen']}}}",
         f"{scope}.pending>.cell-shape{{fill:{p['pending']}}}",
-        f"{scope}.focus>.cell-shape{{stroke:{p['focus']};stroke-width:0.1}}",
+        # The ring lies inside its own cell, so no neighbour drawn later covers it.
+        f"{scope}.chosen>.cell-ring{{visibility:visible;stroke:{p['legal-dot']}}}",
+        f"{scope}.focus>.cell-ring{{visibility:visible;stroke:{p['focus']}}}",
     ]
     return "<style>" + "".join(rules) + "</style>"
 
@@ -292,6 +313,40 @@ def fit_size(game: Game, width: float, height: float) -> float:
     """The ``size`` (pixel width) at which ``game``'s board fits in ``width`` x ``height``."""
     _, _, box_width, box_height = _box(game.describe_board())
     return min(width, height * box_width / box_height)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A board's geometry, the same for every position of a game: computed once."""
+
+    board: Mapping[str, Any]
+    hexes: bool
+    centres: dict[str, Point]
+    shapes: dict[str, str]  # cell name -> the points (hex) of its outline
+    rings: dict[str, str]  # cell name -> the points of its inset ring
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(game: Game, flipped: bool) -> _Layout:
+    board = game.describe_board()
+    shape = board["shape"]
+    if shape not in ("square", "hex"):
+        raise ValueError(f"{game.spec}: cannot draw a board of shape {shape!r}")
+    hexes = shape == "hex"
+    xs = [float(cell["x"]) for cell in board["cells"]]
+    ys = [float(cell["y"]) for cell in board["cells"]]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+    centres = {}
+    for cell, x, y in zip(board["cells"], xs, ys, strict=True):
+        centres[cell["name"]] = (low_x + high_x - x, low_y + high_y - y) if flipped else (x, y)
+    shapes = {name: _points(cell_outline(hexes, x, y)) for name, (x, y) in centres.items()}
+    rings = {name: _points(cell_outline(hexes, x, y, 0.06)) for name, (x, y) in centres.items()}
+    return _Layout(board, hexes, centres, shapes, rings)
+
+
+@functools.lru_cache(maxsize=4096)
+def _hatch_at(hexes: bool, x: float, y: float, spacing: float) -> str:
+    return _hatch(cell_outline(hexes, x, y), spacing)
 
 
 # -- the renderer -------------------------------------------------------------------------
@@ -319,29 +374,24 @@ def board_svg(
     picture's width in pixels (default: 44 pixels a cell; see :func:`fit_size`).
     ``targets``: cells shaded as the next legal clicks, with a dot (a ring around a token, so
     a goal's number stays readable).  ``forbidden``: cells crossed out.  ``arrows``:
-    ``(from cell, to cell, text)`` arrows.  ``interactive``: the play page's board -- cells
-    carry ``aria-label``s, every cell holds a hidden ``.target`` marker, and an embedded
-    style shows the classes a script toggles on a cell: ``legal`` (a next click: shaded,
-    marker shown), ``chosen`` (already clicked in a compound move), ``pending`` (sent, waiting
-    for the server), ``focus`` (keyboard focus).  ``label``: the text alternative
-    (``role="img"``).  ``flipped``: turned half a turn (the second player's view).
-    ``css_class`` and ``attrs`` are added to the ``<svg>`` element.  Raises ``ValueError`` for
-    an unknown board shape or colour, or a target, forbidden cell or arrow off the board.
+    ``(from cell, to cell, text)`` arrows.  ``label``: the text alternative (``role="img"``).
+    ``flipped``: turned half a turn (the second player's view).  ``css_class`` and ``attrs``
+    are added to the ``<svg>`` element.
+
+    ``interactive``: the play page's board.  Cells carry ``aria-label``s; every cell holds a
+    hidden ``.target`` marker and ``.cell-ring``; targets get the class ``legal`` but keep
+    their plain fill attribute, and an embedded style shows the classes a script toggles on
+    a cell group: ``legal`` (a next click: shaded, marker shown, pointer cursor), ``chosen``
+    (already clicked in a compound move: shaded and ringed), ``pending`` (sent, waiting for
+    the server), ``focus`` (keyboard focus ring).
+
+    Raises ``ValueError`` for an unknown board shape or colour, or a target, forbidden cell
+    or arrow off the board.
     """
-    board = game.describe_board()
+    layout = _layout(game, flipped)
+    board, hexes, centres = layout.board, layout.hexes, layout.centres
     shape = board["shape"]
-    if shape not in ("square", "hex"):
-        raise ValueError(f"{game.spec}: cannot draw a board of shape {shape!r}")
-    hexes = shape == "hex"
     cells = board["cells"]
-    xs = [float(cell["x"]) for cell in cells]
-    ys = [float(cell["y"]) for cell in cells]
-    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
-
-    def place(x: float, y: float) -> Point:
-        return (low_x + high_x - x, low_y + high_y - y) if flipped else (x, y)
-
-    centres = {cell["name"]: place(x, y) for cell, x, y in zip(cells, xs, ys, strict=True)}
 
     def on_board(names: Iterable[str], what: str) -> list[str]:
         names = list(names)
@@ -404,17 +454,16 @@ def board_svg(
         x, y = centres[name]
         kinds = marks.get(name, [])
         kind_names = {kind for kind, _ in kinds}
-        outline = cell_outline(hexes, x, y)
         paint = {"fill": PALETTE["cell"], "stroke": PALETTE["cell-stroke"], "stroke_width": 0.03}
         hatch, hatch_ink = "", ""
         trail = [player for kind, player in kinds if kind == "trail"]
         if "slime" in kind_names:
             paint.update(fill=PALETTE["slime"], stroke=PALETTE["slime-stroke"])
-            hatch, hatch_ink = _hatch(outline, 0.2), PALETTE["slime-hatch"]
+            hatch, hatch_ink = _hatch_at(hexes, x, y, 0.2), PALETTE["slime-hatch"]
         elif trail:
             tint = ink(trail[0])
             paint.update(fill=tint, fill_opacity=0.45, stroke=_line_ink(tint))
-            hatch, hatch_ink = _hatch(outline, 0.25), _line_ink(tint)
+            hatch, hatch_ink = _hatch_at(hexes, x, y, 0.25), _line_ink(tint)
         if name in target_set and not interactive:
             paint["fill"] = PALETTE["legal"]
         if name in forbidden_list:
@@ -434,13 +483,25 @@ def board_svg(
             group["aria_label"] = ", ".join(words)
         out.append(f"<g{_attrs(group)}>")
         if hexes:
-            out.append(_el("polygon", class_="cell-shape", points=_points(outline), **paint))
+            out.append(_el("polygon", class_="cell-shape", points=layout.shapes[name], **paint))
         else:
             out.append(
                 _el("rect", class_="cell-shape", x=x - 0.5, y=y - 0.5, width=1, height=1, **paint)
             )
         if hatch:
             out.append(_el("path", d=hatch, stroke=hatch_ink, stroke_width=0.06, opacity=0.7))
+        if interactive:
+            ring = layout.rings[name]
+            out.append(
+                _el(
+                    "polygon",
+                    class_="cell-ring",
+                    points=ring,
+                    fill="none",
+                    stroke_width=0.1,
+                    visibility="hidden",
+                )
+            )
         if interactive or name in target_set:
             # Under the tokens: a ring around a token (a goal's number stays readable), else
             # a dot in the middle of the cell.
@@ -451,7 +512,7 @@ def board_svg(
                     _el(
                         "circle",
                         **marker,
-                        r=0.43,
+                        r=0.45,
                         fill="none",
                         stroke=PALETTE["legal-dot"],
                         stroke_width=0.07,
@@ -705,3 +766,15 @@ def _arrow(start: Point, end: Point, text: str) -> str:
             ),
         ]
     )
+
+
+def state_svg(state: State, **options: Any) -> str:
+    """:func:`board_svg` of a position: its view, its players' colours, and the last move in
+    the colour of the player who made it (found by taking the move back on a copy, unless
+    the view names ``last_player`` itself)."""
+    view = dict(state.view())
+    if view.get("last") and "last_player" not in view and state.move_stack:
+        before = state.copy()
+        before.pop()
+        view["last_player"] = before.to_move
+    return board_svg(state.game, view, colours=state.colours(), **options)

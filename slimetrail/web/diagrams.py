@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from slimetrail.core.game import Game, GameError, State
 from slimetrail.core.registry import parse_game_spec
-from slimetrail.render import board_svg, colour
+from slimetrail.render import colour, state_svg
 
 
 class DiagramError(ValueError):
@@ -107,10 +107,8 @@ def render_diagram(
             raise DiagramError(f"diagram {spec!r}: arrow {word!r}: {exc}") from exc
         pointers.append((snail[0], state.click_path(move)[-1], word))
 
-    svg = board_svg(
-        game,
-        view,
-        colours=state.colours(),
+    svg = state_svg(
+        state,
         targets=targets if legal else (),
         forbidden=crossed,
         arrows=pointers,

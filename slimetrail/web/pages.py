@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
-from slimetrail.render import board_svg, fit_size, palette_css
+from slimetrail.render import fit_size, palette_css, state_svg
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.matches import ApiError, levels
 
@@ -80,12 +80,9 @@ PREVIEW_BOX = (200, 270)
 
 def board_preview(game: Game) -> Markup:
     """The start position as a small SVG, for the game cards of the home page."""
-    state = game.new_state()
     return Markup(
-        board_svg(
-            game,
-            state.view(),
-            colours=state.colours(),
+        state_svg(
+            game.new_state(),
             size=fit_size(game, *PREVIEW_BOX),
             coordinates=False,
             label=f"The start position of {game.title}",

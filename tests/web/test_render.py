@@ -28,7 +28,7 @@ from slimetrail.core.game import (
     State,
 )
 from slimetrail.core.registry import GAMES, get_game, register
-from slimetrail.render import PALETTE, SHAPES, board_svg, fit_size, palette_css
+from slimetrail.render import PALETTE, SHAPES, board_svg, fit_size, palette_css, state_svg
 from slimetrail.web.app import create_app
 from slimetrail.web.diagrams import DiagramError, render_diagram
 from slimetrail.web.matches import levels
@@ -327,6 +327,18 @@ def test_last_move_in_the_movers_colour() -> None:
     assert ring.attrib["stroke"] == PALETTE["last"]
 
 
+def test_state_svg_marks_the_last_move_in_the_colour_of_whoever_made_it() -> None:
+    state = get_game("slimetrail").new_state()
+    for move, mover in (("d5", 1), ("d6", 2)):
+        state.push_str(move)
+        fen = state.fen()
+        root = parse(state_svg(state))
+        (ring,) = [e for e in layer(root, "tokens") if "last-mark" in classes(e)]
+        assert ring.attrib["stroke"] == PALETTE[state.colours()[mover - 1]]
+        assert state.fen() == fen and len(state.move_stack) == mover  # left as it was
+    assert state.colours()[0] != state.colours()[1]
+
+
 def test_path_forbidden_and_arrows() -> None:
     game = MarksGame()
     view = {"marks": {"b2": ["snail"]}, "path": ["a1", "a2", "b2"], "last": []}
@@ -361,6 +373,8 @@ def test_interactive_board_carries_the_page_hooks() -> None:
     for name, group in cells.items():
         (marker,) = [e for e in group if "target" in classes(e)]
         assert marker.attrib.get("visibility") == (None if name == "c3" else "hidden")
+        (ring,) = [e for e in group if "cell-ring" in classes(e)]
+        assert ring.attrib["visibility"] == "hidden"
     # The target cell keeps its plain fill: the page's class, not an attribute, shades it.
     assert cells["c3"][0].attrib["fill"] == PALETTE["cell"]
     assert "legal" in classes(cells["c3"])

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from slimetrail.core.registry import get_game
+from slimetrail.render import PALETTE, state_svg
 from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
@@ -68,5 +70,61 @@ def test_rules_diagram_coordinates_are_readable(browser, live_server: str) -> No
         )
         assert len(sizes) == 100  # the 10x10 board, every cell named
         assert min(sizes) >= 10, min(sizes)
+    finally:
+        context.close()
+
+
+def test_interactive_board_shows_the_classes_a_script_toggles(browser) -> None:
+    state = get_game("slimetrail").new_state()
+    state.push_str("d5")
+    svg = state_svg(state, interactive=True, targets=list(state.next_clicks()))
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content(f"<!doctype html><body>{svg}</body>")
+
+        def look(cell: str) -> dict:
+            return page.locator(f'[data-cell="{cell}"]').evaluate(
+                """g => ({
+                    fill: getComputedStyle(g.querySelector('.cell-shape')).fill,
+                    target: getComputedStyle(g.querySelector('.target')).visibility,
+                    ring: getComputedStyle(g.querySelector('.cell-ring')).visibility,
+                    cursor: getComputedStyle(g).cursor,
+                })"""
+            )
+
+        def rgb(name: str) -> str:
+            value = PALETTE[name]
+            return "rgb({}, {}, {})".format(*(int(value[i : i + 2], 16) for i in (1, 3, 5)))
+
+        assert look("c6") == {
+            "fill": rgb("legal"),
+            "target": "visible",
+            "ring": "hidden",
+            "cursor": "pointer",
+        }
+        assert look("a4")["fill"] == rgb("cell") and look("a4")["target"] == "hidden"
+        toggle = "(g, [remove, add]) => { g.classList.remove(remove); g.classList.add(add); }"
+        page.locator('[data-cell="c6"]').evaluate(toggle, ["legal", "chosen"])
+        assert look("c6") == {
+            "fill": rgb("chosen"),
+            "target": "hidden",
+            "ring": "visible",
+            "cursor": "auto",
+        }
+        page.locator('[data-cell="a4"]').evaluate(toggle, ["x", "legal"])
+        assert look("a4")["fill"] == rgb("legal") and look("a4")["target"] == "visible"
+        page.locator('[data-cell="a4"]').evaluate(toggle, ["legal", "pending"])
+        assert look("a4")["fill"] == rgb("pending")
+        page.locator('[data-cell="a1"]').evaluate(toggle, ["x", "focus"])
+        assert look("a1")["ring"] == "visible"
+        # A click on a token (the snail) lands on its cell's group.
+        box = page.locator('[data-cell="d5"]').bounding_box()
+        assert box is not None
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('[data-cell]').dataset.cell",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert hit == "d5"
     finally:
         context.close()
