@@ -6,9 +6,11 @@ writes its replies through an output callback, so it is testable without pipes;
 ``isready`` and ``query`` are answered while one is going on.  Bad input never kills the
 engine and never changes the position: it is answered by ``info string error ...``.
 
-``go`` with a clock (``p1time`` ...) or with no limits plays at the ``Level`` option (the top
-level asks the exact solver first and reports a proven result as ``score mate N``);
-``go depth|nodes|movetime|infinite`` is an analysis search at full strength.
+``go`` with a clock (``p1time`` ...), with ``movetime`` or with no limits plays at the
+``Level`` option (the top level asks the books and the exact solver first and reports a
+proven result as ``score mate N``, N moves of the side to move, negative when losing);
+``go depth|nodes|infinite`` is an analysis search at full strength.  ``stop`` ends any of
+them, the solver's proof included, and the best move known is sent at once.
 """
 
 from __future__ import annotations
@@ -241,20 +243,25 @@ class UgiEngine:
 
     def _think(self, state: State, limits: dict[str, Any], stop: threading.Event) -> Move:
         started = time.perf_counter()
-        budget = _time_budget(state.to_move, limits)
-        fixed = any(k in limits for k in ("depth", "nodes", "movetime", "infinite"))
-        if not fixed:
-            if self.level == MAX_LEVEL:
-                solved = self._solved(state, budget, started)
-                if solved is not None:
-                    return solved
+        if not any(k in limits for k in ("depth", "nodes", "infinite")):
+            if "movetime" in limits:
+                budget = limits["movetime"] / 1000
             else:
-                move = choose_move(state, self.level, time_limit=budget, seed=self.seed)
+                budget = _time_budget(state.to_move, limits)
+            if self.level < MAX_LEVEL:
+                move = choose_move(state, self.level, time_limit=budget, seed=self.seed, stop=stop)
                 self.send(f"info string level {self.level}")
                 return move
-        movetime = limits["movetime"] / 1000 if "movetime" in limits else None
-        if not fixed:
-            movetime = max(0.001, budget - (time.perf_counter() - started))
+            # The best move known if ``stop`` comes during the solver's proof: a shallow search.
+            known = search(state, depth=2).best_move
+            solved = self._solved(state, budget, started, stop)
+            if solved is not None:
+                return solved
+            if stop.is_set():
+                return known if known is not None else state.legal_moves()[0]
+            movetime: float | None = max(0.001, budget - (time.perf_counter() - started))
+        else:
+            movetime = None
 
         def info(result: SearchResult) -> None:
             self.send(_info_line(state, result))
@@ -269,11 +276,14 @@ class UgiEngine:
         )
         return result.best_move if result.best_move is not None else state.legal_moves()[0]
 
-    def _solved(self, state: State, budget: float, started: float) -> Move | None:
-        """The solver's move, reported with its proven score, if it answers in the budget."""
+    def _solved(
+        self, state: State, budget: float, started: float, stop: threading.Event
+    ) -> Move | None:
+        """The books' or the solver's move, reported with its proven score, if they answer
+        within the budget (and before ``stop``)."""
         from slimetrail.ai.levels import solver_choice
 
-        choice = solver_choice(state, started + budget, 20_000)
+        choice = solver_choice(state, started + budget, 20_000, stop)
         if choice is None:
             return None
         elapsed = int((time.perf_counter() - started) * 1000)
@@ -281,15 +291,19 @@ class UgiEngine:
         if choice.value == "draw":
             self.send(f"info depth 0 score cp 0 nodes {choice.nodes} time {elapsed} pv {move_text}")
         elif choice.plies is None:
+            # Proven, but the distance was not computed in time: no N to give.
             self.send(f"info string proven {choice.value} for the side to move")
         else:
-            plies = choice.plies
-            mate = (plies + 1) // 2 if choice.value == "win" else -(plies // 2)
             self.send(
-                f"info depth {plies} score mate {mate} nodes {choice.nodes} time {elapsed}"
-                f" pv {move_text}"
+                f"info depth {choice.plies} score mate {_mate(choice.value, choice.plies)}"
+                f" nodes {choice.nodes} time {elapsed} pv {move_text}"
             )
         return choice.move
+
+
+def _mate(value: str, plies: int) -> int:
+    """UCI's ``mate N``: the moves of the side to move until the end (negative: losing)."""
+    return (plies + 1) // 2 if value == "win" else -(plies // 2)
 
 
 def _number(text: str, what: str) -> int:
