@@ -24,7 +24,7 @@ from pathlib import Path
 from slimetrail import get_game
 from slimetrail.ai import choose_move
 from slimetrail.games.trail.solver import warm_up
-from slimetrail.games.trail.solver.book import start_values, winning_move
+from slimetrail.games.trail.solver.book import reload, start_squares, start_values, winning_move
 
 SOURCE = Path(__file__).with_name("opponent.c")
 FILES = "abcdefg"
@@ -63,7 +63,19 @@ def opponent_move(binary: str, state, milliseconds: int) -> int:
     return board.index(cell % n, cell // n)
 
 
+def every_start() -> list[str]:
+    """Every square but the goals: the Portuguese e5 first, then from the centre outwards,
+    each followed by its mirror image in the a1 diagonal."""
+    order = ["e5"] + [s for s in start_squares(get_game("slimetrail")) if s != "e5"]
+    starts = []
+    for square in order:
+        mirror = f"{FILES[int(square[1]) - 1]}{FILES.index(square[0]) + 1}"
+        starts += [square] if mirror == square else [square, mirror]
+    return starts
+
+
 def play(binary: str, rules: str, start: str, ours: int, seconds: float) -> dict:
+    reload()  # a book build may be extending the books meanwhile
     game = get_game("slimetrail", rules=rules, start=start)
     state = game.new_state()
     booked = thought = 0
@@ -95,9 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--starts", nargs="*", help="default: every square but the goals")
     parser.add_argument("--seconds", type=float, default=1.0, help="a move, both sides")
     args = parser.parse_args(argv)
-    starts = args.starts or [
-        f"{FILES[c]}{r + 1}" for r in range(7) for c in range(7) if (c, r) not in ((0, 0), (6, 6))
-    ]
+    starts = args.starts or every_start()
     warm_up()
     won_starts = won_games = 0
     print(
@@ -108,10 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as directory:
         binary = compile_opponent(directory)
         for r, rules in enumerate(args.rules):
-            values = start_values(get_game("slimetrail", rules=rules))
             for i, start in enumerate(starts):
                 ours = 1 + (i + r) % 2
-                value = values.get(start, "?")
+                reload()
+                value = start_values(get_game("slimetrail", rules=rules)).get(start, "?")
                 game = play(binary, rules, start, ours, args.seconds)
                 ours_wins = value != "?" and (value == "win") == (ours == 1)
                 if ours_wins:

@@ -132,7 +132,7 @@ def build(game: Game, plies: int, path: Path) -> int:
 
 # Seconds of CPU time (the machine may be shared: wall time says less): positions the solver
 # proves quicker than this stay out of a play book.
-FAST = 0.3
+FAST = 0.1
 
 
 def play_book_path(game: Game) -> Path:
@@ -171,6 +171,12 @@ def start_values(game: Game) -> dict[str, str]:
     if not path.exists():
         return {}
     return json.loads(path.read_text(encoding="utf-8")).get("starts", {})
+
+
+def reload() -> None:
+    """Read the book files again on next use (after a build in another process)."""
+    _load.cache_clear()
+    _load_play.cache_clear()
 
 
 def winning_move(state: State) -> Move | None:
@@ -279,7 +285,7 @@ class PlayBookBuilder:
         tmp.write_text(json.dumps(document, indent=0, sort_keys=True) + "\n", encoding="utf-8")
         tmp.replace(self.path)  # never a half-written book
         self.saved_at = time.monotonic()
-        _load_play.cache_clear()
+        reload()
 
 
 def main(argv: list[str] | None = None) -> int:
