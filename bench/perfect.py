@@ -28,6 +28,7 @@ from slimetrail.games.trail.solver.book import reload, start_squares, start_valu
 
 SOURCE = Path(__file__).with_name("opponent.c")
 FILES = "abcdefg"
+RULES = ("rastros", "taylor")
 
 
 def compile_opponent(directory: str) -> str:
@@ -103,7 +104,7 @@ def play(binary: str, rules: str, start: str, ours: int, seconds: float) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", nargs="*", default=["rastros", "taylor"])
+    parser.add_argument("--rules", nargs="*", default=["rastros", "taylor"], choices=RULES)
     parser.add_argument("--starts", nargs="*", help="default: every square but the goals")
     parser.add_argument("--seconds", type=float, default=1.0, help="a move, both sides")
     args = parser.parse_args(argv)
@@ -117,9 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as directory:
         binary = compile_opponent(directory)
-        for r, rules in enumerate(args.rules):
+        for rules in args.rules:
+            flip = rules == "taylor"  # the other side from each start under the other rules
             for i, start in enumerate(starts):
-                ours = 1 + (i + r) % 2
+                ours = 1 + (i + flip) % 2
                 reload()
                 value = start_values(get_game("slimetrail", rules=rules)).get(start, "?")
                 game = play(binary, rules, start, ours, args.seconds)

@@ -25,8 +25,10 @@ play), more than the computer's time for a move.  Two kinds of book:
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import sys
+import tempfile
 import time
 from functools import cache
 from pathlib import Path
@@ -281,9 +283,17 @@ class PlayBookBuilder:
             "positions": self.book,
         }
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(document, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(self.path)  # never a half-written book
+        # Builders of other start squares may share the file: under the lock, what they
+        # saved meanwhile is merged in.
+        with open(Path(tempfile.gettempdir()) / f"{self.path.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.path.exists():
+                saved = json.loads(self.path.read_text(encoding="utf-8"))
+                self.book.update(saved["positions"])
+                self.starts.update(saved.get("starts", {}))
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(document, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+            tmp.replace(self.path)  # never a half-written book
         self.saved_at = time.monotonic()
         reload()
 
