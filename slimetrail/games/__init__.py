@@ -7,6 +7,7 @@ from importlib import import_module
 
 GAME_PACKAGES = [
     "slimetrail.games.trail",
+    "slimetrail.games.slither",
 ]
 
 for _name in GAME_PACKAGES:
