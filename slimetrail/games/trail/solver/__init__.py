@@ -51,7 +51,9 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) the kernel now rather than on the first solve."""
     from slimetrail.games.trail.game import SlimetrailGame
 
-    solve(SlimetrailGame(size="5").new_state())
+    # With distances (past the kernel's first clock check) and a time limit, so that the
+    # clock check, an object-mode call slow to load on first use, is loaded too.
+    solve(SlimetrailGame(size="5").new_state(), distance=True, time_limit=60.0)
 
 
 def solve(
