@@ -11,6 +11,7 @@ and whether every game from a start won for our side was won.
 
     python bench/perfect.py                     # every start, both rule sets, 1 s a move
     python bench/perfect.py --rules rastros --starts e5 d4 --seconds 1
+    python bench/perfect.py --swap               # our side the other way round
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", nargs="*", default=["rastros", "taylor"], choices=RULES)
     parser.add_argument("--starts", nargs="*", help="default: every square but the goals")
     parser.add_argument("--seconds", type=float, default=1.0, help="a move, both sides")
+    parser.add_argument("--swap", action="store_true", help="our side the other way round")
     args = parser.parse_args(argv)
     starts = args.starts or every_start()
     warm_up()
@@ -123,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as directory:
         binary = compile_opponent(directory)
         for rules in args.rules:
-            flip = rules == "taylor"  # the other side from each start under the other rules
+            # The other side from each start under the other rules (and with --swap).
+            flip = (rules == "taylor") != args.swap
             for i, start in enumerate(starts):
                 ours = 1 + (i + flip) % 2
                 reload()

@@ -168,7 +168,8 @@ def _load_play(path: Path) -> dict[str, str]:
 
 
 def start_values(game: Game) -> dict[str, str]:
-    """The proven value for the first player of every start square the play book covers."""
+    """The proven value for the first player of every start square the play book covers
+    (wholly: a start is recorded once its build is complete)."""
     path = play_book_path(game)
     if not path.exists():
         return {}
@@ -204,7 +205,8 @@ class PlayBookBuilder:
         self.path = play_book_path(game)
         document = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
         self.book: dict[str, str] = document.get("positions", {})
-        self.starts: dict[str, str] = document.get("starts", {})  # value for the first player
+        # The start squares covered, with their value for the first player.
+        self.starts: dict[str, str] = document.get("starts", {})
         self.done: set[str] = set()  # keys walked in this run (winner and loser nodes)
         self.solves = 0
         self.saved_at = time.monotonic()
@@ -218,9 +220,6 @@ class PlayBookBuilder:
         began = time.monotonic()
         result = solve(state, book=False)
         self.solves += 1
-        self.starts[start] = self.starts[game.board.name(_mirror_cell(game, state.snail))] = (
-            result.value
-        )
         if result.value == "win":
             self.winner(state, result.winning_moves[0])
         # Every losing first move hands the win to the other side (all of them, if the start
@@ -231,6 +230,9 @@ class PlayBookBuilder:
                 if not state.is_over():
                     self.winner(state)
                 state.pop()
+        # Recorded once the start is covered: a start in the record is wholly in the book.
+        mirror = game.board.name(_mirror_cell(game, state.snail))
+        self.starts[start] = self.starts[mirror] = result.value
         self.save()
         self.log(
             f"{game.spec}: {result.value} for the first player; {len(self.book)} entries, "
