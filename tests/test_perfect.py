@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from slimetrail.ai import choose_move, levels
+from slimetrail.ai import Limit, choose_move, levels
 from slimetrail.core.registry import get_game
 
 solver = pytest.importorskip("slimetrail.games.trail.solver")
@@ -141,9 +141,9 @@ def test_the_search_keeps_a_fair_share_when_the_solver_runs_out(monkeypatch):
         given["solver"] = options["time_limit"]
         raise solver.SolveTimeout("out of time")
 
-    def fake_search(state, **options):
-        given["search"] = options["movetime"]
-        return real_search(state, depth=1)
+    def fake_search(state, limit, **options):
+        given["search"] = limit.time
+        return real_search(state, Limit(depth=1))
 
     monkeypatch.setattr(solver, "solve", slow_solve)
     monkeypatch.setattr(levels, "search", fake_search)

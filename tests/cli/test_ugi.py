@@ -161,7 +161,8 @@ def test_options_switch_the_game():
     process = Engine("--game", "slimetrail", "--size", "5")
     try:
         process.send("ugi")
-        assert "option name Size type string default 5" in process.until("ugiok")
+        sizes = " ".join(f"var {n}" for n in range(5, 16, 2))
+        assert f"option name Size type combo default 5 {sizes}" in process.until("ugiok")
         process.send("setoption name Game value slimetrail-hex")
         process.send("setoption name Size value 6")
         process.send("position startpos moves e")
@@ -227,7 +228,8 @@ def test_solved_positions_are_reported_as_mate():
     state.push_str("b4")
     proof = solver.solve(state, distance=True)
     plies = proof.plies
-    mate = (plies + 1) // 2 if proof.value == "win" else -(plies // 2)
+    # Moves of the side to move, the loser's own last step included.
+    mate = (plies + 1) // 2 if proof.value == "win" else -((plies + 1) // 2)
     assert any(f"score mate {mate} " in line for line in out), out
     assert out[-1].split()[1] in state.legal_move_strs()
 
@@ -253,18 +255,6 @@ def test_stop_ends_the_solvers_proof_with_a_legal_move():
     state = get_game("slimetrail").state_from_fen(UNBOOKED)
     assert out[-1].split()[0] == "bestmove"
     assert out[-1].split()[1] in state.legal_move_strs()
-
-
-def test_stop_ends_a_lower_levels_search():
-    out: list[str] = []
-    engine = UgiEngine(out.append, get_game("slimetrail", size=11))
-    engine.handle("setoption name Level value 5")
-    engine.handle("go movetime 60000")
-    time.sleep(0.3)
-    began = time.monotonic()
-    engine.handle("stop")
-    assert time.monotonic() - began < 1.0
-    assert out[-1].split()[1] in engine.state.legal_move_strs()
 
 
 def test_go_movetime_plays_at_the_level():
