@@ -37,7 +37,8 @@ from slimetrail.ai.search import (
 from slimetrail.core.game import Game, GameError, Move, State
 
 LOST_AT_ONCE = -0.95 * EVAL_SCALE  # the evaluator's "every step is poison" verdict
-SOLVER_SHARE = 0.85  # of the top level's time: the exact solver first, then the search
+SOLVER_SHARE = 0.7  # of the top level's time: the exact solver; the search keeps the rest
+SOLVER_FREE_CELLS = 30  # on bigger boards the solver is tried once this few cells are free
 DEFAULT_LIMIT = Limit(time=1.0)
 
 Info = Callable[[PlayResult], None]
@@ -310,66 +311,107 @@ def _solver_module():
     return module if hasattr(module, "solve") and hasattr(module, "can_solve") else None
 
 
+def _book_module():
+    try:
+        return importlib.import_module("slimetrail.games.trail.solver.book")
+    except ImportError:
+        return None
+
+
 @dataclass(frozen=True)
 class SolverChoice:
     move: Move
     value: str  # "win", "loss" or "draw" for the side to move, proven
     plies: int | None  # game length under best play after this move, if it was computed
-    nodes: int = 0  # the solver's nodes for the value proof
+    nodes: int = 0  # the solver's nodes for the value proof (0: from a book)
 
 
-def solver_choice(state: State, deadline: float, fallback_nodes: int) -> SolverChoice | None:
-    """The best move by the exact solver, or ``None`` when it cannot answer in time.
+def solver_choice(
+    state: State, deadline: float, fallback_nodes: int, stop: threading.Event | None = None
+) -> SolverChoice | None:
+    """The best move by the books or the exact solver, or ``None`` when neither answers in time.
 
-    Winning: the shortest win.  Drawing: the search's favourite drawing move.  Losing: the
-    longest resistance, then the move leaving the opponent the fewest winning replies (the
-    most chances to go wrong).  The solver first proves the value of every move (the fast
-    solve) and then, when that left time enough, the distances; without distances a win is
-    kept by the search's favourite winning move.  Most of the time budget goes to the
-    solver; the search fallback keeps the rest.
+    Winning: the shortest win where distances are known (a full book, or a distance solve
+    that fits), else the play book's or the solver's first winning move: every one of them
+    wins, and the play book's keep the game on positions it or a quick solve covers.
+    Drawing: the search's favourite drawing move.  Losing: the longest resistance, then the
+    move leaving the opponent the fewest winning replies (the most chances to go wrong);
+    without distances the search's favourite.  The solver gets ``SOLVER_SHARE`` of the time
+    to ``deadline``; the rest is the search's, here or in the caller's fallback.  ``stop``
+    (set by another thread) ends the solver at once: the result is then ``None``.
     """
     solver = _solver_module()
-    if solver is None or not solver.can_solve(state.game):
+    if solver is None:
+        return None
+    book = _book_module()
+    if book is not None:
+        booked = book.lookup(state)
+        if booked is not None:
+            return _by_distance(state, booked.move_values, booked.move_plies, booked.nodes)
+        move = book.winning_move(state)
+        if move is not None:
+            return SolverChoice(move, "win", None, 0)
+    free = getattr(state, "free", None)  # a Slime Trail position's empty cells
+    few = isinstance(free, int) and free.bit_count() <= SOLVER_FREE_CELLS
+    if not (solver.can_solve(state.game) or few):
         return None
     started = time.perf_counter()
     solve_end = started + SOLVER_SHARE * (deadline - started)
     try:
-        root = solver.solve(state, time_limit=_left(solve_end))
-    except (solver.SolveTimeout, GameError):  # GameError: too big for the solver
-        return None
-    values = root.move_values
-    if root.value == "draw":
-        drawing = [m for m in state.legal_moves() if values.get(m) == "draw"]
-        return SolverChoice(
-            _best_by_search(state, drawing, deadline, fallback_nodes), "draw", None, root.nodes
+        # A win needs only one winning move: the first found ends the proof.
+        root = solver.solve(
+            state, first_win=True, time_limit=_left(solve_end), stop=stop, book=False
         )
+    except (solver.SolveTimeout, GameError):  # GameError: not for this solver
+        return None
+    if root.value == "draw":
+        drawing = [m for m in state.legal_moves() if root.move_values.get(m) == "draw"]
+        move = _best_by_search(state, drawing, deadline, fallback_nodes, stop)
+        return SolverChoice(move, "draw", None, root.nodes)
     # A distance solve costs about three plain ones; try it only when it may fit.
-    plies: dict[Move, int] | None = None
     spent = time.perf_counter() - started
     if 3 * spent < solve_end - time.perf_counter():
         try:
-            plies = solver.solve(state, distance=True, time_limit=_left(solve_end)).move_plies
+            timed = solver.solve(
+                state, distance=True, time_limit=_left(solve_end), stop=stop, book=False
+            )
         except solver.SolveTimeout:
-            plies = None
+            pass
+        else:
+            return _by_distance(
+                state, timed.move_values, timed.move_plies, root.nodes, solver, solve_end, stop
+            )
     if root.value == "win":
-        if plies is None:
-            move = _best_by_search(state, root.winning_moves, deadline, fallback_nodes)
-            return SolverChoice(move, "win", None, root.nodes)
-        move = min(root.winning_moves, key=lambda m: plies.get(m, 0))
-        return SolverChoice(move, "win", plies.get(move), root.nodes)
-    if plies is None:
-        move = _best_by_search(state, state.legal_moves(), deadline, fallback_nodes)
-        return SolverChoice(move, "loss", None, root.nodes)
+        return SolverChoice(root.winning_moves[0], "win", None, root.nodes)
+    move = _best_by_search(state, state.legal_moves(), deadline, fallback_nodes, stop)
+    return SolverChoice(move, "loss", None, root.nodes)
+
+
+def _by_distance(
+    state: State,
+    values: dict[Move, str],
+    plies: dict[Move, int],
+    nodes: int,
+    solver=None,
+    solve_end: float = 0.0,
+    stop: threading.Event | None = None,
+) -> SolverChoice:
+    """The shortest win, else the longest loss (ties: the fewest winning replies, while
+    ``solver`` answers before ``solve_end``)."""
+    wins = [m for m in state.legal_moves() if values.get(m) == "win"]
+    if wins:
+        move = min(wins, key=lambda m: plies.get(m, 0))
+        return SolverChoice(move, "win", plies.get(move), nodes)
     longest = max(plies.get(m, 0) for m in values)
     candidates = [m for m in state.legal_moves() if plies.get(m, 0) == longest]
-    if len(candidates) == 1:
-        return SolverChoice(candidates[0], "loss", longest, root.nodes)
+    if len(candidates) == 1 or solver is None:
+        return SolverChoice(candidates[0], "loss", longest, nodes)
     fewest: tuple[int, Move] | None = None
     child = state.copy()
     for move in candidates:
         child.push(move)
         try:
-            reply = solver.solve(child, time_limit=_left(solve_end))
+            reply = solver.solve(child, time_limit=_left(solve_end), stop=stop)
         except (solver.SolveTimeout, GameError):
             break  # out of time: any of the longest defences will do
         finally:
@@ -377,21 +419,25 @@ def solver_choice(state: State, deadline: float, fallback_nodes: int) -> SolverC
         replies = len(reply.winning_moves)
         if fewest is None or replies < fewest[0]:
             fewest = (replies, move)
-    return SolverChoice(
-        fewest[1] if fewest is not None else candidates[0], "loss", longest, root.nodes
-    )
+    return SolverChoice(fewest[1] if fewest is not None else candidates[0], "loss", longest, nodes)
 
 
 def _left(until: float) -> float:
     return max(0.001, until - time.perf_counter())
 
 
-def _best_by_search(state: State, moves: list[Move], deadline: float, nodes: int) -> Move:
+def _best_by_search(
+    state: State,
+    moves: list[Move],
+    deadline: float,
+    nodes: int,
+    stop: threading.Event | None = None,
+) -> Move:
     """The search's favourite among ``moves`` (all of equal game-theoretic value)."""
     best = moves[0]
     if len(moves) == 1:
         return best
-    searcher = Searcher(state, movetime=_left(deadline), nodes=nodes)
+    searcher = Searcher(state, movetime=_left(deadline), nodes=nodes, stop=stop)
     try:
         for depth in range(1, MAX_DEPTH + 1):
             searcher.hit_horizon = False

@@ -6,11 +6,12 @@ writes its replies through an output callback, so it is testable without pipes;
 ``isready`` and ``query`` are answered while one is going on.  Bad input never kills the
 engine and never changes the position: it is answered by ``info string error ...``.
 
-``go`` with a clock (``p1time`` ...) or with no limits plays at the ``Level`` option (the top
-level asks the exact solver first and reports a proven result as ``score mate N``);
-``go depth|nodes|movetime|infinite`` is an analysis search at full strength (alpha-beta for
-the Slime Trail games, MCTS for the others, which take ``movetime``/``nodes``/``infinite``
-but not ``depth``).
+``go`` with a clock (``p1time`` ...), with ``movetime`` or with no limits plays at the
+``Level`` option (the top level asks the books and the exact solver first and reports a
+proven result as ``score mate N``); ``go depth|nodes|infinite`` is an analysis search at full
+strength (alpha-beta for the Slime Trail games, MCTS for the others, which take
+``nodes``/``infinite`` but not ``depth``).  ``stop`` ends the top level's solver proof and
+any analysis at once with the best move known.
 
 UGI is a two-player protocol: a game for more players is refused (``slimetrail ugi --game
 toy-three`` exits with an error; ``setoption name Game value toy-three`` answers ``info string
@@ -275,19 +276,23 @@ class UgiEngine:
 
     def _think(self, state: State, limits: dict[str, Any], stop: threading.Event) -> Move:
         started = time.perf_counter()
-        budget = _time_budget(state.to_move, limits)
-        fixed = any(k in limits for k in ("depth", "nodes", "movetime", "infinite"))
-        if not fixed:
-            if self.level == self.top_level:
-                solved = self._solved(state, budget, started)
-                if solved is not None:
-                    return solved
+        movetime: float | None = None
+        if not any(k in limits for k in ("depth", "nodes", "infinite")):
+            if "movetime" in limits:
+                budget = limits["movetime"] / 1000
             else:
+                budget = _time_budget(state.to_move, limits)
+            if self.level < self.top_level:
                 move = choose_move(state, self.level, time_limit=budget, seed=self.seed)
                 self.send(f"info string level {self.level}")
                 return move
-        movetime = limits["movetime"] / 1000 if "movetime" in limits else None
-        if not fixed:
+            # The best move known if ``stop`` comes during the solver's proof: a quick look.
+            known = analyse(state, Limit(time=0.02, depth=2)).move or state.legal_moves()[0]
+            solved = self._solved(state, budget, started, stop)
+            if solved is not None:
+                return solved
+            if stop.is_set():
+                return known
             movetime = max(0.001, budget - (time.perf_counter() - started))
 
         def info(result: PlayResult) -> None:
@@ -297,11 +302,14 @@ class UgiEngine:
         result = analyse(state, limit, stop=stop, on_info=info)
         return result.move if result.move is not None else state.legal_moves()[0]
 
-    def _solved(self, state: State, budget: float, started: float) -> Move | None:
-        """The solver's move, reported with its proven score, if it answers in the budget."""
+    def _solved(
+        self, state: State, budget: float, started: float, stop: threading.Event
+    ) -> Move | None:
+        """The books' or the solver's move, reported with its proven score, if they answer
+        within the budget (and before ``stop``)."""
         from slimetrail.ai.levels import solver_choice
 
-        choice = solver_choice(state, started + budget, 20_000)
+        choice = solver_choice(state, started + budget, 20_000, stop)
         if choice is None:
             return None
         elapsed = int((time.perf_counter() - started) * 1000)
@@ -309,13 +317,13 @@ class UgiEngine:
         if choice.value == "draw":
             self.send(f"info depth 0 score cp 0 nodes {choice.nodes} time {elapsed} pv {move_text}")
         elif choice.plies is None:
+            # Proven, but the distance was not computed in time: no N to give.
             self.send(f"info string proven {choice.value} for the side to move")
         else:
-            plies = choice.plies
-            mate = mate_from_plies(choice.value == "win", plies)
+            mate = mate_from_plies(choice.value == "win", choice.plies)
             self.send(
-                f"info depth {plies} score mate {mate} nodes {choice.nodes} time {elapsed}"
-                f" pv {move_text}"
+                f"info depth {choice.plies} score mate {mate} nodes {choice.nodes}"
+                f" time {elapsed} pv {move_text}"
             )
         return choice.move
 

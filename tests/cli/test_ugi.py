@@ -232,3 +232,62 @@ def test_solved_positions_are_reported_as_mate():
     mate = (plies + 1) // 2 if proof.value == "win" else -((plies + 1) // 2)
     assert any(f"score mate {mate} " in line for line in out), out
     assert out[-1].split()[1] in state.legal_move_strs()
+
+
+# A position no game reaches (nothing slimed, the second player to move): in no book, and
+# the solver needs seconds for it.
+UNBOOKED = "7/7/7/7/7/7/4o2 2"
+
+
+def test_stop_ends_the_solvers_proof_with_a_legal_move():
+    pytest.importorskip("slimetrail.games.trail.solver")
+    out: list[str] = []
+    engine = UgiEngine(out.append)
+    engine.handle("isready")  # loads the solver's kernel
+    engine.handle(f"position fen {UNBOOKED}")
+    engine.handle("go movetime 60000")  # the top level: the solver gets most of a minute
+    time.sleep(0.5)
+    assert engine.searching
+    began = time.monotonic()
+    engine.handle("stop")
+    assert time.monotonic() - began < 1.0  # generous: the kernel sees stop within ms
+    assert not engine.searching
+    state = get_game("slimetrail").state_from_fen(UNBOOKED)
+    assert out[-1].split()[0] == "bestmove"
+    assert out[-1].split()[1] in state.legal_move_strs()
+
+
+def test_go_movetime_plays_at_the_level():
+    out: list[str] = []
+    engine = UgiEngine(out.append)
+    engine.handle("setoption name Level value 2")
+    engine.handle("go movetime 300")
+    engine.wait()
+    assert "info string level 2" in out
+    assert out[-1].split()[1] in engine.state.legal_move_strs()
+    # The top level asks its books first: a proven win, no analysis search lines.
+    out.clear()
+    engine.handle("setoption name Level value 6")
+    engine.handle("go movetime 300")
+    engine.wait()
+    assert not any(line.startswith("info string level") for line in out)
+    assert any("score mate" in line or "proven win" in line for line in out), out
+
+
+def test_movetime_reports_a_proof_as_mate_in_moves():
+    solver = pytest.importorskip("slimetrail.games.trail.solver")
+    game = get_game("slimetrail", size=5)
+    state = game.new_state()
+    for text in ("c2", "d3", "c4"):
+        state.push_str(text)
+    out: list[str] = []
+    engine = UgiEngine(out.append, game)
+    engine.handle("position startpos moves c2 d3 c4")
+    engine.handle("go movetime 5000")
+    engine.wait()
+    proof = solver.solve(state, distance=True, book=False)
+    # UCI's mate N counts the moves of the side to move, negative when it loses.
+    moves = (proof.plies + 1) // 2 if proof.value == "win" else -(proof.plies // 2)
+    assert any(f"score mate {moves} " in line for line in out), out
+    best = out[-1].split()[1]
+    assert proof.move_values[state.parse_move(best)] == proof.value

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
@@ -50,7 +51,9 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) the kernel now rather than on the first solve."""
     from slimetrail.games.trail.game import SlimetrailGame
 
-    solve(SlimetrailGame(size="5").new_state())
+    # With distances (past the kernel's first clock check) and a time limit, so that the
+    # clock check, an object-mode call slow to load on first use, is loaded too.
+    solve(SlimetrailGame(size="5").new_state(), distance=True, time_limit=60.0)
 
 
 def solve(
@@ -62,6 +65,8 @@ def solve(
     table_bits: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     book: bool = True,
+    first_win: bool = False,
+    stop: threading.Event | None = None,
 ) -> SolveResult:
     """Solve ``state`` exactly; raises :class:`SolveTimeout` after ``time_limit`` seconds.
 
@@ -70,12 +75,16 @@ def solve(
     transposition table and the finished root moves when the solve ends or times out; a later
     solve of the same position with the same file resumes from it (long solves in pieces).
     ``book``: answer from the opening book (:mod:`slimetrail.games.trail.solver.book`) when it
-    holds the position (``nodes`` is then 0); ``book=False`` always searches. ``state`` is not
-    changed.
+    holds the position (``nodes`` is then 0); ``book=False`` always searches. ``first_win``:
+    stop at the first winning move (the value is exact; only the moves solved so far are
+    listed).  ``stop``: setting this event from another thread ends the solve at once with
+    :class:`SolveTimeout`.  ``state`` is not changed.
     """
     from slimetrail.games.trail.game import TrailGame
 
     start = time.monotonic()
+    if stop is not None and time_limit is None:
+        time_limit = 1e9  # the kernel yields the interpreter lock only at its clock checks
     deadline = 0.0 if time_limit is None else start + max(time_limit, 1e-6)
     if not isinstance(getattr(state, "game", None), TrailGame):
         raise GameError(f"the solver handles the Slime Trail games, not {state.game.id}")
@@ -99,13 +108,32 @@ def solve(
             found.seconds = time.monotonic() - start
             return found
     try:
-        root = _Root(state, distance, deadline, shortcuts, table_bits)
+        search = _Root(state, distance, deadline, shortcuts, table_bits)
     except SolveTooLarge:
         from slimetrail.games.trail.solver.wide import WideSearch
 
-        wide = WideSearch(state, distance, deadline, shortcuts, table_bits, checkpoint=checkpoint)
-        return wide.solve(state, start)
-    return root.run(start, checkpoint)
+        search = WideSearch(state, distance, deadline, shortcuts, table_bits, checkpoint=checkpoint)
+    finished = threading.Event()
+    if stop is not None:
+        threading.Thread(target=_stop_on, args=(stop, finished, search), daemon=True).start()
+    try:
+        if isinstance(search, _Root):
+            return search.run(start, checkpoint, value_only=first_win)
+        return search.solve(state, start, value_only=first_win)
+    finally:
+        finished.set()
+
+
+def _stop_on(stop: threading.Event, finished: threading.Event, search) -> None:
+    """Abort ``search`` when ``stop`` is set before ``finished``: the kernel reads its abort
+    flag at every node, and the deadline moved to now keeps it from resuming."""
+    from slimetrail.games.trail.solver import kernel as k
+
+    while not finished.is_set():
+        if stop.wait(0.005):
+            search.deadline = time.monotonic()
+            search.stats[k.S_ABORT] = 1
+            return
 
 
 def result_from_scores(

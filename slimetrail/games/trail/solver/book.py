@@ -1,28 +1,42 @@
 """Opening books: solved positions near the start of a board, answered without a search.
 
 The first plies of 7x7 Slimetrail take the solver seconds each (the whole board is still in
-play), more than the computer's time for a move. A book holds, for every position up to a few
-plies from the start, the proven value and game length after each legal move, as computed by
-:func:`slimetrail.games.trail.solver.solve` with ``distance=True``. :func:`lookup` turns an
-entry back into a :class:`~slimetrail.games.trail.solver.SolveResult`.
+play), more than the computer's time for a move.  Two kinds of book:
 
-Build or extend one (resumable: positions already in the file are kept)::
+* A full book holds, for every position up to a few plies from the start, the proven value
+  and game length after each legal move, as computed by
+  :func:`slimetrail.games.trail.solver.solve` with ``distance=True``. :func:`lookup` turns an
+  entry back into a :class:`~slimetrail.games.trail.solver.SolveResult`.  Build or extend one
+  (resumable: positions already in the file are kept)::
 
-    python -m slimetrail.games.trail.solver.book --game slimetrail --plies 4
+      python -m slimetrail.games.trail.solver.book --game slimetrail --plies 4
+
+* A play book (one per board size and rule set, shared by every start square) holds only a
+  winning move, for the positions a perfect player can meet where the solver needs more than
+  ``--fast`` seconds: from each start, the winner's book move against every defence, and the
+  same from every position a losing first move of the start hands to the other side.
+  Positions the solver proves within ``--fast`` seconds are left to it.  Entries are kept in
+  one orientation: the reflection in the a1 diagonal keeps both goals, so a position and its
+  mirror image share one entry.  :func:`winning_move` answers from it.  Build or extend::
+
+      python -m slimetrail.games.trail.solver.book --play --rules rastros --starts e5 d4
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import sys
+import tempfile
 import time
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from slimetrail.core.game import Game, State
+from slimetrail.core.game import Game, Move, State
 from slimetrail.core.registry import get_game
+from slimetrail.games.trail.game import TrailGame, TrailState
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.solver import SolveResult
@@ -116,6 +130,176 @@ def build(game: Game, plies: int, path: Path) -> int:
     return added
 
 
+# -- play books ------------------------------------------------------------------------
+
+# Seconds of CPU time (the machine may be shared: wall time says less): positions the solver
+# proves quicker than this stay out of a play book.
+FAST = 0.1
+
+
+def play_book_path(game: Game) -> Path:
+    return BOOK_DIR / f"play-{game.id}-{game.size}-{game.rules}.json"
+
+
+def _mirror_cell(game: Game, cell: int) -> int:
+    col, row = game.board.coords(cell)
+    return game.board.index(row, col)
+
+
+def _mirror_state(state: TrailState) -> TrailState:
+    free = 0
+    for cell in range(state.game.board.width * state.game.size):
+        if state.free >> cell & 1:
+            free |= 1 << _mirror_cell(state.game, cell)
+    return TrailState(state.game, free, _mirror_cell(state.game, state.snail), state.to_move)
+
+
+def _canonical(state: TrailState) -> tuple[str, bool]:
+    """The key of ``state`` in a play book and whether it is the mirror image's."""
+    fen, mirrored = state.fen(), _mirror_state(state).fen()
+    return (fen, False) if fen <= mirrored else (mirrored, True)
+
+
+@cache
+def _load_play(path: Path) -> dict[str, str]:
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["positions"]
+
+
+def start_values(game: Game) -> dict[str, str]:
+    """The proven value for the first player of every start square the play book covers
+    (wholly: a start is recorded once its build is complete)."""
+    path = play_book_path(game)
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8")).get("starts", {})
+
+
+def reload() -> None:
+    """Read the book files again on next use (after a build in another process)."""
+    _load.cache_clear()
+    _load_play.cache_clear()
+
+
+def winning_move(state: State) -> Move | None:
+    """The play book's winning move for the side to move in ``state``, if it has one."""
+    if not isinstance(state, TrailState):
+        return None
+    book = _load_play(play_book_path(state.game))
+    if not book:
+        return None
+    key, mirrored = _canonical(state)
+    text = book.get(key)
+    if text is None:
+        return None
+    move = state.game.board.parse_cell(text)
+    return _mirror_cell(state.game, move) if mirrored else move
+
+
+class PlayBookBuilder:
+    """Extends the play book of one board size and rule set, start square by start square."""
+
+    def __init__(self, game: TrailGame, fast: float = FAST, log=print) -> None:
+        self.game, self.fast, self.log = game, fast, log
+        self.path = play_book_path(game)
+        document = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
+        self.book: dict[str, str] = document.get("positions", {})
+        # The start squares covered, with their value for the first player.
+        self.starts: dict[str, str] = document.get("starts", {})
+        self.done: set[str] = set()  # keys walked in this run (winner and loser nodes)
+        self.solves = 0
+        self.saved_at = time.monotonic()
+
+    def cover_start(self, start: str) -> None:
+        """Cover the game from ``start``: the winner's moves, and the first player's errors."""
+        from slimetrail.games.trail.solver import solve
+
+        game = get_game(self.game.id, size=str(self.game.size), rules=self.game.rules, start=start)
+        state = game.new_state()
+        began = time.monotonic()
+        result = solve(state, book=False)
+        self.solves += 1
+        if result.value == "win":
+            self.winner(state, result.winning_moves[0])
+        # Every losing first move hands the win to the other side (all of them, if the start
+        # is lost for the first player).
+        for move in state.legal_moves():
+            if result.move_values[move] == "loss":
+                state.push(move)
+                if not state.is_over():
+                    self.winner(state)
+                state.pop()
+        # Recorded once the start is covered: a start in the record is wholly in the book.
+        mirror = game.board.name(_mirror_cell(game, state.snail))
+        self.starts[start] = self.starts[mirror] = result.value
+        self.save()
+        self.log(
+            f"{game.spec}: {result.value} for the first player; {len(self.book)} entries, "
+            f"{self.solves} solves, {time.monotonic() - began:.0f} s"
+        )
+
+    def winner(self, state: TrailState, move: Move | None = None) -> None:
+        """Cover ``state``, won by the side to move (``move``: a winning move, if known)."""
+        from slimetrail.games.trail.solver import solve
+
+        key, mirrored = _canonical(state)
+        if key in self.done:
+            return
+        self.done.add(key)
+        if key in self.book:
+            move = self.game.board.parse_cell(self.book[key])
+            move = _mirror_cell(self.game, move) if mirrored else move
+        elif move is None:
+            began = time.process_time()
+            result = solve(state, book=False, first_win=True)
+            seconds = time.process_time() - began
+            self.solves += 1
+            if result.value != "win":
+                raise AssertionError(f"{state.fen()} should be won for the side to move")
+            if seconds < self.fast:
+                return  # the solver finds this one in play
+            move = result.winning_moves[0]
+        if key not in self.book:
+            book_move = _mirror_cell(self.game, move) if mirrored else move
+            self.book[key] = self.game.board.name(book_move)
+        state.push(move)
+        self.loser(state)
+        state.pop()
+        if time.monotonic() - self.saved_at > 60:
+            self.save()
+
+    def loser(self, state: TrailState) -> None:
+        """Cover every reply of the side to move in ``state``, lost for it."""
+        for move in state.legal_moves():
+            state.push(move)
+            if not state.is_over():
+                self.winner(state)
+            state.pop()
+
+    def save(self) -> None:
+        document = {
+            "game": f"{self.game.id} {self.game.size}x{self.game.size} {self.game.rules}",
+            "fast": self.fast,
+            "starts": self.starts,
+            "positions": self.book,
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Builders of other start squares may share the file: under the lock, what they
+        # saved meanwhile is merged in.
+        with open(Path(tempfile.gettempdir()) / f"{self.path.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.path.exists():
+                saved = json.loads(self.path.read_text(encoding="utf-8"))
+                self.book.update(saved["positions"])
+                self.starts.update(saved.get("starts", {}))
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(document, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+            tmp.replace(self.path)  # never a half-written book
+        self.saved_at = time.monotonic()
+        reload()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="slimetrail")
@@ -123,11 +307,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules")
     parser.add_argument("--start")
     parser.add_argument("--plies", type=int, default=3, help="plies from the start to cover")
+    parser.add_argument("--play", action="store_true", help="extend the play book instead")
+    parser.add_argument("--starts", nargs="*", help="play book: start squares (default: all)")
+    parser.add_argument("--fast", type=float, default=FAST, help="play book: see above")
     args = parser.parse_args(argv)
     game = get_game(args.game, size=args.size, rules=args.rules, start=args.start)
+    if args.play:
+        if not isinstance(game, TrailGame):
+            parser.error(f"play books are for the Slime Trail games, not {game.id}")
+        builder = PlayBookBuilder(game, args.fast)
+        for start in args.starts or start_squares(game):
+            builder.cover_start(start)
+        print(f"{len(builder.book)} entries in {builder.path}")
+        return 0
     added = build(game, args.plies, book_path(game))
     print(f"{added} positions added to {book_path(game)}")
     return 0
+
+
+def start_squares(game: TrailGame) -> list[str]:
+    """Every start square but the goals, one of each mirror pair, nearest the centre first."""
+    board = game.board
+    centre = (game.size - 1) / 2
+    cells = [
+        cell
+        for cell in range(board.width * game.size)
+        if board.mask >> cell & 1
+        and not game.goal_mask >> cell & 1
+        and _mirror_cell(game, cell) >= cell
+    ]
+
+    def spread(cell: int) -> float:
+        col, row = board.coords(cell)
+        return max(abs(col - centre), abs(row - centre)) + abs(col - row) / 100
+
+    return [board.name(cell) for cell in sorted(cells, key=spread)]
 
 
 if __name__ == "__main__":
