@@ -1,6 +1,7 @@
 """The compiled solver against a plain C solver (``bench/trail_solver.c``) on the same positions.
 
     python bench/solver_c.py [--mid 60] [--hex 20] [--limit 60] [--seed 1] [--table-bits 20]
+        [--before]
 
 The C baseline (alpha-beta over win/draw/loss with an exact-key transposition table, table
 move then fewest replies first; see its header) is compiled with gcc into a temporary
@@ -15,7 +16,9 @@ start of each position (inside the timing); the answers must agree.  Printed per
 positions solved by both, total nodes, seconds and nodes per second of each, and the ratios
 (ours / C: nodes below 1 and nodes/s above 1 are better); then the positions that cost C
 the most.
-Our kernel is warmed up (loaded from numba's cache) before timing.
+On the 7x7 set our solver also runs with the two-word kernel forced (``WORD_CELLS = 0``) to
+show what the one-word kernel gains where a region fits it.  Our kernels are warmed up
+(loaded from numba's cache) before timing.
 """
 
 from __future__ import annotations
@@ -26,9 +29,13 @@ import platform
 import random
 import subprocess
 import tempfile
+import time
+from unittest import mock
 
 from slimetrail.core.registry import get_game
-from slimetrail.games.trail.solver import SolveTimeout, solve, warm_up
+from slimetrail.games.trail import solver
+from slimetrail.games.trail.solver import SolveTimeout, small, solve, warm_up
+from slimetrail.games.trail.solver.wide import WideSearch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NAMES = {1: "win", 0: "draw", -1: "loss"}
@@ -80,7 +87,13 @@ def random_position(game, rng: random.Random, low: int, high: int):
             return state
 
 
-def run_set(label: str, positions, exe: str, args) -> None:
+def run_set(
+    label: str, positions, exe: str, args, two_words: bool = False, old: bool = False
+) -> None:
+    """Solve ``positions`` with both solvers and print the totals; ``two_words``: also with
+    our two-word kernel on regions that fit one word (to check the dispatch by size);
+    ``old``: also the way before the two-word kernel (the Python layer over the one-word
+    kernel for regions over 64 cells), on the positions both solved."""
     lines, boards = zip(*(c_input(s) for s in positions), strict=True)
     out = subprocess.run(
         [exe, str(args.table_bits), str(args.limit)],
@@ -91,6 +104,8 @@ def run_set(label: str, positions, exe: str, args) -> None:
     ).stdout.splitlines()
     both = []
     ours_only = c_only = 0
+    wide_n = wide_s = 0.0
+    old_n = old_s = old_lost = 0
     for state, line, cells in zip(positions, out, boards, strict=True):
         *moves, _, c_nodes, _, c_s = line.split()
         c_solved = moves != ["unsolved"]
@@ -105,6 +120,21 @@ def run_set(label: str, positions, exe: str, args) -> None:
         theirs = {cells[int(v)]: NAMES[int(s)] for v, s in (m.split(":") for m in moves)}
         assert theirs == r.move_values, f"answers differ: {state.game.spec} {state.fen()}"
         both.append((state, r.nodes, r.seconds, int(c_nodes), float(c_s)))
+        if two_words:
+            with mock.patch.object(solver, "WORD_CELLS", 0):
+                wide = solve(state, book=False, table_bits=args.table_bits)
+            assert wide.move_values == r.move_values
+            wide_n, wide_s = wide_n + wide.nodes, wide_s + wide.seconds
+        if old:
+            deadline = time.monotonic() + args.limit
+            search = WideSearch(state, False, deadline, True, args.table_bits, kernel_cells=64)
+            try:
+                before = search.solve(state, time.monotonic())
+            except SolveTimeout:
+                old_lost += 1
+                continue
+            assert before.move_values == r.move_values
+            old_n, old_s = old_n + before.nodes, old_s + before.seconds
     n, s, cn, cs = (sum(row[i] for row in both) for i in range(1, 5))
     print(
         f"{label}: {len(both)} of {len(positions)} positions solved by both "
@@ -116,6 +146,16 @@ def run_set(label: str, positions, exe: str, args) -> None:
         f"  ours/C: nodes {n / max(cn, 1):.2f}x, time {s / max(cs, 1e-9):.2f}x, "
         f"nodes/s {(n / max(s, 1e-9)) / (cn / max(cs, 1e-9)):.2f}x"
     )
+    if two_words:
+        print(
+            f"  ours with the two-word kernel: {wide_n:,.0f} nodes {wide_s:.2f} s "
+            f"{wide_n / max(wide_s, 1e-9):,.0f} nodes/s (one-word kernel {wide_s / s:.2f}x faster)"
+        )
+    if old:
+        print(
+            f"  before the two-word kernel (Python layer over 64 cells): {old_n:,} nodes "
+            f"{old_s:.2f} s on the positions it solved, {old_lost} not within the limit"
+        )
     for state, n1, s1, n2, s2 in sorted(both, key=lambda row: -row[4])[:3]:
         moves = " ".join(state.move_str(m) for m in state.move_stack)
         print(f"  hardest for C: {moves}: ours {n1:,} nodes {s1:.2f} s, C {n2:,} nodes {s2:.2f} s")
@@ -127,6 +167,9 @@ def main() -> None:
     parser.add_argument("--hex", type=int, default=20, help="hex 10x10 Taylor positions")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per position")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--before", action="store_true", help="hex set: also the Python layer over 64 cells"
+    )
     parser.add_argument("--table-bits", type=int, default=20, help="tables: 2^bits entries")
     args = parser.parse_args()
     print(f"# {platform.python_version()} on {platform.machine()}, seed {args.seed}")
@@ -136,10 +179,11 @@ def main() -> None:
     mid = [random_position(mid_game, rng, 6, 16) for _ in range(args.mid)]
     hex_game = get_game("slimetrail-hex")
     hexes = [random_position(hex_game, rng, 12, 30) for _ in range(args.hex)]
-    with tempfile.TemporaryDirectory() as tmp:
+    # The kernels on every position: no plain-Python answers for small regions.
+    with tempfile.TemporaryDirectory() as tmp, mock.patch.object(small, "SMALL_CELLS", -1):
         exe = compile_baseline(tmp)
-        run_set("7x7 rastros, 6-16 plies in", mid, exe, args)
-        run_set("hex 10x10 taylor, 12-30 plies in", hexes, exe, args)
+        run_set("7x7 rastros, 6-16 plies in", mid, exe, args, two_words=True)
+        run_set("hex 10x10 taylor, 12-30 plies in", hexes, exe, args, old=args.before)
 
 
 if __name__ == "__main__":
