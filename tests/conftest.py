@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import toygames  # noqa: F401  (registers the toy games for every test)
 
 from slimetrail.web.liveserver import LiveServer, free_port
 

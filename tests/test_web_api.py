@@ -130,7 +130,9 @@ def test_hotseat_match_json(client: TestClient) -> None:
     assert match["player_colours"] == player_colours(get_game("slimetrail", size=5))
     assert len(match["player_colours"]) == 2
     state = get_game("slimetrail", size=5).new_state()
-    assert match["view"] == state.view() and match["legal"] == state.legal_clicks()
+    assert match["view"] == state.view() and match["legal"] == {
+        t: [t] for t in state.legal_move_strs()
+    }
     assert (
         match["links"]["1"]
         == match["links"]["2"]

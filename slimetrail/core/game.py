@@ -13,6 +13,7 @@ numbered from 1 in turn order.
 
 from __future__ import annotations
 
+import importlib.resources
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -167,7 +168,7 @@ class Game(ABC):
     # Named option sets offered as variants, e.g. {"portuguese": {"start": "e5"}}.
     presets: ClassVar[Mapping[str, Mapping[str, str]]] = {}
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         self.options: Mapping[str, str] = self.normalize_options(options)
 
     @classmethod
@@ -218,6 +219,16 @@ class Game(ABC):
         centres in units of one cell (neighbouring square cells 1 apart; hex cells 1 apart
         centre to centre, pointy side up); more keys may follow for a game's own use.
         """
+
+    @classmethod
+    def rules_fragment(cls) -> str | None:
+        """The game's rules page: a Jinja fragment with ``diagram(...)`` calls, by default the
+        file ``rules/<game id>.html`` shipped in the game's package (``None`` if absent)."""
+        package = cls.__module__.rpartition(".")[0]
+        if not package:
+            return None
+        resource = importlib.resources.files(package) / "rules" / f"{cls.id}.html"
+        return resource.read_text(encoding="utf-8") if resource.is_file() else None
 
     def exact_solver(self) -> ExactSolver | None:
         """This game's exact solver, if it has one (see :class:`ExactSolver`)."""

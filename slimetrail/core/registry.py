@@ -63,13 +63,20 @@ GAMES = Registry()
 register = GAMES.register
 
 
-def get_game(game_id: str = "slimetrail", **options: Any) -> Game:
-    """A game by id with options (``None`` values mean the default)."""
+def get_game(game_id: str = "slimetrail", /, **options: Any) -> Game:
+    """A game by id with options (``None`` values mean the default).
+
+    ``game_id`` is positional-only, so that an option of any name (even ``game_id``) is
+    only ever an option, refused by the game if it does not declare it.
+    """
     try:
         cls = GAMES[game_id]
     except KeyError:
         raise GameOptionError(f"unknown game {game_id!r} (games: {', '.join(GAMES)})") from None
-    return cls(**{k: v for k, v in options.items() if v is not None})
+    given = {k: v for k, v in options.items() if v is not None}
+    # Checked against the declarations before any constructor sees them: an undeclared
+    # name (``self``, say) is an unknown option, never a clash with a parameter.
+    return cls(**cls.normalize_options(given))
 
 
 def parse_game_spec(text: str) -> Game:

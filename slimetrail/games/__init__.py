@@ -7,6 +7,9 @@ from importlib import import_module
 
 GAME_PACKAGES = [
     "slimetrail.games.trail",
+    "slimetrail.games.moku",
+    "slimetrail.games.snakepit",
+    "slimetrail.games.slither",
 ]
 
 for _name in GAME_PACKAGES:

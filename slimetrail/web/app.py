@@ -27,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from slimetrail.core.game import GameError
 from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
+from slimetrail.web.hardening import RequestGuard, document_errors, redact_logs
 from slimetrail.web.matches import (
     ApiError,
     Loaded,
@@ -215,6 +216,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        redact_logs()
         warm_up = asyncio.create_task(start_pool(pool))
         for match_id, ply in await run_in_threadpool(store.pending_computer_moves):
             computer.schedule(match_id, ply)
@@ -227,6 +229,8 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
             engine.dispose()
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
+    app.add_middleware(RequestGuard)
+    document_errors(app)
     app.state.store, app.state.pool, app.state.computer = store, pool, computer
 
     @app.exception_handler(ApiError)

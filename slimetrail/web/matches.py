@@ -200,7 +200,9 @@ class MatchStore:
             if outcome is None
             else {"winner": outcome.winner, "reason": outcome.reason, "result": result_text(state)},
             "view": state.view(),
-            "legal": state.legal_clicks() if may_move else {},
+            "legal": {state.move_str(m): state.click_path(m) for m in state.legal_moves()}
+            if may_move
+            else {},
             "seat": seat,
             "thinking": loaded.thinking,
             "links": self.links(row, seat),

@@ -9,20 +9,20 @@ page code.  Each game's rules text is an HTML fragment in its own package folder
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
 from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
-from slimetrail.web.diagrams import HEX_R, hex_points, page_diagrams, player_colours
+from slimetrail.render import board_svg, fit_size, palette_css
+from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.matches import ApiError, levels
 
 router = APIRouter()
@@ -63,7 +63,10 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
         "id": cls.id,
         "title": cls.title,
         "preview": board_preview(cls()),
-        "colours": player_colours(cls),
+        "players": [
+            {"name": name, "colour": colour}
+            for name, colour in zip(cls.player_names, cls.player_colours, strict=False)
+        ],
         "player_names": list(cls.player_names),
         "num_players": cls.num_players,
         "options": options,
@@ -71,39 +74,29 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
     }
 
 
-def board_preview(game: Game) -> dict[str, Any]:
-    """The start position as SVG shapes, for the game cards of the home page."""
-    board = game.describe_board()
-    marks = game.new_state().view()["marks"]
-    hexes = board["shape"] == "hex"
-    cells, tokens = [], []
-    for cell in board["cells"]:
-        x, y = cell["x"], cell["y"]
-        classes = " ".join(f"mark-{mark}" for mark in marks.get(cell["name"], []))
-        if hexes:
-            cells.append({"points": hex_points(x, y), "classes": classes})
-        else:
-            cells.append({"x": x - 0.5, "y": y - 0.5, "classes": classes})
-        for mark in marks.get(cell["name"], []):
-            if mark == "snail" or mark.startswith("goal-"):
-                tokens.append({"mark": mark, "x": x, "y": y, "label": mark.rpartition("-")[2]})
-    xs = [cell["x"] for cell in board["cells"]]
-    ys = [cell["y"] for cell in board["cells"]]
-    pad = HEX_R + 0.1 if hexes else 0.55
-    box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
-    return {
-        "hex": hexes,
-        "cells": cells,
-        "tokens": tokens,
-        "viewbox": " ".join(f"{v:.3f}" for v in box),
-    }
+# A preview fits in this many pixels (the tall 10x10 hex diamond: 162 x 270).
+PREVIEW_BOX = (200, 270)
+
+
+def board_preview(game: Game) -> Markup:
+    """The start position as a small SVG, for the game cards of the home page."""
+    state = game.new_state()
+    return Markup(
+        board_svg(
+            game,
+            state.view(),
+            colours=state.colours(),
+            size=fit_size(game, *PREVIEW_BOX),
+            coordinates=False,
+            label=f"The start position of {game.title}",
+            css_class="preview",
+        )
+    )
 
 
 def rules_fragment(cls: type[Game]) -> str | None:
-    """The rules fragment shipped in the game's package, or ``None`` if it has none."""
-    package = cls.__module__.rpartition(".")[0]
-    resource = importlib.resources.files(package) / "rules" / f"{cls.id}.html"
-    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+    """The game's rules fragment (see :meth:`Game.rules_fragment`), or ``None``."""
+    return cls.rules_fragment()
 
 
 def render_fragment(source: str) -> Markup:
@@ -111,14 +104,27 @@ def render_fragment(source: str) -> Markup:
     return Markup(fragments.from_string(source).render(diagram=page_diagrams()))
 
 
+@router.get("/palette.css", include_in_schema=False)
+def palette() -> Response:
+    """The board and page colours of :data:`slimetrail.render.PALETTE` as CSS variables."""
+    return Response(
+        palette_css(),
+        media_type="text/css",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
+
+
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> HTMLResponse:
     available = levels()
+    cards = [game_card(cls) for cls in GAMES.values()]
     return templates.TemplateResponse(
         request,
         "home.html",
         {
-            "games": [game_card(cls) for cls in GAMES.values()],
+            "games": cards,
+            # "Play now": the first registered game against the computer, as player 1.
+            "headline": cards[0] if cards else None,
             "levels": available,
             "default_level": default_level(available),
             "opponents": OPPONENTS,

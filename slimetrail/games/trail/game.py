@@ -47,7 +47,7 @@ class TrailGame(Game):
 
     shape: ClassVar[str]
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self.size = int(self.options["size"])
         self.rules = self.options["rules"]

@@ -1,0 +1,707 @@
+"""The one board renderer: any game's position as a self-contained SVG string.
+
+Like python-chess's ``chess.svg``, one function draws every board of the project -- the play
+page (``interactive=True``), the rules diagrams, the home-page previews and README pictures --
+from nothing but ``game.describe_board()`` and ``state.view()``; it knows no game by name.
+
+* Cells: ``describe_board()["shape"]`` is ``"square"`` (unit squares) or ``"hex"`` (pointy-top
+  hexagons), centres one unit apart, y growing downwards.  Every cell is a
+  ``<g class="cell ..." data-cell="NAME">`` holding its ``.cell-shape``; its classes name its
+  marks (``mark-slime``, ``mark-goal-1``...) and ``legal``/``last``/``forbidden``.  Every other
+  layer has ``pointer-events="none"``, so a click anywhere on a cell reaches its group.
+* Marks (``view["marks"]``, player numbers coloured with ``colours``): ``snail`` (the moving
+  token), ``slime`` (a dark hatched blocked cell), ``goal-P`` (outline and a badge with the
+  number P), ``stone-P``, ``head-P`` (a snake head: one shape per player), ``trail-P`` (a cell
+  blocked by P's snake: tinted, hatched, with P's shape), ``win`` (a ring), ``next`` (the cell
+  that will receive a stone: a dashed circle).  Marks not in this list are ignored, so a game
+  may put its own words in its view.  ``view["path"]`` is drawn as a line, ``view["last"]``
+  as a dashed ring in the mover's colour (``view["last_player"]``) or a neutral one.
+* Players are told apart by shape and line pattern as well as by colour (SHAPES, DASHES), and
+  the colours are the Okabe-Ito set, safe for colour-blind players.
+
+:data:`PALETTE` is the only place the project defines a colour: the SVG carries its values as
+presentation attributes (it needs no stylesheet) and :func:`palette_css` hands the same values
+to the web pages as CSS custom properties ``--colour-NAME``.  The output is deterministic
+(fixed attribute order and number format), so tests can compare it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+from slimetrail.core.game import Game
+
+PALETTE: dict[str, str] = {
+    # Player colours (Okabe-Ito), named as games declare them in ``player_colours``.
+    "green": "#009E73",
+    "red": "#D55E00",
+    "blue": "#0072B2",
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "yellow": "#F0E442",
+    "purple": "#CC79A7",
+    "black": "#000000",
+    "white": "#FFFFFF",
+    # The board.
+    "cell": "#ECE6D6",
+    "cell-alt": "#E3DCC9",
+    "cell-stroke": "#C7BFA9",
+    "coord": "#6B634F",
+    "coord-on-dark": "#EEF2E6",
+    "slime": "#8D9C76",
+    "slime-stroke": "#5D6C4A",
+    "slime-hatch": "#5F7049",
+    "path": "#2D3D22",
+    "path-halo": "#F4F1E4",
+    "legal": "#D6E9F5",
+    "legal-hover": "#B4D7EE",
+    "legal-dot": "#0072B2",
+    "chosen": "#B4D7EE",
+    "pending": "#9CC8E6",
+    "forbidden": "#F3D9CC",
+    "forbidden-ink": "#D55E00",
+    "arrow": "#0072B2",
+    "snail-body": "#FFFDF5",
+    "snail-outline": "#2B2B2B",
+    "snail-shell": "#8A5A00",
+    "badge": "#FFFFFF",
+    "stone-outline": "#2B2B2B",
+    "win": "#CC79A7",
+    "next": "#5D6673",
+    "last": "#8A5A00",
+    "focus": "#CC79A7",
+    "ink-dark": "#1D2430",
+    "ink-light": "#FFFFFF",
+    # The pages around the board.
+    "page-bg": "#F6F4EE",
+    "page-surface": "#FFFFFF",
+    "page-ink": "#1D2430",
+    "page-muted": "#5D6673",
+    "page-line": "#D9D4C7",
+    "accent": "#0072B2",
+    "accent-ink": "#FFFFFF",
+    "result-win": "#009E73",
+    "result-loss": "#D55E00",
+    "result-draw": "#8A8A8A",
+    "error": "#B03A00",
+    "note": "#8A5A00",
+    "note-bg": "#FDF6E3",
+    "note-edge": "#E69F00",
+    "code-bg": "#F1EEE6",
+    "current-move": "#DBEAF5",
+}
+
+# Colours for players beyond those a caller names (a view may mark more players).
+SPARE_COLOURS = ("blue", "orange", "purple", "sky")
+# One shape and one outline pattern per player (1, 2, 3, ...), so colour is never alone.
+SHAPES = ("circle", "square", "triangle", "diamond", "pentagon", "hexagon")
+DASHES: tuple[str | None, ...] = (None, "0.12 0.06", "0.04 0.06", "0.14 0.05 0.03 0.05")
+PLAYER_MARKS = ("goal", "stone", "head", "trail")
+PLAIN_MARKS = ("snail", "slime", "win", "next")
+
+HEX_R = 1 / math.sqrt(3)  # circumradius of a hexagon whose neighbours are one unit apart
+PIXELS_PER_UNIT = 44  # default on-screen size of one cell
+MIN_COORD_PX = 10  # coordinates at least this tall on screen at the given size
+MARGIN = 0.08  # around the outermost cells, in units
+MONO = "ui-monospace, SFMono-Regular, Menlo, monospace"
+SANS = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+SNAIL_SHELL = (
+    "M0.02,0.02 m-0.05,0 a0.05,0.05 0 1,1 0.1,0 a0.1,0.1 0 1,1 -0.2,0 a0.15,0.15 0 1,1 0.3,0"
+)
+
+Point = tuple[float, float]
+
+
+def colour(name: str) -> str:
+    """The hex value of a palette colour; raises ``ValueError`` naming an unknown one."""
+    try:
+        return PALETTE[name]
+    except KeyError:
+        raise ValueError(f"unknown colour {name!r} (palette: {', '.join(PALETTE)})") from None
+
+
+def palette_css() -> str:
+    """Every palette colour as a CSS custom property ``--colour-NAME`` on ``:root``."""
+    lines = [f"  --colour-{name}: {value};" for name, value in PALETTE.items()]
+    return ":root {\n" + "\n".join(lines) + "\n}\n"
+
+
+# -- SVG text -----------------------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _attrs(attrs: Mapping[str, Any]) -> str:
+    """Attributes in the order given; ``stroke_width`` is written ``stroke-width``."""
+    parts = []
+    for name, value in attrs.items():
+        if value is None:
+            continue
+        shown = _num(value) if isinstance(value, float) else str(value)
+        parts.append(f' {name.rstrip("_").replace("_", "-")}="{escape(shown)}"')
+    return "".join(parts)
+
+
+def _el(tag: str, text: str | None = None, **attrs: Any) -> str:
+    if text is None:
+        return f"<{tag}{_attrs(attrs)}/>"
+    return f"<{tag}{_attrs(attrs)}>{escape(text)}</{tag}>"
+
+
+def _points(points: Iterable[Point]) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+# -- geometry -----------------------------------------------------------------------------
+
+
+def cell_outline(hexes: bool, x: float, y: float, inset: float = 0.0) -> list[Point]:
+    """The corners of a cell centred on (x, y), pulled ``inset`` units towards the centre."""
+    if hexes:
+        r = HEX_R - inset * 2 / math.sqrt(3)
+        angles = (math.pi / 2 + k * math.pi / 3 for k in range(6))
+        return [(x + r * math.cos(a), y + r * math.sin(a)) for a in angles]
+    h = 0.5 - inset
+    return [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+
+
+def _hatch(outline: list[Point], spacing: float) -> str:
+    """Path data of 45-degree lines ``spacing`` apart, clipped to a convex outline (no
+    pattern ids, so any number of boards can share a page)."""
+    nx, ny = math.sqrt(0.5), math.sqrt(0.5)  # the lines are x + y = constant
+    offsets = [px * nx + py * ny for px, py in outline]
+    segments = []
+    t = math.ceil(min(offsets) / spacing) * spacing
+    while t < max(offsets):
+        hits = []
+        for (ax, ay), (bx, by), sa, sb in zip(
+            outline, outline[1:] + outline[:1], offsets, offsets[1:] + offsets[:1], strict=True
+        ):
+            if (sa - t) * (sb - t) < 0:
+                f = (t - sa) / (sb - sa)
+                hits.append((ax + f * (bx - ax), ay + f * (by - ay)))
+        if len(hits) == 2:
+            (x0, y0), (x1, y1) = hits
+            segments.append(f"M{_num(x0)},{_num(y0)}L{_num(x1)},{_num(y1)}")
+        t += spacing
+    return "".join(segments)
+
+
+def _polygon_points(sides: int, x: float, y: float, r: float, turn: float) -> list[Point]:
+    angles = (turn + 2 * math.pi * k / sides for k in range(sides))
+    return [(x + r * math.cos(a), y + r * math.sin(a)) for a in angles]
+
+
+def player_shape(player: int, x: float, y: float, r: float, **paint: Any) -> str:
+    """Player ``player``'s shape (:data:`SHAPES`) of about radius ``r`` centred on (x, y)."""
+    kind = SHAPES[(player - 1) % len(SHAPES)]
+    if kind == "circle":
+        return _el("circle", cx=float(x), cy=float(y), r=r, **paint)
+    if kind == "square":
+        side = 1.75 * r
+        return _el("rect", x=x - side / 2, y=y - side / 2, width=side, height=side, **paint)
+    up = -math.pi / 2
+    sides, size, turn, dy = {
+        "triangle": (3, 1.3 * r, up, 0.25 * r),
+        "diamond": (4, 1.2 * r, up, 0.0),
+        "pentagon": (5, 1.1 * r, up, 0.05 * r),
+        "hexagon": (6, 1.05 * r, 0.0, 0.0),
+    }[kind]
+    return _el("polygon", points=_points(_polygon_points(sides, x, y + dy, size, turn)), **paint)
+
+
+def _lightness(value: str) -> float:
+    r, g, b = (int(value[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _ink_on(background: str) -> str:
+    """Dark or light text, whichever reads better on ``background``."""
+    return PALETTE["ink-dark"] if _lightness(background) > 140 else PALETTE["ink-light"]
+
+
+def _line_ink(value: str) -> str:
+    """A player's colour for lines and text on the light board; too pale a colour (white,
+    yellow) is drawn dark there -- its shape and line pattern still tell the player."""
+    return PALETTE["stone-outline"] if _lightness(value) > 200 else value
+
+
+def _parse_mark(mark: str) -> tuple[str, int] | None:
+    """``("goal", 2)`` for ``goal-2``, ``("slime", 0)`` for ``slime``; ``None`` if unknown."""
+    if mark in PLAIN_MARKS:
+        return mark, 0
+    kind, _, player = mark.partition("-")
+    if kind in PLAYER_MARKS and player.isdigit() and int(player) >= 1:
+        return kind, int(player)
+    return None
+
+
+def _mark_words(kind: str, player: int, names: Sequence[str]) -> str:
+    who = names[player - 1] if 0 < player <= len(names) else f"player {player}"
+    return {
+        "snail": "the snail is here",
+        "slime": "slimed",
+        "win": "part of the winning line",
+        "next": "receives the next stone",
+        "goal": f"goal of {who}",
+        "stone": f"stone of {who}",
+        "head": f"snake head of {who}",
+        "trail": f"trail of {who}",
+    }[kind]
+
+
+def _interactive_style() -> str:
+    """Rules for the classes a page toggles on cells; scoped to interactive boards."""
+    scope = "svg.board-svg.interactive .cell"
+    p = PALETTE
+    rules = [
+        f"{scope}>.target{{visibility:hidden}}",
+        f"{scope}.legal>.target{{visibility:visible}}",
+        f"{scope}.legal{{cursor:pointer}}",
+        f"{scope}.legal>.cell-shape{{fill:{p['legal']}}}",
+        f"{scope}.legal:hover>.cell-shape{{fill:{p['legal-hover']}}}",
+        f"{scope}.chosen>.cell-shape{{fill:{p['chosen']};stroke:{p['legal-dot']};"
+        "stroke-width:0.08}",
+        f"{scope}.pending>.cell-shape{{fill:{p['pending']}}}",
+        f"{scope}.focus>.cell-shape{{stroke:{p['focus']};stroke-width:0.1}}",
+    ]
+    return "<style>" + "".join(rules) + "</style>"
+
+
+def _box(board: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    """The view box (x, y, width, height) around every cell of a described board."""
+    xs = [float(cell["x"]) for cell in board["cells"]]
+    ys = [float(cell["y"]) for cell in board["cells"]]
+    pad_x = 0.5 + MARGIN
+    pad_y = (HEX_R if board["shape"] == "hex" else 0.5) + MARGIN
+    return (
+        min(xs) - pad_x,
+        min(ys) - pad_y,
+        max(xs) - min(xs) + 2 * pad_x,
+        max(ys) - min(ys) + 2 * pad_y,
+    )
+
+
+def fit_size(game: Game, width: float, height: float) -> float:
+    """The ``size`` (pixel width) at which ``game``'s board fits in ``width`` x ``height``."""
+    _, _, box_width, box_height = _box(game.describe_board())
+    return min(width, height * box_width / box_height)
+
+
+# -- the renderer -------------------------------------------------------------------------
+
+
+def board_svg(
+    game: Game,
+    view: Mapping[str, Any],
+    *,
+    colours: Sequence[str],
+    size: float | None = None,
+    coordinates: bool = True,
+    targets: Iterable[str] = (),
+    forbidden: Iterable[str] = (),
+    arrows: Iterable[tuple[str, str, str]] = (),
+    interactive: bool = False,
+    label: str | None = None,
+    flipped: bool = False,
+    css_class: str = "",
+    attrs: Mapping[str, str] | None = None,
+) -> str:
+    """The position ``view`` of ``game`` as an SVG document (a string).
+
+    ``colours``: each player's palette colour name (``state.colours()``).  ``size``: the
+    picture's width in pixels (default: 44 pixels a cell; see :func:`fit_size`).
+    ``targets``: cells shaded as the next legal clicks, with a dot (a ring around a token, so
+    a goal's number stays readable).  ``forbidden``: cells crossed out.  ``arrows``:
+    ``(from cell, to cell, text)`` arrows.  ``interactive``: the play page's board -- cells
+    carry ``aria-label``s, every cell holds a hidden ``.target`` marker, and an embedded
+    style shows the classes a script toggles on a cell: ``legal`` (a next click: shaded,
+    marker shown), ``chosen`` (already clicked in a compound move), ``pending`` (sent, waiting
+    for the server), ``focus`` (keyboard focus).  ``label``: the text alternative
+    (``role="img"``).  ``flipped``: turned half a turn (the second player's view).
+    ``css_class`` and ``attrs`` are added to the ``<svg>`` element.  Raises ``ValueError`` for
+    an unknown board shape or colour, or a target, forbidden cell or arrow off the board.
+    """
+    board = game.describe_board()
+    shape = board["shape"]
+    if shape not in ("square", "hex"):
+        raise ValueError(f"{game.spec}: cannot draw a board of shape {shape!r}")
+    hexes = shape == "hex"
+    cells = board["cells"]
+    xs = [float(cell["x"]) for cell in cells]
+    ys = [float(cell["y"]) for cell in cells]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+
+    def place(x: float, y: float) -> Point:
+        return (low_x + high_x - x, low_y + high_y - y) if flipped else (x, y)
+
+    centres = {cell["name"]: place(x, y) for cell, x, y in zip(cells, xs, ys, strict=True)}
+
+    def on_board(names: Iterable[str], what: str) -> list[str]:
+        names = list(names)
+        for name in names:
+            if name not in centres:
+                raise ValueError(f"{game.spec}: {what} {name!r} is not a cell of the board")
+        return names
+
+    target_set = set(on_board(targets, "target"))
+    forbidden_list = on_board(forbidden, "forbidden cell")
+    arrow_list = list(arrows)
+    for start, end, _ in arrow_list:
+        on_board((start, end), "arrow cell")
+
+    inks = [colour(name) for name in colours]
+
+    def ink(player: int) -> str:
+        if player <= len(inks):
+            return inks[player - 1]
+        return colour(SPARE_COLOURS[(player - len(inks) - 1) % len(SPARE_COLOURS)])
+
+    marks: dict[str, list[tuple[str, int]]] = {}
+    for name, words in view.get("marks", {}).items():
+        if name in centres:
+            marks[name] = [parsed for word in words if (parsed := _parse_mark(word))]
+    last_cells = [name for name in view.get("last", []) if name in centres]
+    last_player = view.get("last_player")
+    last_ink = ink(last_player) if isinstance(last_player, int) else PALETTE["last"]
+
+    box = _box(board)
+    scale = size / box[2] if size else PIXELS_PER_UNIT
+    font = min(0.3, max(0.25, MIN_COORD_PX / scale))
+
+    classes = ["board-svg", shape]
+    if interactive:
+        classes.append("interactive")
+    if css_class:
+        classes.append(css_class)
+    root: dict[str, Any] = {
+        "xmlns": "http://www.w3.org/2000/svg",
+        "class": " ".join(classes),
+        "viewBox": " ".join(_num(v) for v in box),
+        "width": round(box[2] * scale),
+        "height": round(box[3] * scale),
+    }
+    if interactive:
+        root.update(role="group", aria_label=label or game.title)
+    elif label:
+        root.update(role="img", aria_label=label)
+    root["data-game"] = game.spec
+    root.update(attrs or {})
+    out = [f"<svg{_attrs(root)}>"]
+    if interactive:
+        out.append(_interactive_style())
+
+    # Cells, each a group the page can click and restyle.
+    out.append('<g class="cells">')
+    for cell in cells:
+        name = cell["name"]
+        x, y = centres[name]
+        kinds = marks.get(name, [])
+        kind_names = {kind for kind, _ in kinds}
+        outline = cell_outline(hexes, x, y)
+        paint = {"fill": PALETTE["cell"], "stroke": PALETTE["cell-stroke"], "stroke_width": 0.03}
+        hatch, hatch_ink = "", ""
+        trail = [player for kind, player in kinds if kind == "trail"]
+        if "slime" in kind_names:
+            paint.update(fill=PALETTE["slime"], stroke=PALETTE["slime-stroke"])
+            hatch, hatch_ink = _hatch(outline, 0.2), PALETTE["slime-hatch"]
+        elif trail:
+            tint = ink(trail[0])
+            paint.update(fill=tint, fill_opacity=0.45, stroke=_line_ink(tint))
+            hatch, hatch_ink = _hatch(outline, 0.25), _line_ink(tint)
+        if name in target_set and not interactive:
+            paint["fill"] = PALETTE["legal"]
+        if name in forbidden_list:
+            paint["fill"] = PALETTE["forbidden"]
+
+        group_class = ["cell", *(f"mark-{kind}-{p}" if p else f"mark-{kind}" for kind, p in kinds)]
+        if name in target_set:
+            group_class.append("legal")
+        if name in last_cells:
+            group_class.append("last")
+        if name in forbidden_list:
+            group_class.append("forbidden")
+        group: dict[str, Any] = {"class": " ".join(group_class), "data_cell": name}
+        if interactive:
+            names = game.player_names
+            words = [name, *(_mark_words(kind, p, names) for kind, p in kinds)]
+            group["aria_label"] = ", ".join(words)
+        out.append(f"<g{_attrs(group)}>")
+        if hexes:
+            out.append(_el("polygon", class_="cell-shape", points=_points(outline), **paint))
+        else:
+            out.append(
+                _el("rect", class_="cell-shape", x=x - 0.5, y=y - 0.5, width=1, height=1, **paint)
+            )
+        if hatch:
+            out.append(_el("path", d=hatch, stroke=hatch_ink, stroke_width=0.06, opacity=0.7))
+        if interactive or name in target_set:
+            # Under the tokens: a ring around a token (a goal's number stays readable), else
+            # a dot in the middle of the cell.
+            hidden = None if name in target_set else "hidden"
+            marker = {"class_": "target", "cx": float(x), "cy": float(y)}
+            if kind_names & {"goal", "stone", "head", "snail"}:
+                out.append(
+                    _el(
+                        "circle",
+                        **marker,
+                        r=0.43,
+                        fill="none",
+                        stroke=PALETTE["legal-dot"],
+                        stroke_width=0.07,
+                        visibility=hidden,
+                    )
+                )
+            else:
+                out.append(
+                    _el(
+                        "circle",
+                        **marker,
+                        r=0.14,
+                        fill=PALETTE["legal-dot"],
+                        opacity=0.75,
+                        visibility=hidden,
+                    )
+                )
+        out.append("</g>")
+    out.append("</g>")
+
+    layer = '<g class="{}" aria-hidden="true" pointer-events="none"{}>'
+    if coordinates:
+        anchor = ' text-anchor="middle"' if hexes else ""
+        out.append(
+            layer.format("coords", f' font-family="{MONO}" font-size="{_num(font)}"{anchor}')
+        )
+        for cell in cells:
+            name = cell["name"]
+            x, y = centres[name]
+            dark = {kind for kind, _ in marks.get(name, [])} & {"slime"}
+            ink_text = PALETTE["coord-on-dark"] if dark else PALETTE["coord"]
+            if hexes:
+                out.append(_el("text", name, x=float(x), y=y + 0.42, fill=ink_text))
+            else:
+                out.append(_el("text", name, x=x - 0.45, y=y + 0.45, fill=ink_text))
+        out.append("</g>")
+
+    path = [centres[name] for name in view.get("path", []) if name in centres]
+    if len(path) > 1:
+        line = {"points": _points(path), "fill": "none"}
+        out.append(layer.format("path", ' stroke-linecap="round" stroke-linejoin="round"'))
+        out.append(
+            _el("polyline", **line, stroke=PALETTE["path-halo"], stroke_width=0.17, opacity=0.8)
+        )
+        out.append(_el("polyline", **line, stroke=PALETTE["path"], stroke_width=0.08))
+        out.append("</g>")
+
+    out.append(layer.format("tokens", ""))
+    for cell in cells:
+        name = cell["name"]
+        x, y = centres[name]
+        for kind, player in marks.get(name, []):
+            out.extend(_token(kind, player, x, y, hexes, ink))
+    for name in last_cells:
+        x, y = centres[name]
+        out.append(
+            _el(
+                "circle",
+                class_="last-mark",
+                cx=float(x),
+                cy=float(y),
+                r=0.45,
+                fill="none",
+                stroke=last_ink,
+                stroke_width=0.07,
+                stroke_dasharray="0.1 0.06",
+            )
+        )
+    out.append("</g>")
+
+    if forbidden_list or arrow_list:
+        out.append(layer.format("overlay", ""))
+        for name in forbidden_list:
+            x, y = centres[name]
+            cross = f"M{_num(x - 0.2)},{_num(y - 0.2)}l0.4,0.4m0,-0.4l-0.4,0.4"
+            out.append(_el("path", d=cross, stroke=PALETTE["forbidden-ink"], stroke_width=0.08))
+        for start, end, text in arrow_list:
+            out.append(_arrow(centres[start], centres[end], text))
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _token(
+    kind: str, player: int, x: float, y: float, hexes: bool, ink: Callable[[int], str]
+) -> list[str]:
+    """The elements of one mark drawn over its cell."""
+    if kind == "goal":
+        colour_p = _line_ink(ink(player))
+        dash = DASHES[(player - 1) % len(DASHES)]
+        number_y = y + (0.16 if SHAPES[(player - 1) % len(SHAPES)] == "triangle" else 0.11)
+        return [
+            _el(
+                "polygon",
+                class_=f"goal-outline p{player}",
+                points=_points(cell_outline(hexes, x, y, 0.04)),
+                fill="none",
+                stroke=colour_p,
+                stroke_width=0.08,
+                stroke_dasharray=dash,
+            ),
+            f'<g class="goal-badge p{player}">',
+            player_shape(
+                player, x, y, 0.3, fill=PALETTE["badge"], stroke=colour_p, stroke_width=0.07
+            ),
+            _el(
+                "text",
+                str(player),
+                x=float(x),
+                y=number_y,
+                fill=colour_p,
+                font_size=0.32,
+                font_weight=700,
+                font_family=SANS,
+                text_anchor="middle",
+            ),
+            "</g>",
+        ]
+    if kind == "stone":
+        return [
+            _el(
+                "circle",
+                class_=f"stone p{player}",
+                cx=float(x),
+                cy=float(y),
+                r=0.38,
+                fill=ink(player),
+                stroke=PALETTE["stone-outline"],
+                stroke_width=0.04,
+            )
+        ]
+    if kind == "head":
+        fill = ink(player)
+        return [
+            f'<g class="head p{player}">',
+            player_shape(
+                player, x, y, 0.36, fill=fill, stroke=PALETTE["stone-outline"], stroke_width=0.05
+            ),
+            _el(
+                "text",
+                str(player),
+                x=float(x),
+                y=y + 0.09,
+                fill=_ink_on(fill),
+                font_size=0.26,
+                font_weight=700,
+                font_family=SANS,
+                text_anchor="middle",
+            ),
+            "</g>",
+        ]
+    if kind == "trail":
+        return [
+            player_shape(
+                player,
+                x,
+                y,
+                0.12,
+                class_=f"trail-shape p{player}",
+                fill=ink(player),
+                stroke=_ink_on(ink(player)),
+                stroke_width=0.03,
+            )
+        ]
+    if kind == "snail":
+        return [
+            f'<g class="snail" transform="translate({_num(x)} {_num(y)})">',
+            _el(
+                "circle",
+                r=0.33,
+                fill=PALETTE["snail-body"],
+                stroke=PALETTE["snail-outline"],
+                stroke_width=0.06,
+            ),
+            _el(
+                "path",
+                d=SNAIL_SHELL,
+                fill="none",
+                stroke=PALETTE["snail-shell"],
+                stroke_width=0.05,
+                stroke_linecap="round",
+            ),
+            "</g>",
+        ]
+    if kind == "win":
+        return [
+            _el(
+                "circle",
+                class_="win-ring",
+                cx=float(x),
+                cy=float(y),
+                r=0.44,
+                fill="none",
+                stroke=PALETTE["win"],
+                stroke_width=0.09,
+            )
+        ]
+    if kind == "next":
+        return [
+            _el(
+                "circle",
+                class_="next-mark",
+                cx=float(x),
+                cy=float(y),
+                r=0.3,
+                fill="none",
+                stroke=PALETTE["next"],
+                stroke_width=0.05,
+                stroke_dasharray="0.08 0.06",
+            )
+        ]
+    return []  # slime is drawn with its cell
+
+
+def _arrow(start: Point, end: Point, text: str) -> str:
+    """An arrow from outside the start cell's token towards ``end``, with ``text`` there."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    tip = (x0 + 0.8 * dx, y0 + 0.8 * dy)
+    base = (tip[0] - 0.14 * ux, tip[1] - 0.14 * uy)
+    head = [
+        tip,
+        (base[0] - 0.08 * uy, base[1] + 0.08 * ux),
+        (base[0] + 0.08 * uy, base[1] - 0.08 * ux),
+    ]
+    ink = PALETTE["arrow"]
+    return "".join(
+        [
+            _el(
+                "line",
+                x1=x0 + 0.42 * dx,
+                y1=y0 + 0.42 * dy,
+                x2=tip[0],
+                y2=tip[1],
+                stroke=ink,
+                stroke_width=0.06,
+            ),
+            _el("path", d="M" + "L".join(f"{_num(x)},{_num(y)}" for x, y in head) + "Z", fill=ink),
+            _el(
+                "text",
+                text,
+                x=float(x1),
+                y=y1 - 0.08,
+                fill=ink,
+                font_size=0.24,
+                font_weight=700,
+                font_family=SANS,
+                text_anchor="middle",
+            ),
+        ]
+    )
