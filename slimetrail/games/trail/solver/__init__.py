@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
@@ -100,8 +101,10 @@ def solve(
             seconds=time.monotonic() - start,
             over=True,
         )
-    if checkpoint is None:
-        # A few reachable cells: plain Python answers before numba could even be imported.
+    if checkpoint is None and f"{__name__}.kernel" not in sys.modules:
+        # A few reachable cells, in a process that has not loaded the kernel yet: plain
+        # Python answers before numba could even be imported.  (Once it is loaded, the
+        # kernel is much faster.)
         from slimetrail.games.trail.solver.small import solve_small
 
         found = solve_small(state, distance)

@@ -1,9 +1,11 @@
 """Small positions solved in plain Python, so that they need neither numpy nor the kernel.
 
 Loading numba and the compiled kernel costs a fresh process about half a second; a position
-whose snail can reach only a few cells takes this search a few milliseconds.  Same rules and
-scores as the kernel (without its shortcuts, which small regions do not need): minimax with a
-memo keyed on the reachable region, stopping at the first win when distances do not matter.
+whose snail can reach only a few cells takes this search a few milliseconds.  ``solve`` uses
+it only until the kernel is loaded (a cold ``slimetrail solve``), then the kernel is faster.
+Same rules and scores as the kernel (without its shortcuts, which small regions do not
+need): minimax with a memo keyed on the reachable region, stopping at the first win when
+distances do not matter.
 A node budget keeps a position that turns out bigger than it looks from costing more than
 the kernel would: :func:`solve_small` then gives up and the kernel solves it.
 """
@@ -88,9 +90,12 @@ class SmallSearch:
 
 def solve_small(state: State, distance: bool, budget: int = BUDGET):
     """:func:`slimetrail.games.trail.solver.solve`'s answer for a position whose region has
-    at most :data:`SMALL_CELLS` cells, or ``None`` (too big, or over ``budget`` nodes)."""
+    at most :data:`SMALL_CELLS` cells, or ``None`` (too big, over ``budget`` nodes, or the
+    game is over: ``solve`` answers that itself)."""
     from slimetrail.games.trail.solver import goal_move_score, result_from_scores
 
+    if state.outcome() is not None:
+        return None
     game = state.game
     search = SmallSearch(game, distance, budget)
     if search.region(state.free, state.snail).bit_count() > SMALL_CELLS:
