@@ -237,7 +237,7 @@ def _parse_mark(mark: str) -> tuple[str, int] | None:
     if mark in PLAIN_MARKS:
         return mark, 0
     kind, _, player = mark.partition("-")
-    if kind in PLAYER_MARKS and player.isdigit() and int(player) >= 1:
+    if kind in PLAYER_MARKS and player.isdecimal() and int(player) >= 1:
         return kind, int(player)
     return None
 

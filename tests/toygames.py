@@ -45,7 +45,11 @@ class GridGame(Game):
 
     def cell(self, text: str) -> int | None:
         text = text.strip().lower()
-        if len(text) < 2 or text[0] not in FILES[: self.cols] or not text[1:].isdigit():
+        if (
+            len(text) < 2
+            or text[0] not in FILES[: self.cols]
+            or not (text[1:].isascii() and text[1:].isdecimal())
+        ):
             return None
         row = int(text[1:]) - 1
         return row * self.cols + FILES.index(text[0]) if 0 <= row < self.rows else None

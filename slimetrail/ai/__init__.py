@@ -1,12 +1,68 @@
-"""The computer player: a generic alpha-beta search and strength levels on top of it.
+"""The computer players: searches, strength levels and the shared limit/result pair.
 
-``choose_move(state, level, time_limit=..., seed=...)`` picks a move at a strength level
-(``LEVELS`` describes them, ``MAX_LEVEL`` is the strongest); ``search(state, depth=...,
-movetime=..., nodes=..., stop=..., on_info=...)`` is the analysis search (``movetime`` in
-seconds) returning a :class:`SearchResult`.
+Entry points (every caller -- web, CLI, UGI -- goes through these)::
+
+    from slimetrail.ai import Limit, PlayResult, choose_move, play, analyse, levels_for
+
+    move = choose_move(state, level, Limit(time=1.0), seed=7)   # -> Move
+    result = play(state, level, Limit(time=1.0), seed=7)        # -> PlayResult (move, info)
+    result = analyse(state, Limit(time=2.0), stop=event, on_info=callback)  # full strength
+    levels_for(game)  # {1: "beginner: ...", ..., top: "..."}: every game has levels 1..top
+
+:class:`Limit` bounds time (seconds), nodes and depth in any combination; :class:`PlayResult`
+carries the move and what the search knows (``score``, ``value``, ``proven``, ``mate``,
+``pv``, ``nodes``, ``depth``, ``seconds``, ``info``).
+
+The searches say what they can play: :func:`search` (alpha-beta, :mod:`slimetrail.ai.search`)
+plays two-player zero-sum games and raises :class:`GameError` for any other;
+:class:`MCTS` / :func:`mcts` (:mod:`slimetrail.ai.mcts`) play any number of players.
+
+Levels: a game declares its own ladder by overriding ``Game.ai_ladder(self)`` to return a
+:class:`Ladder` -- ``Ladder(levels={1: player, 2: ..., top: ...}, analyse=function)``, where
+each player has a ``description`` and ``play(state, limit, rng) -> PlayResult`` (see the
+:class:`~slimetrail.ai.levels.Player` protocol) and ``analyse(state, limit, stop, on_info)``
+is the game's full-strength analysis.  The Slime Trail games return :data:`SEARCH_LADDER`
+(alpha-beta, the exact solver at level 6); every other game gets :data:`MCTS_LADDER`
+(:func:`mcts_ladder`): level 1 random but never missing a win in one, then MCTS with more
+and more playouts, the top level using the whole time limit.  ``LEVELS``/``MAX_LEVEL`` are
+the Slime Trail ladder's, kept for callers that know only that game; use
+:func:`levels_for` for any game.
 """
 
-from slimetrail.ai.levels import LEVELS, MAX_LEVEL, choose_move
-from slimetrail.ai.search import MATE, SearchResult, search
+from slimetrail.ai.levels import (
+    LEVELS,
+    MAX_LEVEL,
+    MCTS_LADDER,
+    SEARCH_LADDER,
+    Ladder,
+    analyse,
+    choose_move,
+    ladder_for,
+    levels_for,
+    mcts_ladder,
+    play,
+)
+from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.mcts import MCTS, mcts
+from slimetrail.ai.search import MATE, require_two_player_zero_sum, search
 
-__all__ = ["LEVELS", "MATE", "MAX_LEVEL", "SearchResult", "choose_move", "search"]
+__all__ = [
+    "LEVELS",
+    "MATE",
+    "MAX_LEVEL",
+    "MCTS",
+    "MCTS_LADDER",
+    "SEARCH_LADDER",
+    "Ladder",
+    "Limit",
+    "PlayResult",
+    "analyse",
+    "choose_move",
+    "ladder_for",
+    "levels_for",
+    "mcts",
+    "mcts_ladder",
+    "play",
+    "require_two_player_zero_sum",
+    "search",
+]

@@ -1,36 +1,100 @@
-"""Playing strength levels on top of the search (and of the exact solver at the top).
+"""Playing strength levels: a ladder of computer players per game.
+
+Every game gets levels 1..top.  A game declares its own ladder by overriding
+``Game.ai_ladder()`` to return a :class:`Ladder`; the Slime Trail games return
+:data:`SEARCH_LADDER` (alpha-beta, and the exact solver at the top); every other game gets
+:func:`mcts_ladder` (level 1 random but never missing a win in one, then MCTS with more and
+more iterations, the top level searching for the whole time limit).
 
 Every level is deterministic for a given ``seed``: randomness comes from a generator seeded
-by ``(seed, position key)``, and the searches are bounded by node counts rather than by the
-clock.  ``time_limit`` is only a hard cap for slow machines or big boards (when it cuts a
-search short, the move depends on how far the search got).
+by ``(seed, position key)``, and the searches are bounded by node or iteration counts rather
+than by the clock -- except the MCTS ladder's top level, which uses all the time it is given.
+The limit's ``time`` is otherwise only a hard cap for slow machines or big boards (when it
+cuts a search short, the move depends on how far the search got).
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
-from slimetrail.ai.search import EVAL_SCALE, MATE_BOUND, MAX_DEPTH, Searcher, _Abort, search
-from slimetrail.core.game import GameError, Move, State
+from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.mcts import MCTS
+from slimetrail.ai.search import (
+    EVAL_SCALE,
+    MATE_BOUND,
+    MAX_DEPTH,
+    Searcher,
+    _Abort,
+    mate_from_plies,
+    search,
+)
+from slimetrail.core.game import Game, GameError, Move, State
 
 LOST_AT_ONCE = -0.95 * EVAL_SCALE  # the evaluator's "every step is poison" verdict
 SOLVER_SHARE = 0.85  # of the top level's time: the exact solver first, then the search
+DEFAULT_LIMIT = Limit(time=1.0)
+
+Info = Callable[[PlayResult], None]
+
+
+class Player(Protocol):
+    """One level of a ladder: a description for people and a way to choose a move."""
+
+    description: str
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        """A move for the player to move; ``state`` has a legal move and must be left as it
+        was.  A player honours the bounds of ``limit`` it has a use for (at least the time)."""
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A game's computer players, by level (1 the weakest), and its analysis search."""
+
+    levels: Mapping[int, Player]
+    analyse: Callable[[State, Limit, threading.Event | None, Info | None], PlayResult]
+
+    def __post_init__(self) -> None:
+        if sorted(self.levels) != list(range(1, len(self.levels) + 1)):
+            raise ValueError(f"ladder levels must be 1..n, not {sorted(self.levels)}")
+
+    @property
+    def top(self) -> int:
+        return len(self.levels)
+
+
+# -- the alpha-beta ladder (two-player zero-sum games with an evaluation) ----------------
 
 
 @dataclass(frozen=True)
 class Level:
+    """A level of the alpha-beta ladder; of the limit it uses the time, as a hard cap."""
+
     description: str
     depth: int = 0  # fixed-depth scoring of every move, chosen with noise (0: no search)
     noise: float = 0.0  # standard deviation of the noise added to each move's score
     nodes: int = 0  # iterative-deepening search bounded by nodes (0: not used)
     solver: bool = False  # perfect play where the exact solver answers in time
+    beginner: bool = False  # random, but takes a win in one and avoids losing at once
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        time_limit = limit.time if limit.time is not None else DEFAULT_LIMIT.time
+        assert time_limit is not None
+        return _play_search_level(state, self, time_limit, rng)
 
 
 LEVELS_TABLE: dict[int, Level] = {
-    1: Level("beginner: random, but takes a win in one and avoids losing at once", depth=1),
+    1: Level(
+        "beginner: random, but takes a win in one and avoids losing at once",
+        depth=1,
+        beginner=True,
+    ),
     2: Level("novice: looks one move ahead, often misjudges", depth=1, noise=250.0),
     3: Level("casual: looks three moves ahead with some noise", depth=3, noise=80.0),
     4: Level("club: searches a few thousand positions", nodes=4_000),
@@ -39,38 +103,176 @@ LEVELS_TABLE: dict[int, Level] = {
         "perfect where solvable: exact solver, deep search otherwise", nodes=150_000, solver=True
     ),
 }
+
+
+def _analyse_by_search(
+    state: State, limit: Limit, stop: threading.Event | None, on_info: Info | None
+) -> PlayResult:
+    return search(state, limit, stop=stop, on_info=on_info)
+
+
+SEARCH_LADDER = Ladder(LEVELS_TABLE, _analyse_by_search)
+# The Slime Trail games' ladder (kept under these names for callers that know one game).
 LEVELS: dict[int, str] = {n: level.description for n, level in LEVELS_TABLE.items()}
 MAX_LEVEL = max(LEVELS)
 
 
-def choose_move(
-    state: State, level: int, *, time_limit: float = 1.0, seed: int | None = None
-) -> Move:
-    """A move for the side to move at ``level`` (1..MAX_LEVEL); ``state`` is not changed."""
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS_TABLE:
-        raise GameError(f"level {level!r} is not one of 1..{MAX_LEVEL}")
-    if time_limit <= 0:
-        raise GameError(f"time_limit must be positive, not {time_limit}")
+def _play_search_level(
+    state: State, spec: Level, time_limit: float, rng: random.Random
+) -> PlayResult:
     moves = state.legal_moves()
-    if not moves:
-        raise GameError("the game is over: there is no move to choose")
-    if len(moves) == 1:
-        return moves[0]
-    spec = LEVELS_TABLE[level]
-    rng = random.Random(hash((seed, state.key())) if seed is not None else None)
     deadline = time.perf_counter() + time_limit
     if spec.solver:
         choice = solver_choice(state, deadline, spec.nodes)
         if choice is not None:
-            return choice.move
+            mate = None
+            if choice.plies is not None and choice.value != "draw":
+                mate = mate_from_plies(choice.value == "win", choice.plies)
+            return PlayResult(choice.move, proven=choice.value, mate=mate, nodes=choice.nodes)
     if spec.nodes:
         remaining = max(0.01, deadline - time.perf_counter())
-        result = search(state, nodes=spec.nodes, movetime=remaining)
-        return result.best_move if result.best_move is not None else moves[0]
+        result = search(state, Limit(time=remaining, nodes=spec.nodes))
+        if result.move is None:
+            result.move = moves[0]
+        return result
     scores = _score_moves(state, spec.depth, deadline)
-    if level == 1:
-        return _beginner_move(scores, rng)
-    return max(scores, key=lambda m: scores[m] + rng.gauss(0.0, spec.noise))
+    if spec.beginner:
+        move = _beginner_move(scores, rng)
+    else:
+        move = max(scores, key=lambda m: scores[m] + rng.gauss(0.0, spec.noise))
+    return PlayResult(move, score=scores[move], depth=spec.depth)
+
+
+# -- the generic ladder: Monte-Carlo tree search, any number of players -------------------
+
+
+@dataclass(frozen=True)
+class RandomLevel:
+    """Random moves, except that a move ending the game with this player alone in first
+    place is always taken."""
+
+    description: str
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        mover = state.to_move
+        moves = state.legal_moves()
+        wins = []
+        for move in moves:
+            state.push(move)
+            outcome = state.outcome()
+            state.pop()
+            if outcome is not None and outcome.winner == mover:
+                wins.append(move)
+        move = rng.choice(wins or moves)
+        return PlayResult(move, proven="win" if wins else None, depth=1)
+
+
+@dataclass(frozen=True)
+class MctsLevel:
+    """MCTS with ``iterations`` playouts (``None``: as many as the time limit allows)."""
+
+    description: str
+    iterations: int | None
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        bounds = (Limit(nodes=self.iterations) if self.iterations else Limit()).capped(limit)
+        if bounds.time is None and bounds.nodes is None:
+            bounds = bounds.capped(DEFAULT_LIMIT)
+        return MCTS(state, seed=rng.getrandbits(64)).run(bounds)
+
+
+def _analyse_by_mcts(
+    state: State, limit: Limit, stop: threading.Event | None, on_info: Info | None
+) -> PlayResult:
+    if limit.time is None and limit.nodes is None and (stop is None or limit.depth is not None):
+        raise GameError(
+            f"{state.game.id} is analysed by MCTS: give a time or nodes limit (not only depth)"
+        )
+    return MCTS(state, seed=0).run(limit, stop=stop, on_info=on_info)
+
+
+def mcts_ladder(iterations: tuple[int, ...] = (100, 400, 1_600, 6_400)) -> Ladder:
+    """Level 1 random (taking a win in one), then one MCTS level per iteration count, then
+    a top level that searches for the whole time limit."""
+    levels: dict[int, Player] = {1: RandomLevel("beginner: random, but takes a win in one")}
+    for count in iterations:
+        levels[len(levels) + 1] = MctsLevel(f"Monte-Carlo search, {count} playouts", count)
+    levels[len(levels) + 1] = MctsLevel("Monte-Carlo search for the whole time limit", None)
+    return Ladder(levels, _analyse_by_mcts)
+
+
+MCTS_LADDER = mcts_ladder()
+
+
+# -- the entry points -------------------------------------------------------------------
+
+
+def ladder_for(game: Game) -> Ladder:
+    """The game's own ladder, or the generic MCTS ladder."""
+    ladder = game.ai_ladder()
+    if ladder is None:
+        return MCTS_LADDER
+    if not isinstance(ladder, Ladder):
+        raise TypeError(f"{game.id}: ai_ladder() must return a slimetrail.ai.Ladder or None")
+    return ladder
+
+
+def levels_for(game: Game) -> dict[int, str]:
+    """The game's levels, weakest first, with their descriptions."""
+    return {n: player.description for n, player in sorted(ladder_for(game).levels.items())}
+
+
+def play(
+    state: State, level: int, limit: Limit | None = None, *, seed: int | None = None
+) -> PlayResult:
+    """The computer's move at ``level`` (1..top of the game's ladder) and what it knows of
+    it.  ``limit`` defaults to one second; ``state`` is not changed."""
+    ladder = ladder_for(state.game)
+    if isinstance(level, bool) or not isinstance(level, int) or level not in ladder.levels:
+        raise GameError(f"level {level!r} is not one of 1..{ladder.top} for {state.game.id}")
+    limit = limit or DEFAULT_LIMIT
+    moves = state.legal_moves()
+    if not moves:
+        raise GameError("the game is over: there is no move to choose")
+    started = time.perf_counter()
+    if len(moves) == 1:
+        result = PlayResult(moves[0], pv=[moves[0]])
+    else:
+        rng = random.Random(hash((seed, state.key())) if seed is not None else None)
+        result = ladder.levels[level].play(state, limit, rng)
+    result.seconds = time.perf_counter() - started
+    result.info["level"] = level
+    return result
+
+
+def choose_move(
+    state: State,
+    level: int,
+    limit: Limit | None = None,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+) -> Move:
+    """The move of :func:`play`; ``time_limit`` (seconds) is short for ``Limit(time=...)``."""
+    if time_limit is not None:
+        if time_limit <= 0:
+            raise GameError(f"time_limit must be positive, not {time_limit}")
+        limit = Limit(time=time_limit)
+    return play(state, level, limit, seed=seed).move
+
+
+def analyse(
+    state: State,
+    limit: Limit | None = None,
+    *,
+    stop: threading.Event | None = None,
+    on_info: Info | None = None,
+) -> PlayResult:
+    """The game's analysis search at full strength (alpha-beta for the Slime Trail games,
+    MCTS for the others), within ``limit`` or until ``stop``; ``state`` is not changed."""
+    if state.is_over():
+        raise GameError("the game is over: there is nothing to analyse")
+    return ladder_for(state.game).analyse(state, limit or DEFAULT_LIMIT, stop, on_info)
 
 
 def _score_moves(state: State, depth: int, deadline: float) -> dict[Move, int]:

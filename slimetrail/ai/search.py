@@ -1,9 +1,13 @@
 """Iterative-deepening negamax alpha-beta over the generic :class:`State` interface.
 
-Works for any two-player game: terminal positions come from ``legal_moves()`` being empty
-and ``outcome()``, leaves are scored by ``state.evaluate()`` (in [-1, 1] for the side to
-move).  Scores are centipawn-like integers for the side to move; a proven win or loss is
-``MATE - plies`` and is reported as ``mate`` in the mover's own moves.
+It plays two-player zero-sum games only (:func:`require_two_player_zero_sum` says so for any
+other game, as OpenSpiel's alpha-beta does); :mod:`slimetrail.ai.mcts` plays the rest.
+Terminal positions come from ``legal_moves()`` being empty and ``outcome()``, leaves are
+scored by ``state.evaluate()`` (in [-1, 1] for the side to move).  Scores are centipawn-like
+integers for the side to move; a proven win or loss is ``MATE - plies`` and is reported as
+``mate`` in the mover's own moves.  Turns need not alternate (a swap may hand the turn back):
+a child's score is negated only where the player to move changes, and a finished position
+is scored for the player asking, never for its meaningless ``to_move``.
 
 The search pushes and pops moves on a private copy, so the caller's state never changes.
 """
@@ -13,9 +17,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from slimetrail.core.game import Move, State
+from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.core.game import Game, GameError, Move, State
 
 MATE = 100_000
 MATE_BOUND = MATE - 1_000  # scores beyond this are proven wins/losses
@@ -27,28 +31,37 @@ TT_LIMIT = 1 << 20  # entries; a long search starts a fresh table rather than ea
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
-@dataclass
-class SearchResult:
-    best_move: Move | None
-    score: int
-    mate: int | None
-    depth: int
-    nodes: int
-    pv: list[Move] = field(default_factory=list)
-    seconds: float = 0.0
-    exhaustive: bool = False  # the whole game tree was searched: the score is exact
-
-
 class _Abort(Exception):
     """Raised inside the tree when a limit is hit; the depth in progress is discarded."""
+
+
+def require_two_player_zero_sum(game: Game) -> None:
+    """Raise :class:`GameError` unless alpha-beta can play ``game``."""
+    if game.num_players != 2:
+        raise GameError(
+            f"alpha-beta plays two-player zero-sum games; {game.id} has {game.num_players} players"
+        )
+    if not game.zero_sum:
+        raise GameError(f"alpha-beta plays two-player zero-sum games; {game.id} is not zero-sum")
+
+
+def mate_from_plies(won: bool, plies: int) -> int:
+    """The mover's own moves until a proven end ``plies`` plies away, negative when lost.
+
+    A Slime Trail player can lose on their own move (stepping into the other goal), so a
+    loss on ply 1 or 3 is mate -1 or -2 -- counting the loser's moves, as a win counts the
+    winner's -- and never "mate 0".
+    """
+    moves = (plies + 1) // 2
+    return moves if won else -moves
 
 
 def mate_in(score: int) -> int | None:
     """Moves of the side to move until the proven end, signed; ``None`` for heuristic scores."""
     if score >= MATE_BOUND:
-        return (MATE - score + 1) // 2
+        return mate_from_plies(True, MATE - score)
     if score <= -MATE_BOUND:
-        return -((MATE + score) // 2)
+        return mate_from_plies(False, MATE + score)
     return None
 
 
@@ -63,6 +76,7 @@ class Searcher:
         nodes: int | None = None,
         stop: threading.Event | None = None,
     ) -> None:
+        require_two_player_zero_sum(state.game)
         self.state = state.copy()
         self.deadline = None if movetime is None else time.perf_counter() + movetime
         self.node_limit = nodes
@@ -96,16 +110,23 @@ class Searcher:
 
         return sorted(moves, key=rank)
 
-    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int, me: int) -> int:
+        """The score for player ``me`` (the parent's mover), in ``me``'s window."""
         self.nodes += 1
         self.check_limits()
-        state = self.state
-        moves = state.legal_moves()
+        moves = self.state.legal_moves()
         if not moves:
-            outcome = state.outcome()
+            outcome = self.state.outcome()
             if outcome is None or outcome.winner is None:
                 return 0
-            return MATE - ply if outcome.winner == state.to_move else -(MATE - ply)
+            return MATE - ply if outcome.winner == me else -(MATE - ply)
+        if self.state.to_move != me:
+            return -self.expand(moves, depth, -beta, -alpha, ply)
+        return self.expand(moves, depth, alpha, beta, ply)
+
+    def expand(self, moves: list[Move], depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The score of an unfinished node for its own player to move."""
+        state = self.state
         if depth <= 0:
             self.hit_horizon = True
             return round(state.evaluate() * EVAL_SCALE)
@@ -125,11 +146,12 @@ class Searcher:
                     return score
 
         original_alpha = alpha
+        mover = state.to_move
         best, best_move = -INFINITY, None
         for move in self.ordered(moves, ply, tt_move):
             state.push(move)
             try:
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+                score = self.negamax(depth - 1, alpha, beta, ply + 1, mover)
             finally:
                 state.pop()
             if score > best:
@@ -152,11 +174,12 @@ class Searcher:
     def root(self, depth: int, moves: list[Move]) -> tuple[int, Move]:
         """Search every root move to ``depth``; returns the best score and move."""
         alpha, best_move = -INFINITY, moves[0]
+        mover = self.state.to_move
         for move in moves:
             self.partial_best = best_move if alpha > -INFINITY else None
             self.state.push(move)
             try:
-                score = -self.negamax(depth - 1, -INFINITY, -alpha, 1)
+                score = self.negamax(depth - 1, alpha, INFINITY, 1, mover)
             finally:
                 self.state.pop()
             if score > alpha:
@@ -167,10 +190,11 @@ class Searcher:
     def score_moves(self, depth: int) -> dict[Move, int]:
         """Exact scores of every root move to ``depth`` (for levels that choose with noise)."""
         scores = {}
+        mover = self.state.to_move
         for move in self.state.legal_moves():
             self.state.push(move)
             try:
-                scores[move] = -self.negamax(depth - 1, -INFINITY, INFINITY, 1)
+                scores[move] = self.negamax(depth - 1, -INFINITY, INFINITY, 1, mover)
             finally:
                 self.state.pop()
         return scores
@@ -211,53 +235,56 @@ def _from_tt(score: int, ply: int) -> int:
 
 def search(
     state: State,
+    limit: Limit | None = None,
     *,
-    depth: int | None = None,
-    movetime: float | None = None,
-    nodes: int | None = None,
     stop: threading.Event | None = None,
-    on_info: Callable[[SearchResult], None] | None = None,
-) -> SearchResult:
+    on_info: Callable[[PlayResult], None] | None = None,
+) -> PlayResult:
     """Search ``state`` by iterative deepening until a limit is hit or the result is proven.
 
-    ``movetime`` is in seconds.  The result is that of the last completed depth (depth 1 is
-    always completed unless ``stop`` or a limit cuts it, in which case the best move found
-    so far, or the first legal move, is returned with depth 0).  ``state`` is not changed.
+    The result is that of the last completed depth (depth 1 is always completed unless
+    ``stop`` or a limit cuts it, in which case the best move found so far, or the first legal
+    move, is returned with depth 0); ``proven`` is set once the whole tree was searched or a
+    mate found.  Raises :class:`GameError` for a game that is not two-player zero-sum.
+    ``state`` is not changed.
     """
-    if depth is not None and depth < 1:
-        raise ValueError(f"depth must be at least 1, not {depth}")
-    if nodes is not None and nodes < 1:
-        raise ValueError(f"nodes must be at least 1, not {nodes}")
+    limit = limit or Limit()
     started = time.perf_counter()
-    searcher = Searcher(state, movetime=movetime, nodes=nodes, stop=stop)
+    searcher = Searcher(state, movetime=limit.time, nodes=limit.nodes, stop=stop)
     moves = searcher.state.legal_moves()
-    result = SearchResult(None, 0, None, 0, 0)
+    result = PlayResult(None, score=0)
     if not moves:
         return result
-    result.best_move = moves[0]
-    max_depth = depth if depth is not None else MAX_DEPTH
+    result.move = moves[0]
+    max_depth = limit.depth if limit.depth is not None else MAX_DEPTH
     for d in range(1, max_depth + 1):
         searcher.hit_horizon = False
         try:
-            ordered = searcher.ordered(moves, 0, result.best_move if d > 1 else None)
+            ordered = searcher.ordered(moves, 0, result.move if d > 1 else None)
             score, best = searcher.root(d, ordered)
         except _Abort:
             if d == 1 and searcher.partial_best is not None:
-                result.best_move = searcher.partial_best
+                result.move = searcher.partial_best
             break
-        result = SearchResult(
-            best_move=best,
+        mate = mate_in(score)
+        proven = None
+        if mate is not None:
+            proven = "win" if mate > 0 else "loss"
+        elif not searcher.hit_horizon:
+            proven = "win" if score > 0 else "loss" if score < 0 else "draw"
+        result = PlayResult(
+            move=best,
             score=score,
-            mate=mate_in(score),
-            depth=d,
-            nodes=searcher.nodes,
+            proven=proven,
+            mate=mate,
             pv=searcher.pv(best),
+            nodes=searcher.nodes,
+            depth=d,
             seconds=time.perf_counter() - started,
-            exhaustive=not searcher.hit_horizon,
         )
         if on_info is not None:
             on_info(result)
-        if result.exhaustive or result.mate is not None:
+        if proven is not None:
             break  # a mate found at depth d is the shortest win / longest defence
     result.nodes = searcher.nodes
     result.seconds = time.perf_counter() - started

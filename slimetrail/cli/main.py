@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from slimetrail import __version__
-from slimetrail.core.game import GameError
+from slimetrail.core.game import Game, GameError, GameOptionError
 
 COMMANDS = ("play", "ugi", "perft", "solve", "record", "serve")
 
@@ -37,19 +37,59 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, default: str = "slimetrail") -> None:
-    """The options every game-aware subcommand shares."""
+    """``--game`` and one ``--NAME`` flag per option any registered game declares (with the
+    help of its declaration), plus ``--option NAME=VALUE`` for any of them.  Call it after
+    the subcommand's own arguments: a game option whose name a subcommand already uses is
+    reachable through ``--option`` only."""
     from slimetrail.core.registry import GAMES
 
     parser.add_argument("--game", default=default, choices=sorted(GAMES), help="game id")
-    parser.add_argument("--size", help="board size (default: the game's own)")
-    parser.add_argument("--rules", help="rule set, e.g. rastros or taylor")
-    parser.add_argument("--start", help="start cell, e.g. e5 (Portuguese Rastros)")
+    # Per option name, the games declaring it, grouped by their help text.
+    declared: dict[str, dict[str, list[str]]] = {}
+    for game_id, cls in GAMES.items():
+        for spec in cls.option_specs:
+            helps = declared.setdefault(spec.name, {})
+            helps.setdefault(spec.help or spec.name, []).append(game_id)
+    flags = []
+    for name, helps in declared.items():
+        help_text = "; ".join(f"{text} [{', '.join(games)}]" for text, games in helps.items())
+        try:
+            parser.add_argument(
+                f"--{name}", dest=f"game_option_{name}", metavar=name.upper(), help=help_text
+            )
+        except argparse.ArgumentError:
+            continue  # the subcommand's own flag of that name wins
+        flags.append(name)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option by name (repeatable), e.g. --option size=9",
+    )
+    parser.set_defaults(game_option_flags=flags)
 
 
-def game_from_args(args: argparse.Namespace):
+def game_options_from_args(args: argparse.Namespace) -> dict[str, str]:
+    """The game options given on the command line; a malformed ``--option`` is an error."""
+    options: dict[str, str] = {}
+    for name in args.game_option_flags:
+        value = getattr(args, f"game_option_{name}")
+        if value is not None:
+            options[name] = value
+    for text in args.option:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise GameOptionError(f"--option {text!r}: expected NAME=VALUE, e.g. size=9")
+        options[name.strip().lower()] = value.strip()
+    return options
+
+
+def game_from_args(args: argparse.Namespace) -> Game:
+    """The chosen game with its options; an option it does not declare is a clear error."""
     from slimetrail.core.registry import get_game
 
-    return get_game(args.game, size=args.size, rules=args.rules, start=args.start)
+    return get_game(args.game, **game_options_from_args(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

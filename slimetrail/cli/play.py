@@ -1,71 +1,125 @@
-"""``slimetrail play``: a game in the terminal against the computer, or hotseat.
+"""``slimetrail play``: a game in the terminal, any game, any mix of humans and computers.
 
-The board is redrawn after every move: square boards as a grid with files and ranks, the
-hex rhombus as a diamond (short diagonal horizontal) whose text rows are offset so that
-neighbouring cells look adjacent.  Bad input gets a message and the game goes on; end of
-input ends the program cleanly.
+The seats are given one per player (``--seats human,computer:3,computer:5``), or for the
+usual two-player game by the shortcuts ``--side`` (your seat; the others are computers at
+``--level``) and ``--hotseat`` (every seat human).  The board is the game's own
+``text_board()``, redrawn after every move; moves are typed as text in any spelling the game
+reads (``c3``, ``ne``, ``b2-c3/e5``, ``swap``, ``pass``).  Bad input gets a message and the
+game goes on; end of input ends the program cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import TextIO
 
 from slimetrail.cli.main import add_game_arguments, game_from_args
-from slimetrail.core.game import GameError, State
+from slimetrail.core.game import Game, GameError, GameOptionError, Outcome, State
 
 HELP = """Commands:
-  <cell> or <direction>  move the snail, e.g. c3 or ne
+  <move>                 make a move, e.g. c3 (any spelling the game reads; swap, pass)
   moves                  list the legal moves
   hint                   ask the computer for a move
-  undo                   take back your last move (and the computer's reply)
+  undo                   take back your last move (and the computers' replies)
   board                  draw the board again
   help                   this text
   quit                   leave the game"""
+SHOWN_MOVES = 40  # legal moves listed under the board; 'moves' lists them all
+# What the Slime Trail games' outcome reasons mean to a player.
+REASONS = {"goal": "the snail reached a goal", "stuck": "the snail is stuck"}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A human, or the computer at ``level``."""
+
+    level: int | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.level is not None
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play in the terminal against the computer or hotseat",
-        description="Play in the terminal against the computer (or two players, --hotseat).",
+        description="Play in the terminal: any game, each seat a human or the computer.",
     )
-    add_game_arguments(parser)
+    parser.add_argument(
+        "--seats",
+        help="one seat per player, e.g. human,computer:3,computer:5 (computer = --level)",
+    )
     parser.add_argument("--level", type=int, default=3, help="computer strength (default 3)")
-    parser.add_argument("--side", type=int, choices=(1, 2), default=1, help="your side")
-    parser.add_argument("--hotseat", action="store_true", help="two humans, no computer")
+    parser.add_argument("--side", type=int, default=1, help="your seat (default 1)")
+    parser.add_argument("--hotseat", action="store_true", help="every seat human, no computer")
     parser.add_argument("--seed", type=int, help="seed for the computer's choices")
     parser.add_argument("--time", type=float, default=1.0, help="computer's time per move, s")
+    add_game_arguments(parser)
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from slimetrail.ai import LEVELS, MAX_LEVEL
+def parse_seats(game: Game, text: str | None, side: int, level: int, hotseat: bool) -> list[Seat]:
+    """The seats from ``--seats``, or from the ``--side``/``--hotseat`` shortcuts."""
+    from slimetrail.ai import levels_for
 
-    if args.level not in LEVELS:
-        raise GameError(f"--level {args.level} is not one of 1..{MAX_LEVEL}")
+    levels = levels_for(game)
+    top = max(levels)
+
+    def checked(value: int, where: str) -> int:
+        if value not in levels:
+            raise GameOptionError(f"{where} {value} is not one of 1..{top} for {game.id}")
+        return value
+
+    checked(level, "--level")
+    n = game.num_players
+    if text is None:
+        if hotseat:
+            return [Seat()] * n
+        if not 1 <= side <= n:
+            raise GameOptionError(f"--side {side} is not one of 1..{n} for {game.id}")
+        return [Seat() if p == side else Seat(level) for p in range(1, n + 1)]
+    words = [word.strip().lower() for word in text.split(",")]
+    if len(words) != n:
+        raise GameOptionError(f"--seats {text!r}: {game.id} has {n} players, not {len(words)}")
+    seats = []
+    for word in words:
+        kind, _, number = word.partition(":")
+        if kind == "human" and not number:
+            seats.append(Seat())
+        elif kind == "computer":
+            if number and not number.isdecimal():
+                raise GameOptionError(f"--seats: {word!r}: the level must be a whole number")
+            seats.append(Seat(checked(int(number) if number else level, f"--seats {word}: level")))
+        else:
+            raise GameOptionError(f"--seats: {word!r} is not human, computer or computer:LEVEL")
+    return seats
+
+
+def run(args: argparse.Namespace) -> int:
     if args.time <= 0:
         raise GameError(f"--time {args.time} must be positive")
     game = game_from_args(args)
-    computer = None if args.hotseat else 3 - args.side
-    return TerminalGame(game.new_state(), computer, args.level, args.seed, args.time).play()
+    seats = parse_seats(game, args.seats, args.side, args.level, args.hotseat)
+    return TerminalGame(game.new_state(), seats, args.seed, args.time).play()
 
 
 class TerminalGame:
     def __init__(
         self,
         state: State,
-        computer: int | None,
-        level: int,
+        seats: list[Seat],
         seed: int | None,
         time_limit: float,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
     ) -> None:
+        if len(seats) != state.game.num_players:
+            raise GameOptionError(f"{state.game.id} needs {state.game.num_players} seats")
         self.state = state
-        self.computer = computer
-        self.level = level
+        self.seats = seats
         self.seed = seed
         self.time_limit = time_limit
         self.stdin = stdin or sys.stdin
@@ -77,27 +131,35 @@ class TerminalGame:
 
     def name(self, player: int) -> str:
         label = self.state.game.player_names[player - 1]
-        if self.computer is None:
-            return label
-        return f"{label} (computer)" if player == self.computer else f"{label} (you)"
+        humans = sum(not seat.computer for seat in self.seats)
+        if self.seats[player - 1].computer:
+            return f"{label} (computer)"
+        return f"{label} (you)" if humans == 1 else label
+
+    def colour_note(self, player: int) -> str:
+        """`` as white`` where a swap changed the colour this player wears."""
+        now = self.state.colours()[player - 1]
+        return f" as {now}" if now != self.state.game.player_colours[player - 1] else ""
 
     def play(self) -> int:
         game = self.state.game
-        goals = ", ".join(
-            f"{self.name(p)} owns {game.board.name(game.goals[p])} (marked {p})" for p in (1, 2)
-        )
-        self.say(f"{game.title} -- {game.spec}. {goals}.")
+        self.say(f"{game.title} -- {game.spec}.")
+        players = []
+        for player, seat in enumerate(self.seats, 1):
+            what = f"computer, level {seat.level}" if seat.computer else "human"
+            colour = self.state.colours()[player - 1]
+            players.append(f"{player} {game.player_names[player - 1]} ({what}, {colour})")
+        self.say("Players: " + "; ".join(players) + ".")
         self.say("Type 'help' for the commands.")
         self.show()
         while True:
-            outcome = self.state.outcome()
-            if outcome is not None:
+            if self.state.is_over():
                 self.say(self.result_text())
                 return 0
-            if self.state.to_move == self.computer:
+            if self.seats[self.state.to_move - 1].computer:
                 self.computer_move()
                 continue
-            self.stdout.write(f"{self.name(self.state.to_move)} to move> ")
+            self.stdout.write(f"{self.mover_text()} to move> ")
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
@@ -107,30 +169,48 @@ class TerminalGame:
                 self.say("Goodbye.")
                 return 0
 
+    def mover_text(self) -> str:
+        player = self.state.to_move
+        return self.name(player) + self.colour_note(player)
+
     def show(self) -> None:
         self.say()
         self.say(self.state.text_board())
         if not self.state.is_over():
-            moves = " ".join(self.state.legal_move_strs())
-            self.say(f"{self.name(self.state.to_move)} to move; legal (*): {moves}")
+            moves = self.state.legal_move_strs()
+            shown = " ".join(moves[:SHOWN_MOVES])
+            if len(moves) > SHOWN_MOVES:
+                shown += f" ... ({len(moves)} in all: 'moves' lists them)"
+            self.say(f"{self.mover_text()} to move; legal: {shown}")
 
     def result_text(self) -> str:
         outcome = self.state.outcome()
         assert outcome is not None
-        how = {"goal": "the snail reached a goal", "stuck": "the snail is stuck"}.get(
-            outcome.reason, outcome.reason
-        )
-        if outcome.winner is None:
-            return f"Game over: a draw ({how})."
-        return f"Game over: {self.name(outcome.winner)} wins ({how})."
+        how = REASONS.get(outcome.reason, outcome.reason)
+        why = f" ({how})" if how else ""
+        if outcome.winner is not None:
+            text = f"Game over: {self.name(outcome.winner)} wins{why}."
+        elif outcome.is_draw:
+            text = f"Game over: a draw{why}."
+        else:
+            players = range(1, outcome.num_players + 1)
+            first = [self.name(p) for p in players if outcome.place(p) == 1]
+            text = f"Game over: {' and '.join(first)} share first place{why}."
+        if outcome.num_players > 2:
+            text += " " + places_text(outcome, self.name)
+        return text
 
     def computer_move(self) -> None:
         from slimetrail.ai import choose_move
 
-        move = choose_move(self.state, self.level, time_limit=self.time_limit, seed=self.seed)
+        player = self.state.to_move
+        level = self.seats[player - 1].level
+        assert level is not None
+        move = choose_move(self.state, level, time_limit=self.time_limit, seed=self.seed)
         text = self.state.move_str(move)
         self.state.push(move)
-        self.say(f"Computer plays {text}.")
+        computers = sum(seat.computer for seat in self.seats)
+        self.say(f"{'Computer' if computers == 1 else self.name(player)} plays {text}.")
         self.show()
 
     def command(self, text: str) -> bool:
@@ -147,9 +227,10 @@ class TerminalGame:
         elif word == "board":
             self.show()
         elif word == "hint":
-            from slimetrail.ai import MAX_LEVEL, choose_move
+            from slimetrail.ai import choose_move, levels_for
 
-            move = choose_move(self.state, MAX_LEVEL, time_limit=self.time_limit)
+            top = max(levels_for(self.state.game))
+            move = choose_move(self.state, top, time_limit=self.time_limit)
             self.say(f"Hint: {self.state.move_str(move)}")
         elif word == "undo":
             self.undo()
@@ -162,20 +243,33 @@ class TerminalGame:
             self.show()
         return True
 
+    def movers(self) -> list[int]:
+        """Who made each move of the stack (turns need not alternate: replay to know)."""
+        start = self.state.copy()
+        moves = start.move_stack
+        for _ in moves:
+            start.pop()
+        players = []
+        for move in moves:
+            players.append(start.to_move)
+            start.push(move)
+        return players
+
     def undo(self) -> None:
         human_moves = [
-            i for i in range(len(self.state.move_stack)) if self._mover(i) != self.computer
+            i for i, player in enumerate(self.movers()) if not self.seats[player - 1].computer
         ]
         if not human_moves:
             self.say("Nothing to undo.")
             return
-        # Take back everything from the last human move on (their move and any reply).
+        # Take back everything from the last human move on (that move and any replies).
         while len(self.state.move_stack) > human_moves[-1]:
             self.state.pop()
         self.say("Move taken back.")
         self.show()
 
-    def _mover(self, ply: int) -> int:
-        """The player who made the move at index ``ply`` of the move stack (turns alternate)."""
-        behind = len(self.state.move_stack) - ply
-        return self.state.to_move if behind % 2 == 0 else 3 - self.state.to_move
+
+def places_text(outcome: Outcome, name) -> str:
+    """``Places: 1. Green (you), 2. Red (computer), 3. Blue (computer).``"""
+    order = sorted(range(1, outcome.num_players + 1), key=outcome.place)
+    return "Places: " + ", ".join(f"{outcome.place(p)}. {name(p)}" for p in order) + "."

@@ -14,6 +14,7 @@ numbered from 1 in turn order.
 from __future__ import annotations
 
 import importlib.resources
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -234,6 +235,11 @@ class Game(ABC):
         """This game's exact solver, if it has one (see :class:`ExactSolver`)."""
         return None
 
+    def ai_ladder(self) -> Any:
+        """This game's own computer players by level, a :class:`slimetrail.ai.Ladder`, or
+        ``None`` for the generic Monte-Carlo ladder (core imports no AI, hence ``Any``)."""
+        return None
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.id, dict(self.options)) == (
             other.id,
@@ -362,6 +368,23 @@ class State(ABC):
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the side to move; 0 where a game has none."""
         return 0.0
+
+    def playout(self, rng: random.Random) -> Outcome:
+        """Random moves to the end; returns how the game ended and leaves the state as it
+        was.  Monte-Carlo searches value positions by it; a game may override it with a
+        faster walk or a smarter playout policy."""
+        pushed = 0
+        try:
+            while moves := self.legal_moves():
+                self.push(rng.choice(moves))
+                pushed += 1
+            outcome = self.outcome()
+        finally:
+            for _ in range(pushed):
+                self.pop()
+        if outcome is None:
+            raise GameError(f"{self.game.id}: no legal move in an unfinished position")
+        return outcome
 
     def perft(self, depth: int) -> int:
         """The number of legal move sequences of ``depth`` plies (see

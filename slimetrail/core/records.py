@@ -13,12 +13,18 @@ PGN-like text::
     1. c3 c4 2. b2 a1 1-0
 
 Tag pairs first: ``Game`` names the game and a tag named like one of its options (``Size``,
-``Rules``, ``Start``, ...) sets that option; ``FEN`` gives a set-up start position; every other
-tag is kept as it is.  Then the numbered move text (moves in any form the game reads, e.g.
-directions) and the result token.  ``{...}`` comments, ``;`` rest-of-line comments and ``%``
-escape lines are ignored.  One text may hold several records (:func:`parse_pgn_many`).
+``Rules``, ``Start``, ...) sets that option; ``FEN`` gives a set-up start position; players
+are ``Player1`` .. ``PlayerN``; every other tag is kept as it is.  The result has one number
+a player (``1-0``, ``1/2-1/2``, ``0-1-0`` for three players: first place shared by k
+players gives each ``1/k``).  With more than two players the result does not say who came
+second, so a finished game also has ``[Places "1 3 2"]``: each player's place, in player
+order (JSON: ``"places": [1, 3, 2]``).  Then the numbered move text (moves in any form the
+game reads, e.g. directions) and the result token.  ``{...}`` comments, ``;`` rest-of-line
+comments and ``%`` escape lines are ignored.  One text may hold several records
+(:func:`parse_pgn_many`).
 
-JSON: ``{"game": id, "options": {...}, "tags": {...}, "moves": [...], "result": "1-0"}``.
+JSON: ``{"game": id, "options": {...}, "tags": {...}, "moves": [...], "result": "1-0"}``
+(and ``"places"`` where the record has them).
 
 Importing replays every move, so a record that loads is a legal game: errors are
 :class:`RecordError` naming the line and the move.  A result may claim a win or draw in an
@@ -41,9 +47,10 @@ from slimetrail.core.registry import GAMES, get_game
 TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 MOVE_NUMBER = re.compile(r"^(\d+)(\.+)(.*)$")
-# Tags written first, in this order, when present.
-TAG_ORDER = ("Event", "Site", "Date", "Round", "Player1", "Player2")
-JSON_KEYS = ("game", "options", "tags", "moves", "result")
+# Tags written first, in this order, when present (then Player1 .. PlayerN).
+TAG_ORDER = ("Event", "Site", "Date", "Round")
+PLAYER_TAG = re.compile(r"^Player([1-9][0-9]*)$")
+JSON_KEYS = ("game", "options", "tags", "moves", "result", "places")
 BOM = "\ufeff"  # some editors start UTF-8 files with it
 
 
@@ -96,6 +103,8 @@ class Record:
     tags: dict[str, str] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
     result: str = "*"
+    # Every player's place, where the result does not say it all (more than two players).
+    places: tuple[int, ...] | None = None
 
     @classmethod
     def from_state(cls, state: State, **tags: str) -> Record:
@@ -117,7 +126,9 @@ class Record:
         for move in state.move_stack:
             moves.append(start.move_str(move))
             start.push(move)
-        return cls(state.game, all_tags, moves, result_token(state.outcome(), _players(state)))
+        outcome = state.outcome()
+        places = outcome.places if outcome is not None and _players(state) > 2 else None
+        return cls(state.game, all_tags, moves, result_token(outcome, _players(state)), places)
 
     def start_state(self) -> State:
         fen = self.tags.get("FEN")
@@ -134,6 +145,7 @@ class Record:
         for number, text in enumerate(self.moves, 1):
             _play(state, text, number, None)
         _check_result(state, self.result, len(self.moves), self.moves[-1:], None)
+        _check_places(state, self.result, self.places, None)
         return state
 
     # -- export ----------------------------------------------------------------------
@@ -146,10 +158,16 @@ class Record:
             # Size and rules are always written so that a reader sees the board at once.
             if value != spec.default or spec.name in ("size", "rules"):
                 pairs.append((spec.name.capitalize(), value))
-        first = [name for name in TAG_ORDER if name in self.tags]
-        rest = [name for name in self.tags if name not in TAG_ORDER and name != "FEN"]
+        players = sorted(
+            (name for name in self.tags if PLAYER_TAG.match(name)),
+            key=lambda name: int(name[len("Player") :]),
+        )
+        first = [name for name in TAG_ORDER if name in self.tags] + players
+        rest = [name for name in self.tags if name not in first and name != "FEN"]
         pairs += [(name, self.tags[name]) for name in first]
         pairs.append(("Result", self.result))
+        if self.places is not None:
+            pairs.append(("Places", places_text(self.places)))
         if "FEN" in self.tags:
             pairs.append(("FEN", self.tags["FEN"]))
         pairs += [(name, self.tags[name]) for name in rest]
@@ -187,6 +205,8 @@ class Record:
             "moves": list(self.moves),
             "result": self.result,
         }
+        if self.places is not None:
+            data["places"] = list(self.places)
         body = ",\n".join(
             f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
             for key, value in data.items()
@@ -198,7 +218,12 @@ def _check_tag_name(game: Game, name: str, *, allow_fen: bool = True) -> None:
     """Reject tag names that are malformed or that the record writes itself."""
     if not TAG_NAME.match(name):
         raise RecordError(f"tag name {name!r}: use letters, digits and _ only")
-    reserved = {"Game", "Result", *(spec.name.capitalize() for spec in game.option_specs)}
+    reserved = {
+        "Game",
+        "Result",
+        "Places",
+        *(spec.name.capitalize() for spec in game.option_specs),
+    }
     if not allow_fen:
         reserved.add("FEN")
     if name in reserved:
@@ -207,6 +232,54 @@ def _check_tag_name(game: Game, name: str, *, allow_fen: bool = True) -> None:
 
 def _players(state: State) -> int:
     return state.game.num_players
+
+
+def places_text(places: tuple[int, ...]) -> str:
+    return " ".join(map(str, places))
+
+
+def parse_places(text: str, num_players: int, line: int | None = None) -> tuple[int, ...]:
+    """The ``Places`` tag: one place a player, a ranking as :meth:`Outcome.ranking` makes."""
+    words = text.split()
+    if len(words) != num_players or not all(word.isdecimal() for word in words):
+        raise RecordError(
+            f"Places {text!r}: expected {num_players} places, one a player, e.g. "
+            f"{places_text(tuple(range(1, num_players + 1)))!r}",
+            line=line,
+        )
+    return _valid_places(tuple(int(word) for word in words), line)
+
+
+def _valid_places(places: tuple[int, ...], line: int | None) -> tuple[int, ...]:
+    groups = [
+        [p for p, place in enumerate(places, 1) if place == value] for value in sorted(set(places))
+    ]
+    if not places or Outcome.ranking(groups).places != places:
+        # Tied players share a place and the next place skips them: 1 1 3, never 1 1 2.
+        raise RecordError(f"Places {places_text(places)!r} is not a ranking", line=line)
+    return places
+
+
+def _check_places(
+    state: State, result: str, places: tuple[int, ...] | None, line: int | None
+) -> tuple[int, ...] | None:
+    """The record's places: those of the finished game, or a claim that fits the result."""
+    outcome = state.outcome()
+    if outcome is not None:
+        if places is not None and places != outcome.places:
+            raise RecordError(
+                f"the moves end the game with places {places_text(outcome.places)}, but the "
+                f"record says {places_text(places)}",
+                line=line,
+            )
+        return outcome.places if _players(state) > 2 else None
+    if places is None:
+        return None
+    if result == "*":
+        raise RecordError("Places given for a game without a result", line=line)
+    if Outcome(places).result_text() != result:
+        raise RecordError(f"Places {places_text(places)} do not fit the result {result}", line=line)
+    return places
 
 
 def _wrap(words: list[str], width: int) -> list[str]:
@@ -362,6 +435,10 @@ def _build(chunk: _Chunk) -> Record:
         named = [line for name, (_, line) in options.items() if f"{name}=" in str(exc)]
         raise RecordError(str(exc), line=named[0] if named else game_line) from None
     result_tag = tags.pop("Result", None)
+    places_tag = tags.pop("Places", None)
+    places = None
+    if places_tag is not None:
+        places = parse_places(places_tag[0], game.num_players, places_tag[1])
     record = Record(game, {name: value for name, (value, _) in tags.items()})
     if "FEN" in tags:
         try:
@@ -409,6 +486,9 @@ def _build(chunk: _Chunk) -> Record:
         claimed = chunk.result.text
     line = chunk.result.line if chunk.result else result_tag[1] if result_tag else last_line
     record.result = _check_result(state, claimed, plies, last, line)
+    record.places = _check_places(
+        state, record.result, places, places_tag[1] if places_tag else line
+    )
     return record
 
 
@@ -455,6 +535,12 @@ def _from_data(data: Any, where: str = "") -> Record:
     result = data.get("result")
     if result is not None and not isinstance(result, str):
         raise fail('"result" must be text such as "1-0"')
+    places = data.get("places")
+    if places is not None and (
+        not isinstance(places, list)
+        or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in places)
+    ):
+        raise fail('"places" must be a list of places, one a player, e.g. [1, 3, 2]')
     try:
         game = get_game(data["game"], **options)
         for name in tags:
@@ -467,6 +553,11 @@ def _from_data(data: Any, where: str = "") -> Record:
         for number, text in enumerate(moves, 1):
             record.moves.append(_play(state, text, number, None))
         record.result = _check_result(state, result, len(moves), moves[-1:], None)
+        if places is not None:
+            if len(places) != game.num_players:
+                raise RecordError(f'"places": {game.id} has {game.num_players} players')
+            places = _valid_places(tuple(places), None)
+        record.places = _check_places(state, record.result, places, None)
     except RecordError as exc:
         if where:
             raise fail(str(exc)) from None

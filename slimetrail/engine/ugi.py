@@ -8,7 +8,14 @@ engine and never changes the position: it is answered by ``info string error ...
 
 ``go`` with a clock (``p1time`` ...) or with no limits plays at the ``Level`` option (the top
 level asks the exact solver first and reports a proven result as ``score mate N``);
-``go depth|nodes|movetime|infinite`` is an analysis search at full strength.
+``go depth|nodes|movetime|infinite`` is an analysis search at full strength (alpha-beta for
+the Slime Trail games, MCTS for the others, which take ``movetime``/``nodes``/``infinite``
+but not ``depth``).
+
+UGI is a two-player protocol: a game for more players is refused (``slimetrail ugi --game
+toy-three`` exits with an error; ``setoption name Game value toy-three`` answers ``info string
+error``).  The game's options are offered as ``option name <Name>`` from its declarations
+(``type combo`` where the game lists the values); ``swap`` and ``pass`` are ordinary moves.
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from slimetrail import __version__
-from slimetrail.ai import LEVELS, MAX_LEVEL, SearchResult, choose_move, search
+from slimetrail.ai import Limit, PlayResult, analyse, choose_move, levels_for
+from slimetrail.ai.search import mate_from_plies
 from slimetrail.core.game import Game, GameError, Move, State
 from slimetrail.core.registry import GAMES, get_game
 
@@ -28,8 +36,22 @@ ENGINE_AUTHOR = "the Slimetrail developers"
 GO_NUMBERS = ("movetime", "depth", "nodes", "p1time", "p2time", "p1inc", "p2inc", "perft")
 
 
+# Engine options of their own; a game's options come from its declarations.
+ENGINE_OPTIONS = ("level", "game", "seed")
+
+
 class UgiError(ValueError):
     """A command that cannot be carried out; reported as ``info string error ...``."""
+
+
+def check_ugi_game(game: Game) -> None:
+    """Raise :class:`GameError` for a game UGI cannot speak (more than two players)."""
+    if game.num_players != 2:
+        raise GameError(f"UGI speaks two-player games; {game.id} has {game.num_players} players")
+
+
+def ugi_games() -> list[str]:
+    return sorted(game_id for game_id, cls in GAMES.items() if cls.num_players == 2)
 
 
 class UgiEngine:
@@ -37,8 +59,9 @@ class UgiEngine:
         self._write = output
         self._lock = threading.Lock()
         self.game = game if game is not None else get_game("slimetrail")
+        check_ugi_game(self.game)
         self.state: State = self.game.new_state()
-        self.level = MAX_LEVEL
+        self.level = self.top_level
         self.seed: int | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -72,6 +95,10 @@ class UgiEngine:
             self._write(text)
 
     @property
+    def top_level(self) -> int:
+        return max(levels_for(self.game))
+
+    @property
     def searching(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
@@ -86,14 +113,17 @@ class UgiEngine:
     def _cmd_ugi(self, args: list[str]) -> None:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {ENGINE_AUTHOR}")
-        self.send(f"option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}")
-        games = " ".join(f"var {g}" for g in sorted(GAMES))
+        top = self.top_level
+        self.send(f"option name Level type spin default {top} min 1 max {top}")
+        games = " ".join(f"var {g}" for g in ugi_games())
         self.send(f"option name Game type combo default {self.game.id} {games}")
-        for name in ("size", "rules", "start"):
-            if name in self.game.options:
-                self.send(
-                    f"option name {name.title()} type string default {self.game.options[name]}"
-                )
+        for spec in self.game.option_specs:
+            value = self.game.options[spec.name]
+            if spec.choices:
+                choices = " ".join(f"var {c}" for c in spec.choices)
+                self.send(f"option name {spec.name.title()} type combo default {value} {choices}")
+            else:
+                self.send(f"option name {spec.name.title()} type string default {value}")
         self.send("option name Seed type string default none")
         self.send("ugiok")
 
@@ -122,25 +152,29 @@ class UgiEngine:
         split = args.index("value")
         name = " ".join(args[1:split]).lower()
         value = " ".join(args[split + 1 :])
+        game_options = {spec.name.lower(): spec.name for spec in self.game.option_specs}
         if name == "level":
             level = _number(value, "Level")
-            if level not in LEVELS:
-                raise UgiError(f"Level {value!r} is not one of 1..{MAX_LEVEL}")
+            if level not in levels_for(self.game):
+                raise UgiError(f"Level {value!r} is not one of 1..{self.top_level}")
             self.level = level
         elif name == "seed":
             self.seed = None if value.lower() == "none" else _number(value, "Seed")
         elif name == "game":
             self._set_game(value.lower(), {})
-        elif name in ("size", "rules", "start"):
+        elif name in game_options:
             options = dict(self.game.options)
-            options[name] = value
+            options[game_options[name]] = value
             self._set_game(self.game.id, options)
         else:
-            raise UgiError(f"setoption: unknown option {name!r}")
+            known = ", ".join(n.title() for n in (*ENGINE_OPTIONS, *game_options))
+            raise UgiError(f"setoption: unknown option {name!r} (options: {known})")
 
     def _set_game(self, game_id: str, options: dict[str, Any]) -> None:
         game = get_game(game_id, **options)  # raises GameOptionError, naming what was wrong
+        check_ugi_game(game)
         self.game, self.state = game, game.new_state()
+        self.level = min(self.level, self.top_level)
 
     def _cmd_position(self, args: list[str]) -> None:
         self._idle("position")
@@ -244,7 +278,7 @@ class UgiEngine:
         budget = _time_budget(state.to_move, limits)
         fixed = any(k in limits for k in ("depth", "nodes", "movetime", "infinite"))
         if not fixed:
-            if self.level == MAX_LEVEL:
+            if self.level == self.top_level:
                 solved = self._solved(state, budget, started)
                 if solved is not None:
                     return solved
@@ -256,18 +290,12 @@ class UgiEngine:
         if not fixed:
             movetime = max(0.001, budget - (time.perf_counter() - started))
 
-        def info(result: SearchResult) -> None:
+        def info(result: PlayResult) -> None:
             self.send(_info_line(state, result))
 
-        result = search(
-            state,
-            depth=limits.get("depth"),
-            movetime=movetime,
-            nodes=limits.get("nodes"),
-            stop=stop,
-            on_info=info,
-        )
-        return result.best_move if result.best_move is not None else state.legal_moves()[0]
+        limit = Limit(time=movetime, nodes=limits.get("nodes"), depth=limits.get("depth"))
+        result = analyse(state, limit, stop=stop, on_info=info)
+        return result.move if result.move is not None else state.legal_moves()[0]
 
     def _solved(self, state: State, budget: float, started: float) -> Move | None:
         """The solver's move, reported with its proven score, if it answers in the budget."""
@@ -284,7 +312,7 @@ class UgiEngine:
             self.send(f"info string proven {choice.value} for the side to move")
         else:
             plies = choice.plies
-            mate = (plies + 1) // 2 if choice.value == "win" else -(plies // 2)
+            mate = mate_from_plies(choice.value == "win", plies)
             self.send(
                 f"info depth {plies} score mate {mate} nodes {choice.nodes} time {elapsed}"
                 f" pv {move_text}"
@@ -333,7 +361,7 @@ def _time_budget(player: int, limits: dict[str, Any]) -> float:
     return max(0.005, budget_ms / 1000)
 
 
-def _info_line(state: State, result: SearchResult) -> str:
+def _info_line(state: State, result: PlayResult) -> str:
     score = f"mate {result.mate}" if result.mate is not None else f"cp {result.score}"
     pv_state = state.copy()
     pv = []

@@ -103,7 +103,7 @@ class RequestGuard:
         """Read the body (at most ``max_body`` bytes), check it, and replay it to the app."""
         headers = dict(scope.get("headers", []))
         declared = headers.get(b"content-length", b"").decode("latin-1").strip()
-        if declared.isdigit() and int(declared) > self.max_body:
+        if declared.isdecimal() and int(declared) > self.max_body:
             raise BodyRefused(413, f"the request body is over {self.max_body} bytes")
         chunks, size, more = [], 0, True
         while more:

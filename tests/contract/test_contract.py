@@ -180,7 +180,8 @@ def test_bad_input_is_refused_and_changes_nothing(game: Game) -> None:
     state = game.new_state()
     playout(state, random.Random(9), plies=3)
     fen, key = state.fen(), state.key()
-    for text in ("", "zz99", "a1-", "!!", "swap swap", "\ud800"):
+    # "a²" and "c٣": characters that pass str.isdigit() but are no decimal digits for int().
+    for text in ("", "zz99", "a1-", "!!", "swap swap", "\ud800", "a\u00b2", "c\u0663"):
         with pytest.raises(GameError):
             state.parse_move(text)
     for move in (object(), -1, None, ("bogus",), 10**9):

@@ -86,7 +86,7 @@ class SlimeMokuGame(Game):
             row, col, i = n - 1 - top_index, 0, 0
             while i < len(text):
                 j = i
-                while j < len(text) and text[j].isdigit():
+                while j < len(text) and text[j].isdecimal():
                     j += 1
                 if j > i:
                     run = int(text[i:j])

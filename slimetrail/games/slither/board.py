@@ -63,7 +63,12 @@ class SlitherBoard:
 
     def parse_cell(self, text: str) -> int | None:
         """The index of a cell name such as ``c3``, or ``None`` if it names no cell here."""
-        if len(text) < 2 or text[0] not in FILES or not text[1:].isdigit() or text[1] == "0":
+        if (
+            len(text) < 2
+            or text[0] not in FILES
+            or not (text[1:].isascii() and text[1:].isdecimal())
+            or text[1] == "0"
+        ):
             return None
         col, row = FILES.index(text[0]), int(text[1:]) - 1
         if not (col < self.n and row < self.n):

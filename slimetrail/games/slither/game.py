@@ -77,7 +77,7 @@ class SlitherGame(Game):
             len(parts) != 4
             or parts[1] not in ("b", "w")
             or parts[2] not in ("-", "s")
-            or not parts[3].isdigit()
+            or not parts[3].isdecimal()
         ):
             raise InvalidPositionError(
                 f"position {fen!r}: expected '<rows separated by /> <b|w> <-|s> <turns played>'"

@@ -96,7 +96,11 @@ class Board:
     def parse_cell(self, text: str) -> int | None:
         """The index of a cell name such as ``c3``, or ``None`` if it names no cell here."""
         text = text.strip().lower()
-        if len(text) < 2 or text[0] not in FILES or not text[1:].isdigit():
+        if (
+            len(text) < 2
+            or text[0] not in FILES
+            or not (text[1:].isascii() and text[1:].isdecimal())
+        ):
             return None
         col, row = FILES.index(text[0]), int(text[1:]) - 1
         if text[1] == "0" or not self.on_board(col, row):

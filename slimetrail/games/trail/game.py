@@ -96,9 +96,9 @@ class TrailGame(Game):
             row, col, i = n - 1 - top_index, 0, 0
             while i < len(text):
                 ch = text[i]
-                if ch.isdigit():
+                if ch.isdecimal():
                     j = i
-                    while j < len(text) and text[j].isdigit():
+                    while j < len(text) and text[j].isdecimal():
                         j += 1
                     run = int(text[i:j])
                     if run == 0 or col + run > n:
@@ -142,6 +142,12 @@ class TrailGame(Game):
         from slimetrail.games.trail import solver
 
         return solver  # type: ignore[return-value]  # the module offers can_solve and solve
+
+    def ai_ladder(self) -> Any:
+        # Alpha-beta with the trail evaluation, and the exact solver at the top level.
+        from slimetrail.ai.levels import SEARCH_LADDER
+
+        return SEARCH_LADDER
 
 
 class SlimetrailGame(TrailGame):

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from slimetrail.ai import choose_move
-from slimetrail.cli.play import TerminalGame
+from slimetrail.cli.play import Seat, TerminalGame
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.text import SNAIL, TARGET, draw_board
 
@@ -36,7 +36,7 @@ def test_bad_input_gets_messages_and_the_game_goes_on():
     assert "Commands:" in out and "undo" in out
     assert "Legal moves: c3 d3 e3 c4 e4 c5 d5 e5" in out
     assert "Nothing to undo." in out
-    assert "Player 2 to move; legal (*): c4 e4 c5 e5 c6 d6 e6" in out  # after 'n' to d5
+    assert "Player 2 to move; legal: c4 e4 c5 e5 c6 d6 e6" in out  # after 'n' to d5
     assert out.rstrip().endswith("Goodbye.")
     assert "Traceback" not in proc.stderr
 
@@ -94,7 +94,7 @@ def test_computer_moves_first_for_side_two_and_hint():
 def test_bad_options_are_errors():
     proc = play("", "--level", "99")
     assert proc.returncode == 2
-    assert "--level 99 is not one of" in proc.stderr
+    assert "--level 99 is not one of 1..6" in proc.stderr
     proc = play("", "--size", "8")
     assert proc.returncode == 2
     assert "size='8'" in proc.stderr
@@ -140,7 +140,7 @@ def test_hex_hotseat_game_in_process():
     state = get_game("slimetrail-hex", size=4).new_state()
     script = io.StringIO("se\nx\ne\nundo\ne\nsw\nn\n")
     out = io.StringIO()
-    code = TerminalGame(state, None, 1, None, 1.0, stdin=script, stdout=out).play()
+    code = TerminalGame(state, [Seat(), Seat()], None, 1.0, stdin=script, stdout=out).play()
     text = out.getvalue()
     assert code == 0
     assert "Not a move: 'x' is neither a cell" in text

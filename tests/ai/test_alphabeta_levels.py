@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slimetrail.ai import LEVELS, MATE, MAX_LEVEL, choose_move, search
+from slimetrail.ai import LEVELS, MATE, MAX_LEVEL, Limit, choose_move, search
 from slimetrail.ai.search import mate_in
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
@@ -60,8 +60,8 @@ def test_mate_in_one_is_found_and_reported():
     state = game.new_state()
     for text in ("c3", "b2"):  # player 1 to move next to their own corner a1
         state.push_str(text)
-    result = search(state, depth=6)
-    assert state.move_str(result.best_move) == "a1"
+    result = search(state, Limit(depth=6))
+    assert state.move_str(result.move) == "a1"
     assert result.mate == 1
     assert result.score == MATE - 1
 
@@ -74,14 +74,14 @@ POISON_FEN = "7/7/7/xxx4/xox4/7/7 2"
 def test_poison_cell_is_avoided_at_depth_one():
     state = get_game("slimetrail").state_from_fen(POISON_FEN)
     assert sorted(state.legal_move_strs()) == ["a2", "b2", "c2"]
-    assert state.move_str(search(state, depth=1).best_move) == "c2"
+    assert state.move_str(search(state, Limit(depth=1)).move) == "c2"
 
 
 def test_every_step_poison_is_a_mate_against_the_mover():
     state = get_game("slimetrail").state_from_fen(POISON_FEN.replace("/7/7 2", "/2x4/7 2"))
     assert sorted(state.legal_move_strs()) == ["a2", "b2"]
     assert state.evaluate() == LOST_NOW
-    result = search(state, depth=4)
+    result = search(state, Limit(depth=4))
     assert result.mate == -1
     assert mate_in(result.score) == -1
 
@@ -102,15 +102,16 @@ def test_search_agrees_with_brute_force_on_5x5(seed, plies):
         return
     value, length = brute(state)
     result = search(state)
-    assert result.exhaustive or result.mate is not None
+    assert result.proven is not None
     if value == "win":
         assert result.mate == (length + 1) // 2
         check = state.copy()
-        check.push(result.best_move)
+        check.push(result.move)
         assert brute(check) == ("loss", length - 1)
     else:
         assert value == "loss"  # Rastros rules have no draws
-        assert result.mate == -(length // 2)
+        # The loser's own moves, counting a forced step into the other goal.
+        assert result.mate == -((length + 1) // 2)
 
 
 @settings(max_examples=15, deadline=None)
@@ -124,7 +125,7 @@ def test_search_is_draw_aware_under_taylor_rules(seed, plies):
     result = search(state)
     expected = {"win": 1, "loss": -1, "draw": 0}[value]
     got = 0 if result.mate is None else (1 if result.mate > 0 else -1)
-    assert result.exhaustive or result.mate is not None
+    assert result.proven is not None
     assert got == expected
     if value == "draw":
         assert result.score == 0
@@ -135,40 +136,40 @@ def test_search_leaves_the_state_alone_and_reports_each_depth():
     state.push_str("e5")
     fen, stack = state.fen(), list(state.move_stack)
     infos = []
-    result = search(state, depth=4, on_info=infos.append)
+    result = search(state, Limit(depth=4), on_info=infos.append)
     assert [i.depth for i in infos] == [1, 2, 3, 4]
-    assert result.depth == 4 and result.best_move in state.legal_moves()
-    assert result.pv[0] == result.best_move
+    assert result.depth == 4 and result.move in state.legal_moves()
+    assert result.pv[0] == result.move
     assert state.fen() == fen and state.move_stack == stack
 
 
 def test_search_limits():
     state = get_game("slimetrail", size=9).new_state()
-    limited = search(state, nodes=500)
-    assert limited.nodes <= 500 and limited.best_move in state.legal_moves()
+    limited = search(state, Limit(nodes=500))
+    assert limited.nodes <= 500 and limited.move in state.legal_moves()
     stop = threading.Event()
     stop.set()
     stopped = search(state, stop=stop)
-    assert stopped.best_move in state.legal_moves() and stopped.depth <= 1
+    assert stopped.move in state.legal_moves() and stopped.depth <= 1
     started = time.perf_counter()
-    timed = search(state, movetime=0.2)
+    timed = search(state, Limit(time=0.2))
     assert time.perf_counter() - started < 1.5  # a hard cap, with slack for a busy machine
     assert timed.depth >= 1
     with pytest.raises(ValueError, match="depth"):
-        search(state, depth=0)
+        search(state, Limit(depth=0))
 
 
 def test_search_on_the_hex_board():
     state = get_game("slimetrail-hex", size=6).new_state()
-    result = search(state, depth=3)
-    assert result.best_move in state.legal_moves()
+    result = search(state, Limit(depth=3))
+    assert result.move in state.legal_moves()
 
 
 def test_game_over_has_no_best_move():
     state = get_game("slimetrail").new_state()
     for text in ("c3", "b2", "a1"):
         state.push_str(text)
-    assert search(state, depth=2).best_move is None
+    assert search(state, Limit(depth=2)).move is None
     with pytest.raises(GameError, match="over"):
         choose_move(state, 1)
 

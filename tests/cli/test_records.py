@@ -24,7 +24,7 @@ from slimetrail.core.records import (
 )
 from slimetrail.core.registry import get_game
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "records"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "records"
 HEX_TRAIL = "d4 e5 d5 e6 d6 d7 c7 c8 b8 a8 a7 b7 a6 a5 b6 c6 b5 a4 b4 a3 a2 b3 b2 c3 d3 e4"
 SQUARE_DIRECTIONS = "sw e sw e e ne e n nw w s e sw se sw se w w n w nw nw n nw ne nw s ne e s e sw"
 

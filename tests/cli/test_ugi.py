@@ -161,7 +161,8 @@ def test_options_switch_the_game():
     process = Engine("--game", "slimetrail", "--size", "5")
     try:
         process.send("ugi")
-        assert "option name Size type string default 5" in process.until("ugiok")
+        sizes = " ".join(f"var {n}" for n in range(5, 16, 2))
+        assert f"option name Size type combo default 5 {sizes}" in process.until("ugiok")
         process.send("setoption name Game value slimetrail-hex")
         process.send("setoption name Size value 6")
         process.send("position startpos moves e")
@@ -227,6 +228,7 @@ def test_solved_positions_are_reported_as_mate():
     state.push_str("b4")
     proof = solver.solve(state, distance=True)
     plies = proof.plies
-    mate = (plies + 1) // 2 if proof.value == "win" else -(plies // 2)
+    # Moves of the side to move, the loser's own last step included.
+    mate = (plies + 1) // 2 if proof.value == "win" else -((plies + 1) // 2)
     assert any(f"score mate {mate} " in line for line in out), out
     assert out[-1].split()[1] in state.legal_move_strs()

@@ -1,0 +1,84 @@
+"""What a search may spend and what it answers: one pair for every search, level and caller.
+
+Modelled on python-chess's ``engine.Limit`` and ``engine.PlayResult``: a :class:`Limit` bounds
+time, nodes and depth in any combination (each ``None`` = unbounded), and every search --
+alpha-beta, MCTS, a level's player -- answers with a :class:`PlayResult`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from slimetrail.core.game import GameError, Move
+
+
+@dataclass(frozen=True)
+class Limit:
+    """``time`` in seconds, ``nodes`` (alpha-beta nodes, MCTS iterations), ``depth`` (plies;
+    alpha-beta only).  Values must be positive; ``Limit()`` bounds nothing."""
+
+    time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("time", "nodes", "depth"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            whole = name != "time"
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise GameError(f"limit {name} must be a number, not {value!r}")
+            if whole and not isinstance(value, int):
+                raise GameError(f"limit {name} must be a whole number, not {value!r}")
+            if value <= 0:
+                raise GameError(f"limit {name} must be positive, not {value}")
+
+    @property
+    def bounded(self) -> bool:
+        return any(v is not None for v in (self.time, self.nodes, self.depth))
+
+    def deadline(self, started: float | None = None) -> float | None:
+        """The ``time.perf_counter()`` value at which the time runs out, if it is bounded."""
+        if self.time is None:
+            return None
+        return (time.perf_counter() if started is None else started) + self.time
+
+    def capped(self, other: Limit) -> Limit:
+        """Each bound the smaller of the two (``None`` = unbounded)."""
+
+        def least(a: Any, b: Any) -> Any:
+            return b if a is None else a if b is None else min(a, b)
+
+        return Limit(
+            least(self.time, other.time),
+            least(self.nodes, other.nodes),
+            least(self.depth, other.depth),
+        )
+
+
+@dataclass
+class PlayResult:
+    """A search's answer for the player to move.
+
+    ``move``: the chosen move (``None`` once the game is over).  ``score``: centipawn-like,
+    for the player to move (alpha-beta's score; MCTS maps its value to the same scale).
+    ``value``: the expected result in [0, 1] for the player to move (MCTS's mean return;
+    alpha-beta leaves it ``None``).  ``proven``: ``"win"``, ``"loss"`` or ``"draw"`` for the
+    player to move when the search proved it; ``mate``: moves of the player to move until
+    the proven end, negative when losing.  ``pv``: the expected line, starting with ``move``.
+    ``info``: more, per search (``level``, ``iterations``, ...).
+    """
+
+    move: Move | None
+    score: int | None = None
+    value: float | None = None
+    proven: str | None = None
+    mate: int | None = None
+    pv: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    info: dict[str, Any] = field(default_factory=dict)

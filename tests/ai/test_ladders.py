@@ -1,0 +1,123 @@
+"""Levels for every game: the Slime Trail ladder, the generic MCTS ladder, a game's own."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from slimetrail.ai import (
+    LEVELS,
+    MCTS_LADDER,
+    SEARCH_LADDER,
+    Ladder,
+    Limit,
+    PlayResult,
+    analyse,
+    choose_move,
+    ladder_for,
+    levels_for,
+    play,
+)
+from slimetrail.core.game import GameError
+from slimetrail.core.registry import GAMES, get_game
+
+
+def test_every_registered_game_has_levels_one_to_top():
+    for game_id in GAMES:
+        levels = levels_for(get_game(game_id))
+        assert sorted(levels) == list(range(1, max(levels) + 1))
+        assert all(isinstance(text, str) and text for text in levels.values())
+    for game_id in ("slimetrail", "slimetrail-hex", "slimetrail-square"):
+        assert ladder_for(get_game(game_id)) is SEARCH_LADDER
+        assert levels_for(get_game(game_id)) == LEVELS
+    for game_id in ("toy-three", "toy-pie"):
+        assert ladder_for(get_game(game_id)) is MCTS_LADDER
+        assert "random" in levels_for(get_game(game_id))[1]
+
+
+# toy-pie's moves are slow to generate: its costly middle levels are left to toy-three.
+@pytest.mark.parametrize(
+    ("game_id", "levels"), [("toy-three", range(1, 7)), ("toy-pie", (1, 2, 6))]
+)
+def test_every_mcts_level_plays_legal_moves(game_id, levels):
+    state = get_game(game_id).new_state()
+    state.push(state.legal_moves()[3])
+    fen = state.fen()
+    top = max(levels_for(state.game))
+    for level in levels:
+        # Iteration-bounded levels are deterministic for a seed; the top level uses the time.
+        limit = Limit(time=30) if level < top else Limit(time=0.2)
+        result = play(state, level, limit, seed=7)
+        assert isinstance(result, PlayResult) and result.move in state.legal_moves()
+        assert result.info["level"] == level
+        if level in (2, 3):
+            assert choose_move(state, level, limit, seed=7) == result.move
+        assert state.fen() == fen
+
+
+def test_mcts_levels_grow_in_playouts():
+    levels = MCTS_LADDER.levels
+    counts = [levels[n].iterations for n in range(2, MCTS_LADDER.top)]
+    assert counts == sorted(counts) and len(set(counts)) == len(counts)
+    assert levels[MCTS_LADDER.top].iterations is None  # the top level uses the time limit
+    state = get_game("toy-three").new_state()
+    assert play(state, 2, Limit(time=30), seed=1).nodes == counts[0]
+    assert play(state, 2, Limit(time=30, nodes=10), seed=1).nodes == 10  # the caller caps
+
+
+def test_level_one_takes_a_win_in_one():
+    # toy-pie: Black (player 1) on a1 b1, White on a2 b2; c1 (or a step then c1) wins.
+    state = get_game("toy-pie").state_from_fen("1100220000000000 1 -")
+    for seed in range(8):
+        move = choose_move(state, 1, seed=seed)
+        state.push(move)
+        assert state.outcome() is not None and state.outcome().winner == 1
+        state.pop()
+    chosen = {choose_move(get_game("toy-three").new_state(), 1, seed=s) for s in range(12)}
+    assert len(chosen) >= 4  # otherwise random
+
+
+def test_bad_levels_and_limits_name_the_game():
+    state = get_game("toy-three").new_state()
+    with pytest.raises(GameError, match=r"level 7 is not one of 1\.\.6 for toy-three"):
+        choose_move(state, 7)
+    with pytest.raises(GameError, match="limit time must be positive"):
+        choose_move(state, 2, Limit(time=-1))
+    with pytest.raises(GameError, match="limit nodes must be a whole number"):
+        Limit(nodes=2.5)
+
+
+def test_analyse_uses_the_games_search():
+    trail = get_game("slimetrail").new_state()
+    deep = analyse(trail, Limit(depth=3))
+    assert deep.depth == 3 and deep.move in trail.legal_moves() and deep.value is None
+    three = get_game("toy-three").new_state()
+    seen: list[PlayResult] = []
+    result = analyse(three, Limit(nodes=1_500), on_info=seen.append)
+    assert result.nodes == 1_500 and 0 <= result.value <= 1
+    assert [info.nodes for info in seen] == [1_000, 1_500]
+    with pytest.raises(GameError, match="MCTS"):
+        analyse(three, Limit(depth=4))
+
+
+@dataclass(frozen=True)
+class FirstMove:
+    description: str
+
+    def play(self, state, limit, rng: random.Random) -> PlayResult:
+        return PlayResult(state.legal_moves()[0])
+
+
+def test_a_game_declares_its_own_ladder():
+    ladder = Ladder({1: FirstMove("first legal move"), 2: FirstMove("still the first")}, analyse)
+    cls = type(get_game("toy-three"))
+    own = type("OwnLadderGame", (cls,), {"ai_ladder": lambda self: ladder})()
+    assert levels_for(own) == {1: "first legal move", 2: "still the first"}
+    state = own.new_state()
+    assert choose_move(state, 2) == state.legal_moves()[0]
+    with pytest.raises(GameError, match=r"1\.\.2"):
+        choose_move(state, 3)
+    with pytest.raises(ValueError, match=r"1\.\.n"):
+        Ladder({2: FirstMove("no level one")}, analyse)
