@@ -1,6 +1,8 @@
 """Nodes and seconds for solves of 9x9 Slimetrail positions too big for the compiled kernel
 (65-70 reachable cells), with the wide layer's shared frames against the baseline in the same
-run: every sub-solve labelled on its own with a cleared table.
+run: every sub-solve labelled on its own with a cleared table.  The layer hands the kernel
+regions of at most 64 cells here, as it did before the two-word kernel took all of 9x9
+(``bench/solver_c.py --before`` compares the two).
 
     python bench/solve_9x9_set.py
 """
@@ -33,7 +35,7 @@ def main() -> None:
         row = []
         for share in (False, True):
             start = time.monotonic()
-            search = WideSearch(state, False, 0.0, True, 24, share_frames=share)
+            search = WideSearch(state, False, 0.0, True, 24, 64, share_frames=share)
             result = search.solve(state, start)
             seconds = time.monotonic() - start
             totals[share] += seconds

@@ -22,6 +22,7 @@ from slimetrail.games.trail.solver import (
     CompactGraph,
     SolveTimeout,
     can_solve,
+    small,
     solve,
     warm_up,
 )
@@ -134,8 +135,16 @@ def random_walk(game, rng: random.Random, plies: int) -> TrailState:
 
 
 def check_against_slow(state, slow: Slow, distance: bool) -> None:
+    """Both ways to a small position agree with the slow solver: the compiled kernel and the
+    plain-Python search for small regions (where it answers)."""
+    check_result(state, slow, distance, solve(state, distance=distance))
+    found = small.solve_small(state, distance)
+    if found is not None:
+        check_result(state, slow, distance, found)
+
+
+def check_result(state, slow: Slow, distance: bool, got) -> None:
     expected = slow.solve(state)
-    got = solve(state, distance=distance)
     assert got.value != "draw" or got.over, "a draw is only ever a stuck snail"
     assert got.move_values == {m: NAMES[v] for m, (v, _) in expected.items()}, state.fen()
     if expected:
@@ -193,7 +202,14 @@ def test_7x7_positions_agree_with_reference_solver():
             assert (fast.value, fast.move_values) == (ref.value, ref.move_values), state.fen()
 
 
-def test_7x7_mid_game_shortcuts_agree_with_plain_search():
+@pytest.fixture
+def kernel_only(monkeypatch):
+    """Small regions go to the compiled kernel too, even in a process that has not loaded it
+    yet (which would answer them in plain Python)."""
+    monkeypatch.setattr(small, "SMALL_CELLS", -1)
+
+
+def test_7x7_mid_game_shortcuts_agree_with_plain_search(kernel_only):
     """Pruning next to the opponent's corner and the matching theorem change nothing."""
     for rules in ("rastros", "taylor"):
         game = get_game("slimetrail", rules=rules)
@@ -245,7 +261,7 @@ def test_blossom_matching_is_maximum_on_random_graphs():
             assert match[v] == -1 or (match[match[v]] == v and match[v] in adj[v])
 
 
-def test_geography_by_matching_agrees_with_plain_search():
+def test_geography_by_matching_agrees_with_plain_search(kernel_only):
     """Regions with no goal corner in reach: the matching answer equals the game tree's."""
     seen = 0
     for size in (5, 7):
@@ -270,8 +286,10 @@ def test_can_solve():
     assert can_solve(get_game("slimetrail"))
     assert can_solve(get_game("slimetrail-square"))
     assert can_solve(get_game("slimetrail-hex", size="8"))
-    assert not can_solve(get_game("slimetrail", size="9"))
-    assert not can_solve(get_game("slimetrail-hex"))
+    assert can_solve(get_game("slimetrail", size="9"))  # the two-word kernel
+    assert can_solve(get_game("slimetrail-hex"))
+    assert not can_solve(get_game("slimetrail", size="13"))
+    assert not can_solve(get_game("slimetrail-hex", size="12"))
 
 
 def test_checkpoint_of_a_wide_solve(tmp_path):

@@ -42,8 +42,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from slimetrail.games.trail.solver import SolveTimeout
-    from slimetrail.games.trail.solver.parallel import solve_long
+    from slimetrail.games.trail.solver import SolveTimeout, solve
 
     game = game_from_args(args)
     state = game.state_from_fen(args.fen) if args.fen else game.new_state()
@@ -55,14 +54,25 @@ def run(args: argparse.Namespace) -> int:
         print("slimetrail: --workers must be at least 1", file=sys.stderr)
         return 2
     try:
-        result = solve_long(
-            state,
-            workers=args.workers,
-            distance=args.distance,
-            time_limit=args.time_limit,
-            checkpoint_dir=args.checkpoint,
-            book=not args.no_book,
-        )
+        if args.workers or args.checkpoint:
+            # Imported only here: it loads the kernels, which a small position never needs.
+            from slimetrail.games.trail.solver.parallel import solve_long
+
+            result = solve_long(
+                state,
+                workers=args.workers,
+                distance=args.distance,
+                time_limit=args.time_limit,
+                checkpoint_dir=args.checkpoint,
+                book=not args.no_book,
+            )
+        else:
+            result = solve(
+                state,
+                distance=args.distance,
+                time_limit=args.time_limit,
+                book=not args.no_book,
+            )
     except SolveTimeout as exc:
         print(f"slimetrail: unsolved: {exc}", file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 
@@ -30,30 +31,41 @@ __all__ = [
     "warm_up",
 ]
 
-MAX_CELLS = 64
+MAX_CELLS = 128  # the biggest region (counting the snail's cell) the compiled kernels hold
+WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faster kernel)
+WORD_MASK = (1 << 64) - 1
+MATE = 1000  # a win in k plies scores MATE - k (with distances)
 SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
 
 
 class SolveTooLarge(GameError):
-    """The snail can still reach more cells than the compiled kernel holds (64); ``solve``
-    then goes through :mod:`slimetrail.games.trail.solver.wide` instead."""
+    """The snail can still reach more cells than the compiled kernels hold (127 and its own);
+    ``solve`` then goes through :mod:`slimetrail.games.trail.solver.wide` instead."""
 
 
 def can_solve(game: Game) -> bool:
-    """Whether every position of ``game`` fits the solver (a Slime Trail board of at most 64
-    cells).  Later positions of bigger boards may still fit: ``solve`` decides per position."""
+    """Whether every position of ``game`` fits the compiled solver (a Slime Trail board of at
+    most 128 cells).  Later positions of bigger boards may still fit: ``solve`` decides per
+    position."""
     from slimetrail.games.trail.game import TrailGame
 
     return isinstance(game, TrailGame) and game.size * game.size <= MAX_CELLS
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernel now rather than on the first solve."""
+    """Compile (or load from numba's cache) both kernels now rather than on the first solve."""
+    import numpy as np
+
     from slimetrail.games.trail.game import SlimetrailGame
 
     # With distances (past the kernel's first clock check) and a time limit, so that the
     # clock check, an object-mode call slow to load on first use, is loaded too.
-    solve(SlimetrailGame(size="5").new_state(), distance=True, time_limit=60.0)
+    solve(SlimetrailGame(size="5").new_state(), distance=True, time_limit=60.0, book=False)
+    game = SlimetrailGame(size="9")
+    labels = Labelling(game, game.board.cells()[: WORD_CELLS + 1])
+    keys, data = labels.new_table(4)
+    params = kernel_params(game, False, True)
+    labels.negamax(2, 0, 0, -1, 1, params, keys, data, np.zeros(2, np.int64), 0.0)
 
 
 def solve(
@@ -98,6 +110,16 @@ def solve(
             seconds=time.monotonic() - start,
             over=True,
         )
+    if checkpoint is None and f"{__name__}.kernel" not in sys.modules:
+        # A few reachable cells, in a process that has not loaded the kernel yet: plain
+        # Python answers before numba could even be imported.  (Once it is loaded, the
+        # kernel is much faster.)
+        from slimetrail.games.trail.solver.small import solve_small
+
+        found = solve_small(state, distance)
+        if found is not None:
+            found.seconds = time.monotonic() - start
+            return found
     if book and shortcuts and checkpoint is None:
         from slimetrail.games.trail.solver.book import lookup
 
@@ -161,9 +183,7 @@ def result_from_scores(
 
 def goal_move_score(state, move: Move, distance: bool) -> int | None:
     """The root score of a move into a goal corner (a win or loss in one ply), else None."""
-    from slimetrail.games.trail.solver import kernel as k
-
-    win = k.MATE if distance else 1
+    win = MATE if distance else 1
     game = state.game
     if move == game.goals[state.to_move]:
         return win - 1 if distance else win
@@ -179,20 +199,111 @@ def kernel_params(game, distance: bool, shortcuts: bool):
     return np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
 
 
-class CompactGraph:
-    """The cells the snail can still reach from ``snail`` through ``free`` (goal corners end
-    a walk), relabelled as vertices 0..n-1 with the snail's cell as vertex 0: the kernel's
-    neighbour masks, goal bits (0 for a goal out of reach), move-order ranks and free set."""
+class Labelling:
+    """Board cells ``cells`` (at most 128) labelled 0..n-1 in that order, as the compiled
+    kernels see them: neighbour masks within ``cells``, goal bits (0 for a goal outside them)
+    and move-order ranks.  Up to 64 cells a set of them is one ``uint64`` (:mod:`.kernel`),
+    above that two (:mod:`.kernel128`)."""
 
-    def __init__(self, game, free: int, snail: int) -> None:
+    def __init__(self, game, cells: list[int]) -> None:
         import numpy as np
 
+        board = game.board
+        self.cells = cells
+        self.index = index = {cell: k for k, cell in enumerate(cells)}
+        within = sum(1 << cell for cell in cells)
+        masks = []
+        for cell in cells:
+            mask = 0
+            for other in cells_of(board.neighbours[cell] & within):
+                mask |= 1 << index[other]
+            masks.append(mask)
+        goals = [1 << index[g] if g in index else 0 for g in (game.goals[1], game.goals[2])]
+        # Tie-break of the move order: nearer the mover's own goal first (walking distance).
+        self.order = np.full((2, len(cells)), 63, np.int64)
+        for p in (0, 1):
+            if goals[p]:
+                self.order[p] = _distances(masks, goals[p].bit_length() - 1, goals[1 - p])
+        self.words = 1 if len(cells) <= WORD_CELLS else 2
+        self.nbr = _words(masks, self.words)
+        self.goals = _words(goals, self.words)
+
+    def bits(self, cells: int) -> int:
+        """``cells`` (a set of board cells among the labelled ones) in labels."""
+        index = self.index
+        return sum(1 << index[cell] for cell in cells_of(cells))
+
+    def new_table(self, bits: int):
+        """An empty transposition table of ``2**bits`` entries: (keys, data)."""
+        import numpy as np
+
+        return np.zeros(self.words << bits, np.uint64), np.zeros(1 << bits, np.int64)
+
+    def negamax(
+        self,
+        free: int,
+        snail: int,
+        side: int,
+        alpha: int,
+        beta: int,
+        params,
+        keys,
+        data,
+        stats,
+        stop: float,
+    ) -> int:
+        """The kernel's score of the position (labels ``free`` and ``snail``; see
+        :func:`.kernel.negamax`), searched with the table ``keys``/``data``."""
+        import numpy as np
+
+        if self.words == 1:
+            from slimetrail.games.trail.solver import kernel
+
+            args = (np.uint64(free),)
+            search = kernel.negamax
+        else:
+            from slimetrail.games.trail.solver import kernel128
+
+            args = (np.uint64(free & WORD_MASK), np.uint64(free >> 64))
+            search = kernel128.negamax
+        return int(
+            search(
+                *args,
+                snail,
+                side,
+                alpha,
+                beta,
+                self.nbr,
+                self.goals,
+                self.order,
+                params,
+                keys,
+                data,
+                stats,
+                np.float64(stop),
+            )
+        )
+
+
+def _words(values: list[int], words: int):
+    """Sets of labels as the kernels take them: one ``uint64`` each, or two (low word first)."""
+    import numpy as np
+
+    if words == 1:
+        return np.array(values, np.uint64)
+    return np.array([(v & WORD_MASK, v >> 64) for v in values], np.uint64).reshape(-1, 2)
+
+
+class CompactGraph:
+    """The cells the snail can still reach from ``snail`` through ``free`` (goal corners end
+    a walk), with the snail's cell first: ``labels`` is their :class:`Labelling` (``None`` if
+    there are more than the kernels hold) and ``free`` every label but the snail's."""
+
+    def __init__(self, game, free: int, snail: int) -> None:
         self.region = reachable(game, free, snail)
         self.cells = [snail, *cells_of(self.region)]
-        if len(self.cells) > MAX_CELLS:
-            return  # too big for the kernel: only ``region`` and ``cells`` are set
-        self.index, self.nbr, self.goals, self.order = labelling(game, self.cells)
-        self.free = np.uint64((1 << len(self.cells)) - 2)  # every vertex but the snail's
+        self.labels = Labelling(game, self.cells) if len(self.cells) <= MAX_CELLS else None
+        self.free = (1 << len(self.cells)) - 2
 
 
 def reachable(game, free: int, snail: int) -> int:
@@ -208,33 +319,6 @@ def reachable(game, free: int, snail: int) -> int:
     return region
 
 
-def labelling(game, cells: list[int]):
-    """The kernel's view of the board cells ``cells`` (at most 64), labelled 0..n-1 in that
-    order: the label of each cell, neighbour masks within ``cells``, goal bits (0 for a goal
-    outside them) and the move-order ranks."""
-    import numpy as np
-
-    board = game.board
-    index = {cell: k for k, cell in enumerate(cells)}
-    within = sum(1 << cell for cell in cells)
-    nbr = np.zeros(len(cells), np.uint64)
-    for k, cell in enumerate(cells):
-        mask = 0
-        for other in cells_of(board.neighbours[cell] & within):
-            mask |= 1 << index[other]
-        nbr[k] = mask
-    goals = np.zeros(2, np.uint64)
-    for p in (1, 2):
-        if game.goals[p] in index:
-            goals[p - 1] = 1 << index[game.goals[p]]
-    # Tie-break of the move order: nearer the mover's own goal first (walking distance).
-    order = np.full((2, len(cells)), 63, np.int64)
-    for p in (0, 1):
-        if goals[p]:
-            order[p] = _distances(nbr, int(goals[p]).bit_length() - 1, int(goals[1 - p]))
-    return index, nbr, goals, order
-
-
 class _Root:
     """One solve: the compact graph, the table, and the values of the root moves."""
 
@@ -244,38 +328,33 @@ class _Root:
         game = state.game
         self.state, self.distance, self.deadline = state, distance, deadline
         graph = CompactGraph(game, state.free, state.snail)
-        if len(graph.cells) > MAX_CELLS:
+        if graph.labels is None:
             raise SolveTooLarge(
                 f"the snail can still reach {len(graph.cells) - 1} cells; "
                 f"the compiled solver handles at most {MAX_CELLS - 1}"
             )
-        self.cells, self.index = graph.cells, graph.index
-        self.nbr, self.goals, self.order = graph.nbr, graph.goals, graph.order
-        self.free = graph.free
+        self.labels, self.free = graph.labels, graph.free
         self.side = state.to_move - 1
         self.params = kernel_params(game, distance, shortcuts)
         left = deadline - time.monotonic() if deadline else 0.0
         bits = table_bits if table_bits is not None else _table_bits(len(graph.cells), left)
-        self.tt_keys = np.zeros(1 << bits, np.uint64)
-        self.tt_data = np.zeros(1 << bits, np.int64)
+        self.tt_keys, self.tt_data = self.labels.new_table(bits)
         self.stats = np.zeros(2, np.int64)
         self.saved_at = time.monotonic()
 
     def run(self, start: float, checkpoint=None, value_only: bool = False) -> SolveResult:
         """Solve every root move; ``value_only``: stop at the first win (only ``value`` is
         then complete, for callers that need no more)."""
-        import numpy as np
-
         from slimetrail.games.trail.solver import kernel as k
 
         state, game = self.state, self.state.game
         dist = self.distance
-        win = k.MATE if dist else 1
+        win = MATE if dist else 1
         mirror = _mirror(state)
         # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
         bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
-        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.tt_keys)}"
+        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.tt_data)}"
         if checkpoint is not None and os.path.exists(checkpoint):
             scores = self._load(checkpoint, meta)
         for move in state.legal_moves():
@@ -291,20 +370,17 @@ class _Root:
             if entered is not None:
                 scores[move] = entered
             else:
-                m = self.index[move]
+                m = self.labels.index[move]
                 while True:
                     # With a checkpoint, the kernel also stops when a save falls due (so a
                     # killed run keeps its work), then goes on.
                     saved_at = None if checkpoint is None else self.saved_at
-                    score = k.negamax(
-                        np.uint64(int(self.free) & ~(1 << m)),
+                    score = self.labels.negamax(
+                        self.free & ~(1 << m),
                         m,
                         1 - self.side,
                         -bound,
                         bound,
-                        self.nbr,
-                        self.goals,
-                        self.order,
                         self.params,
                         self.tt_keys,
                         self.tt_data,
@@ -320,7 +396,7 @@ class _Root:
                             f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
                         )
                     self.stats[k.S_ABORT] = 0
-                scores[move] = k._adjust(score, dist)
+                scores[move] = k.adjust(score, dist)
         if checkpoint is not None:
             self._save(checkpoint, meta, scores)
         result = result_from_scores(

@@ -211,7 +211,7 @@ def geography_wins(free, snail, nbr, n):
 
 
 @nb.njit(cache=True, inline="always")
-def _adjust(score, dist):
+def adjust(score, dist):
     """A child's score seen from the parent, one ply further from the end."""
     s = -score
     if dist:
@@ -223,8 +223,8 @@ def _adjust(score, dist):
 
 
 @nb.njit(cache=True, inline="always")
-def _unadjust(bound, dist):
-    """The child bound that corresponds to a parent bound (inverse of ``_adjust``)."""
+def unadjust(bound, dist):
+    """The child bound that corresponds to a parent bound (inverse of ``adjust``)."""
     if dist:
         if bound > 0:
             bound += 1
@@ -252,12 +252,12 @@ def _find(tt_keys, tt_data, slot, key, tag):
 
 
 @nb.njit(cache=True, inline="always")
-def _entry_value(data):
+def entry_value(data):
     return ((data >> 8) & 0xFFFF) - 0x8000
 
 
 @nb.njit(cache=True, inline="always")
-def _entry_flag(data):
+def entry_flag(data):
     return (data >> 24) & 3
 
 
@@ -326,8 +326,8 @@ def negamax(
     found = _find(tt_keys, tt_data, slot, free, tag)
     if found >= 0:
         data = tt_data[found]
-        value = _entry_value(data)
-        flag = _entry_flag(data)
+        value = entry_value(data)
+        flag = entry_flag(data)
         tt_move = (data >> 26) & 127
         if flag == EXACT:
             return value
@@ -345,14 +345,14 @@ def negamax(
     # Stepping into the opponent's corner loses at once; stepping next to it (when
     # pruning) loses on their reply.  Neither needs a search.
     if steps & theirs:
-        best = _adjust(win, dist)
+        best = adjust(win, dist)
         best_move = np.int64(cttz(theirs))
     rest = steps & ~theirs
     if params[P_PRUNE] != 0 and theirs != U0:
         near = rest & nbr[np.int64(cttz(theirs))]
         if near != U0:
             # They step into their corner next: a loss in two plies.
-            loss2 = _adjust(win - 1 if dist else win, dist)
+            loss2 = adjust(win - 1 if dist else win, dist)
             if loss2 > best:
                 best = loss2
                 best_move = np.int64(cttz(near))
@@ -390,8 +390,8 @@ def negamax(
             found = _find(
                 tt_keys, tt_data, _slot(kid_free, m, 1 - side, mask), kid_free, _tag(m, 1 - side)
             )
-            if found >= 0 and _entry_flag(tt_data[found]) != LOWER:
-                score = _adjust(_entry_value(tt_data[found]), dist)
+            if found >= 0 and entry_flag(tt_data[found]) != LOWER:
+                score = adjust(entry_value(tt_data[found]), dist)
                 if score >= beta:
                     return score
     if alpha < beta:
@@ -401,8 +401,8 @@ def negamax(
                 free & ~bit(m),
                 m,
                 1 - side,
-                _unadjust(beta, dist),
-                _unadjust(alpha, dist),
+                unadjust(beta, dist),
+                unadjust(alpha, dist),
                 nbr,
                 goals,
                 order,
@@ -416,7 +416,7 @@ def negamax(
                 return 0
             if raw == ILLEGAL:
                 continue
-            score = _adjust(raw, dist)
+            score = adjust(raw, dist)
             if score > best:
                 best = score
                 best_move = m

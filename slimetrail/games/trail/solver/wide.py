@@ -1,10 +1,10 @@
-"""Solving positions whose region is too big for the compiled kernel (over 63 cells).
+"""Solving positions whose region is too big for the compiled kernels (over 127 cells).
 
 The plies near the root are searched here, in Python on the board's own bitboards, with the
 kernel's rules and scores (alpha-beta, a transposition table, instant answers next to a goal
 corner, Taylor's one-reachable-goal rule); every position whose region fits is handed to the
 kernel.  The kernel does nearly all the work.  Sub-solves are labelled in a *frame*: the
-region of the nearest position above them that fits the kernel's word, so siblings and
+region of the nearest position above them that fits the kernels, so siblings and
 cousins share one labelling and the kernel's table carries over between them.
 
 A long solve can be checkpointed: the top layer's table (every position it has decided,
@@ -24,6 +24,7 @@ from slimetrail.core.game import Move, State
 from slimetrail.games.trail.board import cells_of
 from slimetrail.games.trail.solver import (
     MAX_CELLS,
+    Labelling,
     SolveResult,
     SolveTimeout,
     _distances_on_board,
@@ -32,7 +33,6 @@ from slimetrail.games.trail.solver import (
     goal_move_score,
     kernel_params,
     kernel_stop,
-    labelling,
     next_save,
     reachable,
     read_checkpoint,
@@ -44,18 +44,13 @@ EXACT, LOWER, UPPER = 0, 1, 2
 log = logging.getLogger("slimetrail.games.trail.solver")
 
 
-class _Frame:
-    """A fixed labelling of at most 64 board cells; every position inside it gets the same
+class _Frame(Labelling):
+    """A fixed labelling of at most 128 board cells; every position inside it gets the same
     kernel labels, so the kernel's table stays valid from one sub-solve to the next."""
 
     def __init__(self, game, mask: int) -> None:
+        super().__init__(game, list(cells_of(mask)))
         self.mask = mask
-        self.index, self.nbr, self.goals, self.order = labelling(game, list(cells_of(mask)))
-
-    def bits(self, cells: int) -> np.uint64:
-        """``cells`` (a set of board cells inside the frame) in the frame's labels."""
-        index = self.index
-        return np.uint64(sum(1 << index[cell] for cell in cells_of(cells)))
 
 
 class WideSearch:
@@ -96,7 +91,8 @@ class WideSearch:
         self.sized_per_frame = table_bits is None
         left = deadline - time.monotonic() if deadline else 0.0
         bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
-        self.tt_keys = np.zeros(1 << bits, np.uint64)
+        # Two key words per entry, enough for frames of either kernel.
+        self.tt_keys = np.zeros(2 << bits, np.uint64)
         self.tt_data = np.zeros(1 << bits, np.int64)
         self.stats = np.zeros(2, np.int64)
         self.frame: _Frame | None = None
@@ -135,7 +131,7 @@ class WideSearch:
                     scores[move] = entered
                 else:
                     raw = self.search(state.free & ~(1 << move), move, 1 - side, -bound, bound)
-                    scores[move] = k._adjust(raw, self.distance)
+                    scores[move] = k.adjust(raw, self.distance)
         finally:
             self._save()  # on timeout too: the next run resumes from here
         result = result_from_scores(
@@ -200,12 +196,12 @@ class WideSearch:
             frame = region  # every position below this one lies inside its region
         best, best_move = -k.INF, -1
         if steps & theirs:
-            best, best_move = k._adjust(win, dist), (theirs.bit_length() - 1)
+            best, best_move = k.adjust(win, dist), (theirs.bit_length() - 1)
         rest = steps & ~theirs
         if self.shortcuts:
             near = rest & neighbours[theirs.bit_length() - 1]
             if near:
-                loss2 = k._adjust(win - 1 if dist else win, dist)
+                loss2 = k.adjust(win - 1 if dist else win, dist)
                 if loss2 > best:
                     best, best_move = loss2, (near & -near).bit_length() - 1
                 rest &= ~near
@@ -224,13 +220,13 @@ class WideSearch:
                 region & ~(1 << m),
                 m,
                 1 - side,
-                k._unadjust(beta, dist),
-                k._unadjust(alpha, dist),
+                k.unadjust(beta, dist),
+                k.unadjust(alpha, dist),
                 frame,
             )
             if raw == k.ILLEGAL:
                 continue
-            score = k._adjust(raw, dist)
+            score = k.adjust(raw, dist)
             if score > best:
                 best, best_move = score, m
                 alpha = max(alpha, score)
@@ -248,34 +244,32 @@ class WideSearch:
             if not self.share_frames or not frame or cells & ~frame:
                 frame = cells
             self.frame = _Frame(self.game, frame)
-            size = len(self.tt_keys)
+            size = len(self.tt_data)
             if self.sized_per_frame:
                 left = self.deadline - time.monotonic() if self.deadline else 0.0
                 size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
-            self.keys, self.data = self.tt_keys[:size], self.tt_data[:size]
+            self.keys = self.tt_keys[: self.frame.words * size]
+            self.data = self.tt_data[:size]
             self.data[:] = 0
         labels = self.frame
         while True:
             # A checkpointed solve stops the kernel when a save is due and saves its table
             # too, so a long sub-solve is not lost with the process; then it goes on.
             saved_at = None if self.checkpoint is None else self.saved_at
-            score = k.negamax(
+            score = labels.negamax(
                 labels.bits(region),
                 labels.index[snail],
                 side,
                 alpha,
                 beta,
-                labels.nbr,
-                labels.goals,
-                labels.order,
                 self.params,
                 self.keys,
                 self.data,
                 self.stats,
-                np.float64(kernel_stop(self.deadline, saved_at)),
+                kernel_stop(self.deadline, saved_at),
             )
             if not self.stats[k.S_ABORT]:
-                return int(score)
+                return score
             if self.deadline and time.monotonic() > self.deadline:
                 raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
             self.stats[k.S_ABORT] = 0
@@ -327,9 +321,10 @@ class WideSearch:
             self.table[(int.from_bytes(row.tobytes(), "little"), snail, side)] = (value, flag, move)
         self.scores = dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
         self.nodes = int(saved["nodes"][0])
-        size = len(saved.get("keys", ()))
-        if size and size <= len(self.tt_keys):  # the sub-solves' table as it was
+        size = len(saved.get("data", ()))
+        if size and size <= len(self.tt_data):  # the sub-solves' table as it was
             self.frame = _Frame(self.game, int.from_bytes(saved["frame"].tobytes(), "little"))
-            self.keys, self.data = self.tt_keys[:size], self.tt_data[:size]
+            self.keys = self.tt_keys[: self.frame.words * size]
+            self.data = self.tt_data[:size]
             self.keys[:] = saved["keys"]
             self.data[:] = saved["data"]
