@@ -304,7 +304,7 @@ def test_export_and_import_round_trip(live_server, new_page, tmp_path: Path) -> 
         wait_for_moves(page, before + 1)
     played = moves(page)
     assert len(played) == 3
-    assert page.locator("#board [data-cell] polygon").count() == 36  # hexagons, 6x6
+    assert page.locator("#board [data-cell] polygon.cell-shape").count() == 36  # hexagons, 6x6
     page.locator("#record-box summary").click()
     with page.expect_download() as pgn_download:
         page.click("#export-pgn")

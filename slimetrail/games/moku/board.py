@@ -31,16 +31,6 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 LINE_STEPS = ((1, 0), (0, 1), (1, 1), (-1, 1))
 
 
-def cells_of(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 @dataclass(frozen=True)
 class MokuBoard:
     """Geometry and precomputed masks of one board size and row length ``k``."""

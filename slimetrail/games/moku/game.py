@@ -19,6 +19,7 @@ import random
 from functools import cache
 from typing import Any
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
     Game,
     IllegalMoveError,
@@ -30,7 +31,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
-from slimetrail.games.moku.board import DIRECTIONS, MokuBoard, cells_of, get_board
+from slimetrail.games.moku.board import DIRECTIONS, MokuBoard, get_board
 
 # Position string symbols: Black (player 1), White (player 2), the slime.
 BLACK, WHITE, SLIME = "x", "o", "@"

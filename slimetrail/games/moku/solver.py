@@ -25,8 +25,9 @@ from __future__ import annotations
 import sys
 import time
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Game, GameOptionError, Move, SolveResult, SolveTimeout, State
-from slimetrail.games.moku.board import MokuBoard, cells_of
+from slimetrail.games.moku.board import MokuBoard
 
 MAX_CELLS = 36  # 6x6: the largest board this solver is offered (bigger ones take too long)
 EXACT, LOWER, UPPER = 0, 1, 2

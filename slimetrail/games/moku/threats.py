@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from slimetrail.games.moku.board import MokuBoard, cells_of
+from slimetrail.core.bits import cells_of
+from slimetrail.games.moku.board import MokuBoard
 
 if TYPE_CHECKING:
     from slimetrail.core.game import Move

@@ -11,19 +11,11 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from slimetrail.core.bits import cells_of
+
 FILES = "abcdefghijklmnopqrstuvwxyz"
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("Black", "White")
-
-
-def bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class SlitherBoard:
@@ -38,7 +30,7 @@ class SlitherBoard:
         self.top = row << ((n - 1) * w)
         self.left = sum(1 << (r * w) for r in range(n))
         self.right = self.left << (n - 1)
-        self.cells = bits(self.mask)
+        self.cells = cells_of(self.mask)
         self.cells_set = frozenset(self.cells)
         self.names = {cell: self.name(cell) for cell in self.cells}
         self.king = [0] * (n * w)
@@ -103,7 +95,9 @@ class SlitherBoard:
         w = self.width
         rising = own & (own >> (w + 1)) & ~(own >> 1) & ~(own >> w)  # a and a+W+1
         falling = own & (own >> (w - 1)) & ~(own >> w) & ~(own << 1)  # a and a+W-1
-        return [(a, a + w + 1) for a in bits(rising)] + [(a, a + w - 1) for a in bits(falling)]
+        return [(a, a + w + 1) for a in cells_of(rising)] + [
+            (a, a + w - 1) for a in cells_of(falling)
+        ]
 
     def placements(self, own: int, empty: int) -> int:
         """The cells of ``empty`` where a new ``own`` stone leaves no diagonal-rule break.
@@ -124,9 +118,9 @@ class SlitherBoard:
         rising = own & (own >> (w + 1)) & no_east & no_north
         falling = own & (own >> (w - 1)) & no_north & no_west
         if rising | falling:
-            for a in bits(rising):
+            for a in cells_of(rising):
                 allowed &= (1 << (a + 1)) | (1 << (a + w))
-            for a in bits(falling):
+            for a in cells_of(falling):
                 allowed &= (1 << (a - 1)) | (1 << (a + w))
         return allowed
 

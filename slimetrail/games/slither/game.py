@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
     Game,
     IllegalMoveError,
@@ -37,7 +38,6 @@ from slimetrail.games.slither.board import (
     FILES,
     WHITE,
     SlitherBoard,
-    bits,
     get_board,
 )
 
@@ -158,7 +158,7 @@ class SlitherState(State):
         zobrist = self.board.zobrist
         self._stone_key = 0
         for c in (BLACK, WHITE):
-            for cell in bits(self.stones[c]):
+            for cell in cells_of(self.stones[c]):
                 self._stone_key ^= zobrist[c][cell]
         # The colour whose connection ended the game (it can only be the last mover's).
         last = 1 - colour
@@ -210,9 +210,9 @@ class SlitherState(State):
         empty = board.mask & ~own & ~other
         alone = board.placements(own, empty)
         steps = []
-        for source in bits(self.movable()):
+        for source in cells_of(self.movable()):
             neighbours = board.king[source]
-            for target in bits(neighbours & empty):
+            for target in cells_of(neighbours & empty):
                 placed = self.step_placements(source, target)
                 placed &= ~(1 << source) & ~(neighbours & ((1 << target) - 1))
                 if placed:
@@ -224,9 +224,9 @@ class SlitherState(State):
             return []
         alone, steps = self.turn_masks()
         moves: list[Move] = [SWAP] if self.swap_available() else []
-        moves += [(p,) for p in bits(alone)]
+        moves += [(p,) for p in cells_of(alone)]
         for source, target, placed in steps:
-            moves += [(source, target, p) for p in bits(placed)]
+            moves += [(source, target, p) for p in cells_of(placed)]
         if not alone and not steps:
             moves.append(PASS)
         return moves
@@ -328,10 +328,10 @@ class SlitherState(State):
             if not alone and not steps:
                 return None
             if alone:
-                example: Move = (bits(alone)[0],)
+                example: Move = (cells_of(alone)[0],)
             else:
                 source, target, placed = steps[0]
-                example = (source, target, bits(placed)[0])
+                example = (source, target, cells_of(placed)[0])
             example = self.move_str(example)
             return f"pass: only a player with no legal turn may pass ({example} is legal)"
         if not self.well_formed(move):
@@ -439,23 +439,23 @@ class SlitherState(State):
         if len(prefix) == 0:
             if self.swap_available():
                 found[SWAP] = SWAP
-            for cell in bits(board.placements(own, empty)):
+            for cell in cells_of(board.placements(own, empty)):
                 found[board.name(cell)] = board.name(cell)
-            for cell in bits(self.movable()):
-                if any(self.step_placements(cell, t) for t in bits(board.king[cell] & empty)):
+            for cell in cells_of(self.movable()):
+                if any(self.step_placements(cell, t) for t in cells_of(board.king[cell] & empty)):
                     found[board.name(cell)] = None
             if set(found) <= {SWAP}:
                 found[PASS] = PASS
             return dict(sorted(found.items(), key=lambda item: self.click_order(item[0])))
         if source is not None and self.movable() >> source & 1 and len(prefix) <= 2:
             if len(prefix) == 1:
-                for target in bits(board.king[source] & empty):
+                for target in cells_of(board.king[source] & empty):
                     if self.step_placements(source, target):
                         found[board.name(target)] = None
                 return found
             target = cells[1]
             if target is not None and (board.king[source] & empty) >> target & 1:
-                for placed in bits(self.step_placements(source, target)):
+                for placed in cells_of(self.step_placements(source, target)):
                     move = self.canonical((source, target, placed))
                     found[board.name(placed)] = self.move_str(move)
         if not found:
@@ -512,11 +512,11 @@ class SlitherState(State):
         board = self.board
         marks: dict[str, list[str]] = {}
         for colour in (BLACK, WHITE):
-            for cell in bits(self.stones[colour]):
+            for cell in cells_of(self.stones[colour]):
                 marks[board.name(cell)] = [f"stone-{self.player_of(colour)}"]
         if self.winner_colour is not None:
             chain = board.chain(self.stones[self.winner_colour], self.winner_colour)
-            for cell in bits(chain):
+            for cell in cells_of(chain):
                 marks[board.name(cell)].append("win")
         last = self._moves[-1] if self._moves else PASS
         return {

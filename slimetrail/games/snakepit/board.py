@@ -66,16 +66,6 @@ def parse_cell(text: str) -> int | None:
     return CELL_OF.get(text.strip().lower())
 
 
-def cells_of(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def row_of(cell: int) -> int:
     """The row of the RULES.md table, 1 (top, ``a8 ... f13``) to 15 (bottom, ``h1 ... m6``)."""
     letter, number = coords(cell)

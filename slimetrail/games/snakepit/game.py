@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
     Game,
     IllegalMoveError,
@@ -34,7 +35,7 @@ from slimetrail.core.game import (
     TurnShape,
 )
 from slimetrail.games.snakepit import board
-from slimetrail.games.snakepit.board import NEIGHBOURS, cells_of
+from slimetrail.games.snakepit.board import NEIGHBOURS
 
 PLAYERS = (1, 2, 3)
 SNAKES = 4

@@ -34,16 +34,6 @@ HEX_DIRECTIONS: dict[str, tuple[int, int]] = {
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
-def cells_of(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 @dataclass(frozen=True)
 class Board:
     shape: str  # "square" or "hex"

@@ -15,6 +15,7 @@ import random
 from functools import cache
 from typing import Any, ClassVar
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
     ExactSolver,
     Game,
@@ -27,7 +28,7 @@ from slimetrail.core.game import (
     Outcome,
     State,
 )
-from slimetrail.games.trail.board import Board, cells_of, get_board
+from slimetrail.games.trail.board import Board, get_board
 
 RULES = ("rastros", "taylor")
 SNAIL, TRAIL = "o", "x"

@@ -100,7 +100,7 @@ def test_two_word_kernel_agrees_with_reference_on_endgames(game_id, size, rules)
     check_endgames(game_id, size, rules, count=400, limit=14)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize(("game_id", "size", "rules"), BOARDS)
 def test_two_word_kernel_agrees_with_reference_on_many_endgames(game_id, size, rules):
     check_endgames(game_id, size, rules, count=3000, limit=18)

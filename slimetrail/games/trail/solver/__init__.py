@@ -19,8 +19,8 @@ import sys
 import threading
 import time
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
-from slimetrail.games.trail.board import cells_of
 
 __all__ = [
     "SolveResult",

@@ -12,8 +12,8 @@ the kernel would: :func:`solve_small` then gives up and the kernel solves it.
 
 from __future__ import annotations
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Move, State
-from slimetrail.games.trail.board import cells_of
 
 SMALL_CELLS = 16  # regions (without the snail's cell) this search is tried on
 BUDGET = 20_000  # nodes before it gives up

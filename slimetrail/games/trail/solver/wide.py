@@ -20,8 +20,8 @@ import time
 
 import numpy as np
 
+from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Move, State
-from slimetrail.games.trail.board import cells_of
 from slimetrail.games.trail.solver import (
     MAX_CELLS,
     Labelling,
