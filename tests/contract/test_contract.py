@@ -193,29 +193,10 @@ def test_bad_input_is_refused_and_changes_nothing(game: Game) -> None:
             game.state_from_fen(fen_text)
 
 
-KEY_SCRIPT = """
-import json, random, sys
-sys.path.insert(0, sys.argv[1])
-import toygames  # noqa: F401
-from slimetrail.core.registry import get_game
-out = {}
-for spec in json.loads(sys.argv[2]):
-    game_id, options = spec
-    state, rng = get_game(game_id, **options).new_state(), random.Random(1)
-    keys = [state.key()]
-    for _ in range(20):
-        if state.outcome() is not None:
-            break
-        state.push(rng.choice(state.legal_moves()))
-        keys.append(state.key())
-    out[game_id + repr(sorted(options.items()))] = keys
-print(json.dumps(out))
-"""
-
-
-def test_keys_are_the_same_in_a_fresh_process() -> None:
-    mine = {}
-    for game_id, options in VARIANTS:
+def playout_keys(variants: list[tuple[str, dict[str, str]]]) -> dict[str, list[int]]:
+    """The keys along a seeded random playout of each variant."""
+    out = {}
+    for game_id, options in variants:
         state, rng = get_game(game_id, **options).new_state(), random.Random(1)
         keys = [state.key()]
         for _ in range(20):
@@ -223,16 +204,30 @@ def test_keys_are_the_same_in_a_fresh_process() -> None:
                 break
             state.push(rng.choice(state.legal_moves()))
             keys.append(state.key())
-        mine[game_id + repr(sorted(options.items()))] = keys
+        out[game_id + repr(sorted(options.items()))] = keys
+    return out
+
+
+KEY_SCRIPT = """
+import json, sys
+sys.path[:0] = sys.argv[1:3]
+import toygames  # noqa: F401
+from test_contract import playout_keys
+print(json.dumps(playout_keys([tuple(v) for v in json.loads(sys.argv[3])])))
+"""
+
+
+def test_keys_are_the_same_in_a_fresh_process() -> None:
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    here = str(Path(__file__).resolve().parent)
     done = subprocess.run(
-        [sys.executable, "-c", KEY_SCRIPT, str(TESTS), json.dumps(VARIANTS)],
+        [sys.executable, "-c", KEY_SCRIPT, str(TESTS), here, json.dumps(VARIANTS)],
         capture_output=True,
         text=True,
         env=env,
         check=True,
     )
-    assert json.loads(done.stdout) == mine
+    assert json.loads(done.stdout) == playout_keys(VARIANTS)
 
 
 def test_core_loads_no_game() -> None:
