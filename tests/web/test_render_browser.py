@@ -3,34 +3,16 @@ the fold on a desktop and a phone, the hex preview's width, readable diagram coo
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from slimetrail.core.registry import get_game
 from slimetrail.render import PALETTE, state_svg
-from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 800), (390, 844)]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        reason = f"{CHROMIUM} is not installed (Debian package chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)

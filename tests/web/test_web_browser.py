@@ -15,23 +15,9 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+from slimetrail.web.liveserver import LiveServer, free_port
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    if not Path(CHROMIUM).exists():
-        reason = f"{CHROMIUM} is not installed (Debian package chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
