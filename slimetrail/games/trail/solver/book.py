@@ -154,7 +154,7 @@ def _mirror_state(state: TrailState) -> TrailState:
     return TrailState(state.game, free, _mirror_cell(state.game, state.snail), state.to_move)
 
 
-def _canonical(state: TrailState) -> tuple[str, bool]:
+def canonical(state: TrailState) -> tuple[str, bool]:
     """The key of ``state`` in a play book and whether it is the mirror image's."""
     fen, mirrored = state.fen(), _mirror_state(state).fen()
     return (fen, False) if fen <= mirrored else (mirrored, True)
@@ -189,7 +189,7 @@ def winning_move(state: State) -> Move | None:
     book = _load_play(play_book_path(state.game))
     if not book:
         return None
-    key, mirrored = _canonical(state)
+    key, mirrored = canonical(state)
     text = book.get(key)
     if text is None:
         return None
@@ -243,7 +243,7 @@ class PlayBookBuilder:
         """Cover ``state``, won by the side to move (``move``: a winning move, if known)."""
         from slimetrail.games.trail.solver import solve
 
-        key, mirrored = _canonical(state)
+        key, mirrored = canonical(state)
         if key in self.done:
             return
         self.done.add(key)
