@@ -12,6 +12,7 @@ and whether every game from a start won for our side was won.
     python bench/perfect.py                     # every start, both rule sets, 1 s a move
     python bench/perfect.py --rules rastros --starts e5 d4 --seconds 1
     python bench/perfect.py --swap               # our side the other way round
+    python bench/perfect.py --winner             # our side: the one the start is won for
 """
 
 from __future__ import annotations
@@ -112,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--starts", nargs="*", help="default: every square but the goals")
     parser.add_argument("--seconds", type=float, default=1.0, help="a move, both sides")
     parser.add_argument("--swap", action="store_true", help="our side the other way round")
+    parser.add_argument(
+        "--winner", action="store_true", help="our side: the one each start is won for"
+    )
     args = parser.parse_args(argv)
     starts = args.starts or every_start()
     warm_up()
@@ -128,11 +132,13 @@ def main(argv: list[str] | None = None) -> int:
             # The other side from each start under the other rules (and with --swap).
             flip = (rules == "taylor") != args.swap
             for i, start in enumerate(starts):
-                ours = 1 + (i + flip) % 2
                 reload()
                 value = start_values(get_game("slimetrail", rules=rules)).get(start)
                 if value is None:  # a start the books do not cover yet: the proven table
                     value = f"{'loss' if start in LOST_STARTS else 'win'} (docs)"
+                ours = 1 + (i + flip) % 2
+                if args.winner:
+                    ours = 1 if value.startswith("win") else 2
                 game = play(binary, rules, start, ours, args.seconds)
                 ours_wins = value.startswith("win") == (ours == 1)
                 if ours_wins:
