@@ -34,7 +34,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
-from slimetrail.games.snakepit import board
+from slimetrail.games.snakepit import board, kernel
 from slimetrail.games.snakepit.board import NEIGHBOURS
 
 PLAYERS = (1, 2, 3)
@@ -487,6 +487,20 @@ class SnakePitState(State):
                 status += "; out: " + ", ".join(names[p - 1] for p in self.out)
             lines.append(status)
         return "\n".join(lines)
+
+    def playout(self, rng: random.Random) -> Outcome:
+        """Uniformly random turns to the end, as the generic walk, but compiled
+        (:func:`.kernel.playout`); the state is not changed."""
+        if not self.mover:
+            outcome = self.outcome()
+            assert outcome is not None
+            return outcome
+        (first, second), _, _ = kernel.play_out(
+            self.heads, self.empty, self.mover, self.k, self.out, rng.getrandbits(63)
+        )
+        (winner,) = (p for p in PLAYERS if p != first and p != second)
+        name = self.game.player_names[winner - 1]
+        return Outcome.ranking([winner, second, first], reason=f"{name} is the last left")
 
     def perft(self, depth: int) -> int:
         if depth == 0:

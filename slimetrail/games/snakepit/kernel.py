@@ -1,0 +1,280 @@
+"""The compiled Snake Pit core (numba, ``cache=True``): turns, playouts and the evaluation.
+
+A position is passed as plain arrays over the board's bit numbering (:mod:`.board`, 182
+slots of which 139 are cells): ``heads`` of shape ``(4, 4)`` (row ``p`` the cells of player
+``p``'s snakes, row 0 unused), ``empty`` a boolean array (true for an empty board cell),
+``out`` the players gone out in order (``n_out`` of them).  A byte array is simpler than a
+three-word bitboard here and, with the six-entry neighbour table ``NBR``, just as fast for
+walks that look at one snake's few neighbours at a time.
+
+Turns are listed in the Python rules' order (snakes by rising cell, destinations by rising
+cell), so the tests compare the lists exactly.  Randomness is a xorshift64* stream seeded by
+the caller, so a playout is deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from slimetrail.games.snakepit import board
+
+NBITS = board.NBITS
+MAX_TURNS = 4 * 6 * 6 * 6  # C(4, 3) snake choices times at most 6^3 destinations
+MAX_SNAKES = 12
+MAX_PLIES = len(board.CELLS)  # every turn fills at least one empty cell
+
+
+def neighbour_table() -> np.ndarray:
+    """``NBR[cell]``: the up to six neighbours of a cell, rising, padded with -1."""
+    table = np.full((NBITS, 6), -1, np.int64)
+    for cell in board.CELLS:
+        near = [c for c in board.CELLS if board.NEIGHBOURS[cell] >> c & 1]
+        table[cell, : len(near)] = near
+    return table
+
+
+NBR = neighbour_table()
+CELLS = np.array(board.CELLS, np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def next_random(rng):
+    """The next 64-bit number of the xorshift64* stream kept in ``rng[0]``."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@nb.njit(cache=True, inline="always")
+def below(rng, n):
+    """A random whole number in ``[0, n)``."""
+    return np.int64((next_random(rng) >> np.uint64(11)) % np.uint64(n))
+
+
+@nb.njit(cache=True)
+def gen_turns(snakes, empty, k, nbr, buf):
+    """Every turn of ``k`` steps of the four ``snakes`` (sorted cells) into ``buf`` (shape
+    ``(MAX_TURNS, 3, 2)``: ``buf[t, i] = (from, to)``); returns how many.  The order is the
+    rules': snake combinations first, then destinations."""
+    n = 0
+    if k == 1:
+        for a in range(4):
+            for ia in range(6):
+                da = nbr[snakes[a], ia]
+                if da < 0:
+                    break
+                if empty[da]:
+                    buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
+                    n += 1
+        return n
+    for a in range(4):
+        for b in range(a + 1, 4):
+            if k == 2:
+                for ia in range(6):
+                    da = nbr[snakes[a], ia]
+                    if da < 0:
+                        break
+                    if not empty[da]:
+                        continue
+                    for ib in range(6):
+                        db = nbr[snakes[b], ib]
+                        if db < 0:
+                            break
+                        if empty[db] and db != da:
+                            buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
+                            buf[n, 1, 0], buf[n, 1, 1] = snakes[b], db
+                            n += 1
+                continue
+            for c in range(b + 1, 4):
+                for ia in range(6):
+                    da = nbr[snakes[a], ia]
+                    if da < 0:
+                        break
+                    if not empty[da]:
+                        continue
+                    for ib in range(6):
+                        db = nbr[snakes[b], ib]
+                        if db < 0:
+                            break
+                        if not empty[db] or db == da:
+                            continue
+                        for ic in range(6):
+                            dc = nbr[snakes[c], ic]
+                            if dc < 0:
+                                break
+                            if empty[dc] and dc != da and dc != db:
+                                buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
+                                buf[n, 1, 0], buf[n, 1, 1] = snakes[b], db
+                                buf[n, 2, 0], buf[n, 2, 1] = snakes[c], dc
+                                n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def has_turn(snakes, empty, k, nbr):
+    """Whether ``k`` of the four ``snakes`` can step to distinct empty cells: the loops of
+    :func:`gen_turns`, stopping at the first turn (a recursive walk crashes numba's cache)."""
+    for a in range(4):
+        for ia in range(6):
+            da = nbr[snakes[a], ia]
+            if da < 0:
+                break
+            if not empty[da]:
+                continue
+            if k == 1:
+                return True
+            for b in range(a + 1, 4):
+                for ib in range(6):
+                    db = nbr[snakes[b], ib]
+                    if db < 0:
+                        break
+                    if not empty[db] or db == da:
+                        continue
+                    if k == 2:
+                        return True
+                    for c in range(b + 1, 4):
+                        for ic in range(6):
+                            dc = nbr[snakes[c], ic]
+                            if dc < 0:
+                                break
+                            if empty[dc] and dc != da and dc != db:
+                                return True
+    return False
+
+
+@nb.njit(cache=True)
+def apply_turn(heads, empty, p, buf, t, k):
+    """Play turn ``t`` of ``buf`` for player ``p``: the snakes move, the cells they leave
+    stay blocked (they were never empty), the destinations fill."""
+    for i in range(k):
+        start, end = buf[t, i, 0], buf[t, i, 1]
+        empty[end] = False
+        for j in range(4):
+            if heads[p, j] == start:
+                heads[p, j] = end
+    heads[p].sort()
+
+
+@nb.njit(cache=True)
+def advance(heads, empty, mover, k, out, n_out, nbr):
+    """The player who moves after ``mover`` when the next turn moves ``k`` snakes, putting
+    out every player met without a full turn (``out``/``n_out`` grow); 0 if the game ends.
+    Returns ``(next player, n_out)``."""
+    player = mover
+    while n_out < 2:
+        player = player % 3 + 1
+        gone = False
+        for i in range(n_out):
+            if out[i] == player:
+                gone = True
+        if gone:
+            continue
+        if has_turn(heads[player], empty, k, nbr):
+            return player, n_out
+        out[n_out] = player
+        n_out += 1
+    return 0, n_out
+
+
+@nb.njit(cache=True)
+def playout(heads, empty, mover, k, out, n_out, nbr, seed, record):
+    """Uniformly random turns (as ``rng.choice(legal_moves)``) to the end, on the arrays
+    given (changed).  ``out`` ends with the two players out, in order; ``record[ply]``
+    receives each turn's steps (``record`` of shape ``(MAX_PLIES, 3, 2)``, unused steps -1);
+    returns the number of turns played."""
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(seed) | np.uint64(1)
+    buf = np.empty((MAX_TURNS, 3, 2), np.int64)
+    plies = 0
+    while mover:
+        n = gen_turns(heads[mover], empty, k, nbr, buf)
+        t = below(rng, n)
+        record[plies] = -1
+        record[plies, :k] = buf[t, :k]
+        apply_turn(heads, empty, mover, buf, t, k)
+        plies += 1
+        k = min(k + 1, 3)
+        mover, n_out = advance(heads, empty, mover, k, out, n_out, nbr)
+    return plies
+
+
+@nb.njit(cache=True)
+def distances(heads, p, empty, nbr, dist):
+    """``dist[cell]``: the steps from the nearest of player ``p``'s snakes to ``cell``
+    through empty cells (-1 where none reaches)."""
+    dist[:] = -1
+    queue = np.empty(NBITS, np.int64)
+    head, tail = 0, 0
+    for j in range(4):
+        dist[heads[p, j]] = 0
+        queue[tail] = heads[p, j]
+        tail += 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for i in range(6):
+            near = nbr[cell, i]
+            if near < 0:
+                break
+            if empty[near] and dist[near] < 0:
+                dist[near] = dist[cell] + 1
+                queue[tail] = near
+                tail += 1
+
+
+@nb.njit(cache=True)
+def territory(heads, empty, alive, nbr, counts):
+    """Voronoi territory: ``counts[p]`` = the empty cells that player ``p``'s snakes reach
+    in strictly fewer steps than every other player in play (``alive[p]``) does."""
+    dist = np.empty((4, NBITS), np.int64)
+    for p in range(1, 4):
+        counts[p] = 0
+        if alive[p]:
+            distances(heads, p, empty, nbr, dist[p])
+    for cell in range(NBITS):
+        if not empty[cell]:
+            continue
+        best, owner = -1, 0
+        for p in range(1, 4):
+            d = dist[p, cell]
+            if not alive[p] or d < 0:
+                continue
+            if best < 0 or d < best:
+                best, owner = d, p
+            elif d == best:
+                owner = 0
+        if owner:
+            counts[owner] += 1
+    return counts
+
+
+def arrays(heads: list[int], empty: int, out: list[int]) -> tuple[np.ndarray, ...]:
+    """The kernel's arrays for a position given as the rules' bitboards (fresh copies)."""
+    cells = np.zeros((4, 4), np.int64)
+    for p in (1, 2, 3):
+        mask, j = heads[p], 0
+        while mask:
+            low = mask & -mask
+            cells[p, j] = low.bit_length() - 1
+            mask ^= low
+            j += 1
+    raw = np.frombuffer(empty.to_bytes((NBITS + 7) // 8, "little"), np.uint8)
+    free = np.unpackbits(raw, bitorder="little")[:NBITS].astype(np.bool_)
+    gone = np.zeros(2, np.int64)
+    gone[: len(out)] = out
+    return cells, free, gone
+
+
+def play_out(
+    heads: list[int], empty: int, mover: int, k: int, out: list[int], seed: int
+) -> tuple[list[int], np.ndarray, int]:
+    """:func:`playout` from a position given as the rules' bitboards: the players out in
+    order, the record of turns and their number."""
+    cells, free, gone = arrays(heads, empty, out)
+    record = np.empty((MAX_PLIES, 3, 2), np.int64)
+    plies = playout(cells, free, mover, k, gone, len(out), NBR, seed, record)
+    return [int(p) for p in gone], record, int(plies)
