@@ -144,6 +144,12 @@ class SnakePitGame(Game):
     turn = TurnShape(max_clicks=6, repeats=True)
     option_specs = ()
 
+    def ai_ladder(self) -> Any:
+        # Greedy evaluation, best-reply search and max^n MCTS (slimetrail.games.snakepit.ai).
+        from slimetrail.games.snakepit.ai import LADDER
+
+        return LADDER
+
     def start_cells(self, player: int) -> list[int]:
         return [board.CELL_OF[name] for name in START[player].split()]
 
@@ -257,6 +263,8 @@ class SnakePitGame(Game):
 
 class SnakePitState(State):
     """Snakes and trails per player (bitboards), the player to move, k, and who is out."""
+
+    playout_tries = 1  # see playout()
 
     __slots__ = ("_board_key", "_stack", "empty", "game", "heads", "k", "mover", "out", "trails")
 
@@ -489,14 +497,17 @@ class SnakePitState(State):
         return "\n".join(lines)
 
     def playout(self, rng: random.Random) -> Outcome:
-        """Uniformly random turns to the end, as the generic walk, but compiled
-        (:func:`.kernel.playout`); the state is not changed."""
+        """Random turns to the end, compiled (:func:`.kernel.playout`); the state is not
+        changed.  Uniformly random as the generic walk, unless ``playout_tries`` is set
+        above 1 (a search's smarter policy: the best of that many random turns by a local
+        look at the snakes' exits)."""
         if not self.mover:
             outcome = self.outcome()
             assert outcome is not None
             return outcome
+        seed = rng.getrandbits(63)
         (first, second), _, _ = kernel.play_out(
-            self.heads, self.empty, self.mover, self.k, self.out, rng.getrandbits(63)
+            self.heads, self.empty, self.mover, self.k, self.out, seed, self.playout_tries
         )
         (winner,) = (p for p in PLAYERS if p != first and p != second)
         name = self.game.player_names[winner - 1]
