@@ -125,10 +125,21 @@ class SnakeMcts(MCTS):
     """Max^n MCTS whose nodes offer only their ``width`` best turns by the evaluation
     (``root_width`` at the root), tried best first."""
 
-    def __init__(self, state: State, *, seed: int, width: int, root_width: int, tries: int) -> None:
+    def __init__(
+        self,
+        state: State,
+        *,
+        seed: int,
+        width: int,
+        root_width: int,
+        tries: int,
+        turns: int | None,
+    ) -> None:
         self.width, self.root_width = width, root_width
         super().__init__(state, seed=seed)
-        self.state.playout_tries = tries  # type: ignore[attr-defined]  # the private copy
+        # The playout policy, on the search's private copy only.
+        self.state.playout_tries = tries  # type: ignore[attr-defined]
+        self.state.playout_turns = turns  # type: ignore[attr-defined]
 
     def expand(self, node) -> None:  # type: ignore[no-untyped-def]
         # The root's turns by the full evaluation; deeper ones by the snakes' exits alone.
@@ -147,6 +158,7 @@ class MctsLevel:
     width: int = 8
     root_width: int = 24
     tries: int = 3
+    turns: int | None = 2  # playout turns before the evaluation ranks the players
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         if limit.time is not None:  # leave room for the turn's scoring and the answer
@@ -160,6 +172,7 @@ class MctsLevel:
             width=self.width,
             root_width=self.root_width,
             tries=self.tries,
+            turns=self.turns,
         )
         return search.run(bounds)
 

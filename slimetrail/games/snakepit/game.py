@@ -265,6 +265,7 @@ class SnakePitState(State):
     """Snakes and trails per player (bitboards), the player to move, k, and who is out."""
 
     playout_tries = 1  # see playout()
+    playout_turns: int | None = None
 
     __slots__ = ("_board_key", "_stack", "empty", "game", "heads", "k", "mover", "out", "trails")
 
@@ -498,20 +499,36 @@ class SnakePitState(State):
 
     def playout(self, rng: random.Random) -> Outcome:
         """Random turns to the end, compiled (:func:`.kernel.playout`); the state is not
-        changed.  Uniformly random as the generic walk, unless ``playout_tries`` is set
-        above 1 (a search's smarter policy: the best of that many random turns by a local
-        look at the snakes' exits)."""
+        changed.  Uniformly random as the generic walk, unless a search sets
+        ``playout_tries`` above 1 (each turn the best of that many random turns by a local
+        look at the snakes' exits) or ``playout_turns`` (stop after that many turns and
+        rank the players still in by the evaluation, :func:`.kernel.evaluate`: the outcome
+        the position promises rather than one that happened)."""
         if not self.mover:
             outcome = self.outcome()
             assert outcome is not None
             return outcome
         seed = rng.getrandbits(63)
-        (first, second), _, _ = kernel.play_out(
-            self.heads, self.empty, self.mover, self.k, self.out, seed, self.playout_tries
-        )
-        (winner,) = (p for p in PLAYERS if p != first and p != second)
-        name = self.game.player_names[winner - 1]
-        return Outcome.ranking([winner, second, first], reason=f"{name} is the last left")
+        if self.playout_turns is None:
+            out, _, _ = kernel.play_out(
+                self.heads, self.empty, self.mover, self.k, self.out, seed, self.playout_tries
+            )
+            values = {}
+        else:
+            out, values = kernel.roll_out(
+                self.heads,
+                self.empty,
+                self.mover,
+                self.k,
+                self.out,
+                seed,
+                self.playout_tries,
+                self.playout_turns,
+            )
+        left = sorted((p for p in PLAYERS if p not in out), key=lambda p: -values.get(p, 0))
+        name = self.game.player_names[left[0] - 1]
+        reason = f"{name} is the last left" if len(left) == 1 else f"{name} has the most room"
+        return Outcome.ranking([*left, *reversed(out)], reason=reason)
 
     def perft(self, depth: int) -> int:
         if depth == 0:

@@ -487,6 +487,36 @@ def best_reply_scores(heads, empty, alive, mover, k, nbr, roots, scores):
     return n
 
 
+@nb.njit(cache=True)
+def rollout(heads, empty, mover, k, out, n_out, nbr, seed, tries, turns, values):
+    """At most ``turns`` turns of :func:`playout`'s policy, then :func:`evaluate` (on the
+    arrays given, changed): ``values[p]`` for the players still in, ``out`` the players
+    out in order.  Returns ``n_out``."""
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(seed) | np.uint64(1)
+    buf = np.empty((MAX_TURNS, 3, 2), np.int64)
+    played = 0
+    while mover and played < turns:
+        n = gen_turns(heads[mover], empty, k, nbr, buf)
+        t = below(rng, n)
+        best = exits_score(heads, empty, mover, buf, t, k, nbr)
+        for _ in range(tries - 1):
+            other = below(rng, n)
+            score = exits_score(heads, empty, mover, buf, other, k, nbr)
+            if score > best:
+                t, best = other, score
+        apply_turn(heads, empty, mover, buf, t, k)
+        played += 1
+        k = min(k + 1, 3)
+        mover, n_out = advance(heads, empty, mover, k, out, n_out, nbr)
+    alive = np.ones(4, np.bool_)
+    alive[0] = False
+    for i in range(n_out):
+        alive[out[i]] = False
+    evaluate(heads, empty, alive, nbr, values)
+    return n_out
+
+
 def arrays(heads: list[int], empty: int, out: list[int]) -> tuple[np.ndarray, ...]:
     """The kernel's arrays for a position given as the rules' bitboards (fresh copies)."""
     cells = np.zeros((4, 4), np.int64)
@@ -513,3 +543,22 @@ def play_out(
     record = np.empty((MAX_PLIES, 3, 2), np.int64)
     plies = playout(cells, free, mover, k, gone, len(out), NBR, seed, record, tries)
     return [int(p) for p in gone], record, int(plies)
+
+
+def roll_out(
+    heads: list[int],
+    empty: int,
+    mover: int,
+    k: int,
+    out: list[int],
+    seed: int,
+    tries: int,
+    turns: int,
+) -> tuple[list[int], dict[int, float]]:
+    """:func:`rollout` from the rules' bitboards: the players out in order and the values
+    of the others."""
+    cells, free, gone = arrays(heads, empty, out)
+    values = np.zeros(4, np.float64)
+    n_out = rollout(cells, free, mover, k, gone, len(out), NBR, seed, tries, turns, values)
+    out_now = [int(p) for p in gone[:n_out]]
+    return out_now, {p: float(values[p]) for p in (1, 2, 3) if p not in out_now}
