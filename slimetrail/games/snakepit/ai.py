@@ -158,7 +158,7 @@ class MctsLevel:
     width: int = 8
     root_width: int = 24
     tries: int = 3
-    turns: int | None = 2  # playout turns before the evaluation ranks the players
+    turns: int | None = 3  # playout turns before the evaluation ranks the players
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         if limit.time is not None:  # leave room for the turn's scoring and the answer
@@ -166,15 +166,18 @@ class MctsLevel:
         bounds = (Limit(nodes=self.iterations) if self.iterations else Limit()).capped(limit)
         if bounds.time is None and bounds.nodes is None:
             bounds = Limit(time=TIME_SHARE)
-        search = SnakeMcts(
+        return self.search(state, rng.getrandbits(64)).run(bounds)
+
+    def search(self, state: State, seed: int) -> SnakeMcts:
+        """A fresh search tree of this level's shape from ``state``."""
+        return SnakeMcts(
             state,
-            seed=rng.getrandbits(64),
+            seed=seed,
             width=self.width,
             root_width=self.root_width,
             tries=self.tries,
             turns=self.turns,
         )
-        return search.run(bounds)
 
 
 def analyse(state: State, limit: Limit, stop, on_info) -> PlayResult:  # type: ignore[no-untyped-def]
@@ -183,8 +186,7 @@ def analyse(state: State, limit: Limit, stop, on_info) -> PlayResult:  # type: i
         raise GameError("snake-pit is analysed by MCTS: give a time or nodes limit")
     top = LADDER.levels[LADDER.top]
     assert isinstance(top, MctsLevel)
-    search = SnakeMcts(state, seed=0, width=top.width, root_width=top.root_width, tries=top.tries)
-    return search.run(limit, stop=stop, on_info=on_info)
+    return top.search(state, 0).run(limit, stop=stop, on_info=on_info)
 
 
 LADDER = Ladder(

@@ -160,3 +160,25 @@ def test_territory_counts_the_cells_each_player_reaches_first() -> None:
         counts = kernel.territory(heads, empty, alive, kernel.NBR, np.zeros(4, np.int64))
         expected = model_territory(state)
         assert {p: int(counts[p]) for p in expected} == expected
+
+
+def test_a_playout_stopped_at_once_ranks_by_the_evaluation() -> None:
+    # Green walled in on two snakes (see above) and to move next after Red: worst of all.
+    fen = "b1,b9,l5,l13/- a2,e12,i2,m12/a1,a8,b2,b8,c1,c2,c9,c10 a7,g13,g1,m7/f7 2 3 -"
+    state = GAME.state_from_fen(fen)
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    values = np.zeros(4)
+    kernel.evaluate(heads, empty, np.array([False, True, True, True]), kernel.NBR, values)
+    state.playout_turns = 0
+    outcome = state.playout(random.Random(1))
+    expected = sorted((1, 2, 3), key=lambda p: -values[p])
+    assert [p for _, p in sorted((place, p) for p, place in enumerate(outcome.places, 1))] == (
+        expected
+    )
+    assert outcome.place(1) == 3
+    # A few turns on: Green goes out on its turn, and is last whatever the others' room.
+    state.playout_turns, state.playout_tries = 3, 2
+    before = state.fen()
+    for seed in range(5):
+        assert state.playout(random.Random(seed)).place(1) == 3
+    assert state.fen() == before
