@@ -12,60 +12,72 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
   the opponents are taken as one player who makes the single reply worst for the mover; on a
   beam of the greedy favourites, so that a turn of three steps (up to 864 ways) stays cheap.
 * :class:`SnakeMcts`: the generic max^n MCTS (:mod:`slimetrail.ai.mcts`, each player
-  maximising its own return) with progressive widening by the evaluation: a node offers only
-  its best-scored turns, the widest at the root, and the compiled playouts value the leaves.
+  maximising its own return) with progressive widening: the root offers only its best turns
+  by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
+  compiled playout turns (each the best of three random turns by exits), after which the
+  evaluation ranks the players -- the outcome the position promises.
 """
 
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from slimetrail.ai.levels import Ladder, RandomLevel
 from slimetrail.ai.limits import Limit, PlayResult
-from slimetrail.ai.mcts import MCTS
+from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.snakepit import kernel
+from slimetrail.games.snakepit.game import SnakePitState
 
 TIME_SHARE = 0.85  # of a move's time limit, for the MCTS iterations
 
 
-def turn_scores(state: State) -> tuple[list[Move], np.ndarray]:
+def turn_scores(state: SnakePitState) -> tuple[list[Move], np.ndarray]:
     """The legal turns (the rules' order) and each one's evaluation for the mover."""
     moves = state.legal_moves()
-    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)  # type: ignore[attr-defined]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
     scores = np.empty(kernel.MAX_TURNS, np.float64)
-    n = kernel.score_turns(heads, empty, alive(state), state.to_move, state.k, kernel.NBR, scores)  # type: ignore[attr-defined]
+    n = kernel.score_turns(heads, empty, alive(state), state.to_move, state.k, kernel.NBR, scores)
     assert n == len(moves)
     return moves, scores[:n]
 
 
-def best_turns(state: State, width: int) -> list[Move]:
+def pit(state: State) -> SnakePitState:
+    """``state`` as a Snake Pit position (these players play nothing else)."""
+    if not isinstance(state, SnakePitState):
+        raise GameError(f"the Snake Pit players cannot play {state.game.id}")
+    return state
+
+
+def best_turns(state: SnakePitState, width: int) -> list[Move]:
     """The mover's ``width`` best turns by the evaluation, best first."""
-    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)  # type: ignore[attr-defined]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
     chosen = np.empty((width, 3, 2), np.int64)
     scores = np.empty(width, np.float64)
-    k = state.k  # type: ignore[attr-defined]
+    k = state.k
     n = kernel.best_turns(
         heads, empty, alive(state), state.to_move, k, kernel.NBR, width, chosen, scores
     )
     return [tuple((int(a), int(b)) for a, b in chosen[i, :k]) for i in range(n)]
 
 
-def quick_turns(state: State, width: int) -> list[Move]:
+def quick_turns(state: SnakePitState, width: int) -> list[Move]:
     """The mover's ``width`` best turns by :func:`.kernel.exits_score`, best first."""
-    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)  # type: ignore[attr-defined]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
     chosen = np.empty((width, 3, 2), np.int64)
-    k = state.k  # type: ignore[attr-defined]
+    k = state.k
     n = kernel.quick_best_turns(heads, empty, state.to_move, k, kernel.NBR, width, chosen)
     return [tuple((int(a), int(b)) for a, b in chosen[i, :k]) for i in range(n)]
 
 
-def alive(state: State) -> np.ndarray:
+def alive(state: SnakePitState) -> np.ndarray:
     """``alive[p]``: whether player ``p`` is still in the game (index 0 unused)."""
-    return np.array([False] + [p not in state.out for p in (1, 2, 3)])  # type: ignore[attr-defined]
+    return np.array([False] + [p not in state.out for p in (1, 2, 3)])
 
 
 def best_of(moves: list[Move], scores: np.ndarray, rng: random.Random, noise: float) -> int:
@@ -82,16 +94,16 @@ class GreedyLevel:
     noise: float = 0.0
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        moves, scores = turn_scores(state)
+        moves, scores = turn_scores(pit(state))
         best = best_of(moves, scores, rng, self.noise)
         return PlayResult(moves[best], score=round(100 * scores[best]), depth=1)
 
 
-def best_reply(state: State, beam: int, rng: random.Random) -> PlayResult:
+def best_reply(state: SnakePitState, beam: int, rng: random.Random) -> PlayResult:
     """Best-reply search on the ``beam`` turns the evaluation likes best."""
     moves, scores = turn_scores(state)
     order = np.argsort(-scores, kind="stable")[:beam]
-    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)  # type: ignore[attr-defined]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
     values = np.empty(len(order), np.float64)
     kernel.best_reply_scores(
         heads,
@@ -101,7 +113,7 @@ def best_reply(state: State, beam: int, rng: random.Random) -> PlayResult:
         state.k,
         kernel.NBR,
         order,
-        values,  # type: ignore[attr-defined]
+        values,
     )
     # Among equal values the greedy favourite (the beam is in its order), then at random.
     top = max(values)
@@ -118,7 +130,7 @@ class BestReplyLevel:
     beam: int = 12
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        return best_reply(state, self.beam, rng)
+        return best_reply(pit(state), self.beam, rng)
 
 
 class SnakeMcts(MCTS):
@@ -127,7 +139,7 @@ class SnakeMcts(MCTS):
 
     def __init__(
         self,
-        state: State,
+        state: SnakePitState,
         *,
         seed: int,
         width: int,
@@ -138,15 +150,15 @@ class SnakeMcts(MCTS):
         self.width, self.root_width = width, root_width
         super().__init__(state, seed=seed)
         # The playout policy, on the search's private copy only.
-        self.state.playout_tries = tries  # type: ignore[attr-defined]
-        self.state.playout_turns = turns  # type: ignore[attr-defined]
+        self.pit = pit(self.state)  # the search's private copy, which it pushes and pops
+        self.pit.playout_tries, self.pit.playout_turns = tries, turns
 
-    def expand(self, node) -> None:  # type: ignore[no-untyped-def]
+    def expand(self, node: Node) -> None:
         # The root's turns by the full evaluation; deeper ones by the snakes' exits alone.
         if node.move is None:
-            node.untried = best_turns(self.state, self.root_width)[::-1]  # pop(): best first
+            node.untried = best_turns(self.pit, self.root_width)[::-1]  # pop(): best first
         else:
-            node.untried = quick_turns(self.state, self.width)[::-1]
+            node.untried = quick_turns(self.pit, self.width)[::-1]
 
 
 @dataclass(frozen=True)
@@ -166,9 +178,9 @@ class MctsLevel:
         bounds = (Limit(nodes=self.iterations) if self.iterations else Limit()).capped(limit)
         if bounds.time is None and bounds.nodes is None:
             bounds = Limit(time=TIME_SHARE)
-        return self.search(state, rng.getrandbits(64)).run(bounds)
+        return self.search(pit(state), rng.getrandbits(64)).run(bounds)
 
-    def search(self, state: State, seed: int) -> SnakeMcts:
+    def search(self, state: SnakePitState, seed: int) -> SnakeMcts:
         """A fresh search tree of this level's shape from ``state``."""
         return SnakeMcts(
             state,
@@ -180,13 +192,18 @@ class MctsLevel:
         )
 
 
-def analyse(state: State, limit: Limit, stop, on_info) -> PlayResult:  # type: ignore[no-untyped-def]
+def analyse(
+    state: State,
+    limit: Limit,
+    stop: threading.Event | None,
+    on_info: Callable[[PlayResult], None] | None,
+) -> PlayResult:
     """Full-strength analysis: the top level's MCTS for the time or iterations given."""
     if limit.time is None and limit.nodes is None and stop is None:
         raise GameError("snake-pit is analysed by MCTS: give a time or nodes limit")
     top = LADDER.levels[LADDER.top]
     assert isinstance(top, MctsLevel)
-    return top.search(state, 0).run(limit, stop=stop, on_info=on_info)
+    return top.search(pit(state), 0).run(limit, stop=stop, on_info=on_info)
 
 
 LADDER = Ladder(

@@ -144,7 +144,7 @@ def test_mcts_analysis_needs_a_bound_and_reports_iterations() -> None:
 def test_mcts_playout_policy_is_set_only_on_the_search_copy() -> None:
     state = random_state(7, 5)
     search = ai.SnakeMcts(state, seed=1, width=4, root_width=6, tries=3, turns=2)
-    assert search.state.playout_tries == 3 and state.playout_tries == 1
+    assert search.pit.playout_tries == 3 and state.playout_tries == 1
     assert len(search.root.untried) == 6
     search.run(Limit(nodes=20))
     assert all(len(child.untried or ()) <= 4 for child in search.root.children)
