@@ -156,9 +156,9 @@ class SnakeMcts(MCTS):
     def expand(self, node: Node) -> None:
         # The root's turns by the full evaluation; deeper ones by the snakes' exits alone.
         if node.move is None:
-            node.untried = best_turns(self.pit, self.root_width)[::-1]  # pop(): best first
+            node.untried = best_turns(pit(self.state), self.root_width)[::-1]  # pop(): best first
         else:
-            node.untried = quick_turns(self.pit, self.width)[::-1]
+            node.untried = quick_turns(pit(self.state), self.width)[::-1]
 
 
 @dataclass(frozen=True)
