@@ -7,6 +7,8 @@
 ``SnakePitState.playout`` against the generic Python walk (``State.playout``) measured in
 the same run: the ratio is the speed-up.
 
+Then the top level's MCTS iterations in one second from the same two positions.
+
 ``levels``: each level against the one below in three-player games over every arrangement
 of the two levels on the three seats (S = stronger, W = weaker: SWW, WSW, WWS, SSW, SWS,
 WSS), ``--rounds`` times each with different seeds; the first two plies are random so that
@@ -27,7 +29,7 @@ import time
 from collections import defaultdict
 from itertools import permutations
 
-from slimetrail.ai import Limit, choose_move, levels_for
+from slimetrail.ai import Limit, choose_move, levels_for, play
 from slimetrail.core.game import Outcome, State
 from slimetrail.core.registry import get_game
 
@@ -52,6 +54,16 @@ def bench_playouts(seconds: float) -> None:
         print(
             f"{name:>14}: python {rates[0]:8.0f}/s  compiled {rates[1]:8.0f}/s  "
             f"ratio {rates[1] / rates[0]:6.1f}x",
+            flush=True,
+        )
+    ladder = levels_for(game)
+    top = max(ladder)
+    for name, state in (("start", game.new_state()), ("after 9 turns", mid)):
+        result = play(state, top, Limit(time=1.0), seed=1)
+        iterations = result.info["iterations"]
+        print(
+            f"{name:>14}: level {top} MCTS {iterations} iterations in {result.seconds:.2f} s "
+            f"({iterations / result.seconds:.0f}/s)",
             flush=True,
         )
 
