@@ -32,7 +32,7 @@ from slimetrail.ai.limits import Limit, PlayResult
 from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.snakepit import kernel
-from slimetrail.games.snakepit.game import SnakePitState
+from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
 
 TIME_SHARE = 0.85  # of a move's time limit, for the MCTS iterations
 
@@ -216,3 +216,16 @@ LADDER = Ladder(
     },
     analyse,
 )
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel function the players use, so that
+    a server's worker pays for it before its first Snake Pit move rather than during one."""
+    state = SnakePitGame().new_state()
+    for level in LADDER.levels.values():
+        level.play(state, Limit(nodes=4), random.Random(0))
+    state.push(state.legal_moves()[0])
+    state.push(state.legal_moves()[0])  # turns of three from here
+    for level in LADDER.levels.values():
+        level.play(state, Limit(nodes=4), random.Random(0))
+    state.playout(random.Random(0))

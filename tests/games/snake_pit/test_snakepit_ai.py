@@ -148,3 +148,9 @@ def test_mcts_playout_policy_is_set_only_on_the_search_copy() -> None:
     assert len(search.root.untried) == 6
     search.run(Limit(nodes=20))
     assert all(len(child.untried or ()) <= 4 for child in search.root.children)
+
+
+def test_warm_up_plays_every_level_and_changes_nothing_shared() -> None:
+    before = GAME.new_state().fen()
+    ai.warm_up()
+    assert GAME.new_state().fen() == before and GAME.new_state().playout_tries == 1
