@@ -251,56 +251,6 @@ def quick_best_turns(heads, empty, mover, k, nbr, width, chosen):
     return m
 
 
-@nb.njit(cache=True)
-def distances(heads, p, empty, nbr, dist):
-    """``dist[cell]``: the steps from the nearest of player ``p``'s snakes to ``cell``
-    through empty cells (-1 where none reaches)."""
-    dist[:] = -1
-    queue = np.empty(NBITS, np.int64)
-    head, tail = 0, 0
-    for j in range(4):
-        dist[heads[p, j]] = 0
-        queue[tail] = heads[p, j]
-        tail += 1
-    while head < tail:
-        cell = queue[head]
-        head += 1
-        for i in range(6):
-            near = nbr[cell, i]
-            if near < 0:
-                break
-            if empty[near] and dist[near] < 0:
-                dist[near] = dist[cell] + 1
-                queue[tail] = near
-                tail += 1
-
-
-@nb.njit(cache=True)
-def territory(heads, empty, alive, nbr, counts):
-    """Voronoi territory: ``counts[p]`` = the empty cells that player ``p``'s snakes reach
-    in strictly fewer steps than every other player in play (``alive[p]``) does."""
-    dist = np.empty((4, NBITS), np.int64)
-    for p in range(1, 4):
-        counts[p] = 0
-        if alive[p]:
-            distances(heads, p, empty, nbr, dist[p])
-    for cell in range(NBITS):
-        if not empty[cell]:
-            continue
-        best, owner = -1, 0
-        for p in range(1, 4):
-            d = dist[p, cell]
-            if not alive[p] or d < 0:
-                continue
-            if best < 0 or d < best:
-                best, owner = d, p
-            elif d == best:
-                owner = 0
-        if owner:
-            counts[owner] += 1
-    return counts
-
-
 # -- the evaluation: how many more turns each player can make ------------------------------
 
 

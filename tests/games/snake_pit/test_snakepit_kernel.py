@@ -1,14 +1,14 @@
 """The compiled kernel against the Python rules and the independent model.
 
 Turn lists must equal the rules' exactly (same order), the existence check must agree with
-the rules' count, and a compiled playout's recorded turns must replay as legal turns of the
-model and end where the kernel says, with the same places.
+the rules' count, a compiled playout's recorded turns must replay as legal turns of the
+model and end where the kernel says, with the same places, and the evaluation's sharing out
+of the board must match a set-based model of it.
 """
 
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import numpy as np
 import pytest
@@ -125,41 +125,38 @@ def test_playout_outcomes_agree_with_the_python_walk_in_distribution() -> None:
         assert abs(fast.count(p) / n - slow.count(p) / (n // 3)) < 0.2
 
 
-def model_territory(state: SnakePitState) -> dict[int, int]:
-    """Voronoi counts written from the definition: breadth-first distances per player, a
-    cell counting for the one player strictly nearest."""
+def model_rooms(state: SnakePitState) -> dict[int, int]:
+    """Each player's share of the board, written from the evaluation's definition with
+    sets and rounds: every round each player claims the empty unclaimed cells next to the
+    cells it claimed the round before; a cell two players claim in the same round is
+    nobody's and is no base for further claims."""
     marks = state.view()["marks"]
     taken = {parse(c) for c in marks}
     alive = [p for p in (1, 2, 3) if p not in state.out]
-    dist: dict[int, dict] = {}
-    for p in alive:
-        heads = [parse(c) for c, m in marks.items() if f"head-{p}" in m]
-        seen = dict.fromkeys(heads, 0)
-        queue = deque(heads)
-        while queue:
-            cell = queue.popleft()
-            for near in NEIGHBOURS[cell]:
-                if near not in taken and near not in seen:
-                    seen[near] = seen[cell] + 1
-                    queue.append(near)
-        dist[p] = seen
+    front = {p: {parse(c) for c, m in marks.items() if f"head-{p}" in m} for p in alive}
+    claimed: set = set()
     counts = dict.fromkeys(alive, 0)
-    for cell in {c for p in alive for c in dist[p]} - taken:
-        ranked = sorted((dist[p][cell], p) for p in alive if cell in dist[p])
-        if len(ranked) == 1 or ranked[0][0] < ranked[1][0]:
-            counts[ranked[0][1]] += 1
+    while any(front.values()):
+        wanted = {p: {n for c in front[p] for n in NEIGHBOURS[c]} - taken - claimed for p in alive}
+        contested = {c for p in alive for q in alive if p < q for c in wanted[p] & wanted[q]}
+        for p in alive:
+            front[p] = wanted[p] - contested
+            counts[p] += len(front[p])
+        claimed |= contested | {c for p in alive for c in wanted[p]}
     return counts
 
 
-def test_territory_counts_the_cells_each_player_reaches_first() -> None:
+def test_snake_rooms_share_the_board_as_simultaneous_claims() -> None:
     positions = random_positions(3, 150)
     assert any(s.out for s in positions)
     for state in positions:
         heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
         alive = np.array([False] + [p not in state.out for p in (1, 2, 3)])
-        counts = kernel.territory(heads, empty, alive, kernel.NBR, np.zeros(4, np.int64))
-        expected = model_territory(state)
-        assert {p: int(counts[p]) for p in expected} == expected
+        rooms = np.zeros((4, 4), np.int64)
+        kernel.snake_rooms(heads, empty, alive, kernel.NBR, rooms)
+        expected = model_rooms(state)
+        assert {p: int(rooms[p].sum()) for p in expected} == expected
+        assert all(rooms[p].sum() == 0 for p in (1, 2, 3) if p not in expected)
 
 
 def test_a_playout_stopped_at_once_ranks_by_the_evaluation() -> None:
