@@ -507,7 +507,9 @@ def test_cli_workers_and_checkpoint(tmp_path, capsys, caplog):
         assert code == 0
         assert (data["value"], data["move_values"]) == (plain["value"], plain["move_values"])
         assert sorted(data["winning_moves"]) == sorted(plain["winning_moves"])
-    assert len(list(split_dir.iterdir())) == 5  # one per root move but the mirrored ones
+    # A checkpoint per root move but the mirrored ones, and the split's record of results.
+    assert len(list(split_dir.glob("*.npz"))) == 5
+    assert (split_dir / "results.json").exists()
     assert len(list(one_dir.iterdir())) == 1
     assert f"saved {one_dir}" in caplog.text  # a long solve says when it saves
     assert main(["solve", "--size", "5", "--workers", "0"]) == 2
