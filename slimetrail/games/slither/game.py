@@ -127,6 +127,12 @@ class SlitherGame(Game):
             )
         return SlitherState(self, stones[BLACK], stones[WHITE], colour, swapped, turns)
 
+    def ai_ladder(self) -> Any:
+        """Slither's own levels (:mod:`.ai`: MCTS with RAVE over the compiled kernel)."""
+        from slimetrail.games.slither.ai import LADDER
+
+        return LADDER
+
     def describe_board(self) -> dict[str, Any]:
         board, n = self.board, self.size
         cells = []

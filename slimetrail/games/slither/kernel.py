@@ -135,9 +135,10 @@ def connects(g, q, v, n, w, mark, stamp, stack):
 
 
 @nb.njit(cache=True)
-def list_turns(g, n, v, advanced, out):
+def list_turns(g, n, v, advanced, out, steps=True):
     """Every legal turn of ``v`` (one row per resulting board, the canonical spelling),
-    placements alone first; returns how many rows of ``out`` were written."""
+    placements alone first (only those when ``steps`` is false); returns how many rows of
+    ``out`` were written."""
     w = n + 2
     size = w * w
     king = king_offsets(w)
@@ -151,7 +152,7 @@ def list_turns(g, n, v, advanced, out):
             out[count, 2] = p
             count += 1
     stamp = 0
-    for s in range(size):
+    for s in range(size if steps else 0):
         if g[s] != v:
             continue
         stamp += 1
@@ -326,10 +327,61 @@ def reach(q, v, n, w, label, flags, near):
 
 
 @nb.njit(cache=True)
+def distance(g, n, v, limit):
+    """How many empty cells ``v`` must still fill to join its edges (an orthogonal path of
+    own and empty cells; 0-1 breadth-first search), or ``limit + 1`` if more than ``limit``."""
+    w = n + 2
+    size = w * w
+    dist = np.full(size, limit + 1, dtype=np.int64)
+    done = np.zeros(size, dtype=np.bool_)
+    queue = np.empty(2 * size + 2, dtype=np.int64)  # a deque: cost 0 in front, 1 behind
+    head = tail = size
+    for k in range(1, n + 1):
+        q = k * w + 1 if v == 2 else w + k
+        cost = 0 if g[q] == v else 1 if g[q] == EMPTY else limit + 1
+        if cost < dist[q]:
+            dist[q] = cost
+            if cost == 0:
+                head -= 1
+                queue[head] = q
+            else:
+                queue[tail] = q
+                tail += 1
+    while head < tail:
+        q = queue[head]
+        head += 1
+        if done[q]:
+            continue
+        done[q] = True
+        if edge_bits(q, v, n, w) & 2:
+            return dist[q]
+        for d in (1, -1, w, -w):
+            r = q + d
+            if g[r] == v:
+                cost = dist[q]
+            elif g[r] == EMPTY:
+                cost = dist[q] + 1
+            else:
+                continue
+            if cost < dist[r]:
+                dist[r] = cost
+                if cost == dist[q]:
+                    head -= 1
+                    queue[head] = r
+                else:
+                    queue[tail] = r
+                    tail += 1
+    return limit + 1
+
+
+@nb.njit(cache=True)
 def winning_turn(g, n, v, advanced, out):
     """A legal turn of ``v`` that completes ``v``'s connection, written to ``out[0:3]``
     (as in :func:`list_turns`); returns whether there is one.  Groups are labelled once
-    (once per stepping stone), so a candidate costs a few lookups, not a flood."""
+    (once per stepping stone), so a candidate costs a few lookups, not a flood.  A turn
+    adds two own cells at most: more than two empty cells to fill means no win."""
+    if distance(g, n, v, 2) > 2:
+        return False
     w = n + 2
     size = w * w
     king = king_offsets(w)
@@ -426,3 +478,50 @@ def layout(n: int) -> Layout:
 def seed_array(seed: int) -> np.ndarray:
     """A xorshift state for :func:`rand_below` (never zero)."""
     return np.array([seed & (2**64 - 1) or 0x9E3779B97F4A7C15], dtype=np.uint64)
+
+
+# -- the search's per-node arithmetic (slimetrail.games.slither.ai) ------------------------
+
+N, W, AMAF_N, AMAF_W, PROOF = range(5)  # rows of a node's stats: per child
+UNPROVEN = -1.0
+
+
+@nb.njit(cache=True)
+def select_child(stats, visits, rave, rave_k, exploration, first_play):
+    """UCT over the children's means blended with their AMAF means (beta from the
+    visit counts, Gelly & Silver); proven wins first, proven losses last."""
+    best, best_score = 0, -np.inf
+    log_n = np.log(visits + 1.0)
+    for i in range(stats.shape[1]):
+        proof = stats[PROOF, i]
+        if proof != UNPROVEN:
+            score = 2.0 * proof - 0.5
+        else:
+            n = stats[N, i]
+            an = stats[AMAF_N, i]
+            if rave and an > 0:
+                beta = an / (an + n + an * n / rave_k)
+                mean = stats[W, i] / n if n > 0 else 0.0
+                value = (1.0 - beta) * mean + beta * stats[AMAF_W, i] / an
+            elif n > 0:
+                value = stats[W, i] / n
+            else:
+                value = first_play
+            score = value + exploration * np.sqrt(log_n / (n + 1.0))
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+@nb.njit(cache=True)
+def record_result(stats, cells, i, grid, mover, won, rave):
+    """Count a playout for child ``i``, and for AMAF every child whose cell ``mover``
+    holds at the end."""
+    stats[N, i] += 1.0
+    stats[W, i] += won
+    if rave:
+        for j in range(cells.shape[0]):
+            c = cells[j]
+            if c >= 0 and grid[c] == mover:
+                stats[AMAF_N, j] += 1.0
+                stats[AMAF_W, j] += won
