@@ -138,9 +138,11 @@ def _watch_parent() -> None:
 def _warm_up() -> bool:
     """Load the AI and compile (or load from cache) the solver before the first request."""
     import slimetrail.ai  # noqa: F401
+    from slimetrail.games.slither.kernel import warm_up as warm_up_slither
     from slimetrail.games.trail.solver import warm_up
 
     warm_up()
+    warm_up_slither()
     return True
 
 

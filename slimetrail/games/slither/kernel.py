@@ -21,6 +21,8 @@ is ``(-1, -1, p)``.
 
 from __future__ import annotations
 
+import random
+
 import numba as nb
 import numpy as np
 
@@ -525,3 +527,15 @@ def record_result(stats, cells, i, grid, mover, won, rave):
             if c >= 0 and grid[c] == mover:
                 stats[AMAF_N, j] += 1.0
                 stats[AMAF_W, j] += won
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel function now, not in the first
+    move: a tiny game's search touches them all."""
+    from slimetrail.ai.limits import Limit
+    from slimetrail.core.registry import get_game
+    from slimetrail.games.slither.ai import search_move
+
+    state = get_game("slither", size="4").new_state()
+    search_move(state, Limit(nodes=30))
+    state.playout(random.Random(0))
