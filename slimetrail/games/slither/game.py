@@ -23,6 +23,7 @@ from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    ExactSolver,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -132,6 +133,12 @@ class SlitherGame(Game):
         from slimetrail.games.slither.ai import LADDER
 
         return LADDER
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The exact solver of boards up to 5x5 (:mod:`.solver`), ``None`` on bigger ones."""
+        from slimetrail.games.slither.solver import SOLVER
+
+        return SOLVER if SOLVER.can_solve(self) else None
 
     def describe_board(self) -> dict[str, Any]:
         board, n = self.board, self.size
