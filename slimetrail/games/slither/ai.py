@@ -379,9 +379,9 @@ def analyse(
 
 LEVELS: dict[int, Player] = {
     1: BeginnerLevel("beginner: random placements, but takes a win in one"),
-    2: SearchLevel("novice: plain Monte-Carlo search, 200 playouts", 200, rave=False),
-    3: SearchLevel("casual: Monte-Carlo search with RAVE, 400 playouts", 400),
-    4: SearchLevel("club: Monte-Carlo search with RAVE, 2 000 playouts", 2_000),
+    2: SearchLevel("novice: plain Monte-Carlo search, 100 playouts", 100, rave=False),
+    3: SearchLevel("casual: Monte-Carlo search with RAVE, 250 playouts", 250),
+    4: SearchLevel("club: Monte-Carlo search with RAVE, 800 playouts", 800),
     5: SearchLevel("strong: Monte-Carlo search with RAVE for the whole time limit", None),
 }
 LADDER = Ladder(LEVELS, analyse)

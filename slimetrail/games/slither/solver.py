@@ -1,6 +1,6 @@
 """Exact solver of small Slither boards (``Game.exact_solver()``), and its command:
 
-    python -m slimetrail.games.slither.solver --size 4 [--advanced] [--time 600]
+    python -m slimetrail.games.slither.solver --size 4 [--advanced] [--time 600] [--first c3]
 
 Negamax over the compiled kernel (:mod:`.kernel`) with a transposition table keyed by
 Zobrist hashes of the stones and the colour to move: a position is won when the mover has a
@@ -222,9 +222,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=4)
     parser.add_argument("--advanced", action="store_true", help="Advanced Slither")
     parser.add_argument("--time", type=float, default=1200.0, help="seconds at most")
+    parser.add_argument("--first", help="solve only the position after this first turn")
     args = parser.parse_args(argv)
     game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
     state = game.new_state()
+    if args.first:
+        state.push_str(args.first)
+        started = time.perf_counter()
+        stats = np.zeros(2, dtype=np.int64)
+        won = SOLVER.mover_wins(state, started + args.time, stats)
+        seconds = time.perf_counter() - started
+        winner = "White" if won else "Black"
+        print(f"{game.id} {args.size}x{args.size} after {args.first}: {winner} wins")
+        print(f"  (pie=off; solved in {seconds:.1f} s, {stats[NODES]} nodes)")
+        return 0
     result = SOLVER.solve(state, time_limit=args.time)
     names = [state.move_str(m) for m in result.winning_moves]
     losing = [state.move_str(m) for m, v in result.move_values.items() if v == "loss"]
