@@ -42,7 +42,8 @@ CLOCK_EVERY = 1023  # nodes between looks at the clock
 NODES, ABORTED = 0, 1  # stats[] slots
 
 
-@nb.njit(cache=True)
+# Not cached either: an object-mode block loaded from numba's cache loses its globals.
+@nb.njit
 def clock():
     with nb.objmode(now="float64"):
         now = time.perf_counter()
