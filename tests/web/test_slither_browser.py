@@ -135,8 +135,13 @@ def test_whole_game_against_the_computer_with_a_swap_and_a_step(live_server, new
     assert moves(page) == match["moves"]
     expected = "You win!" if match["outcome"]["winner"] == 2 else "You lose"
     assert expected in page.locator("#result").inner_text()
-    # The connecting chain is highlighted.
-    assert any("win" in marks(page, c) for c in ("a1", "b1", "c1", "d1", "e1", "a5", "e5"))
+    # The connecting chain is highlighted: at least one stone a row (or a file) of 5x5.
+    chain = page.eval_on_selector_all(
+        "#board [data-cell].mark-win", "cells => cells.map(c => c.dataset.cell)"
+    )
+    winner_colour = "black" if match["outcome"]["winner"] == 2 else "white"  # after the swap
+    lines = {c[1] for c in chain} if winner_colour == "black" else {c[0] for c in chain}
+    assert len(chain) >= 5 and len(lines) == 5, chain
     assert legal_cells(page) == []
 
 

@@ -231,13 +231,23 @@ def main(argv: list[str] | None = None) -> int:
         state.push_str(args.first)
         started = time.perf_counter()
         stats = np.zeros(2, dtype=np.int64)
-        won = SOLVER.mover_wins(state, started + args.time, stats)
+        try:
+            won = SOLVER.mover_wins(state, started + args.time, stats)
+        except SolveTimeout:
+            print(
+                f"{game.id} {args.size}x{args.size} after {args.first}: not solved in {args.time} s"
+            )
+            return 1
         seconds = time.perf_counter() - started
         winner = "White" if won else "Black"
         print(f"{game.id} {args.size}x{args.size} after {args.first}: {winner} wins")
         print(f"  (pie=off; solved in {seconds:.1f} s, {stats[NODES]} nodes)")
         return 0
-    result = SOLVER.solve(state, time_limit=args.time)
+    try:
+        result = SOLVER.solve(state, time_limit=args.time)
+    except SolveTimeout:
+        print(f"{game.id} {args.size}x{args.size}: not solved in {args.time} s")
+        return 1
     names = [state.move_str(m) for m in result.winning_moves]
     losing = [state.move_str(m) for m, v in result.move_values.items() if v == "loss"]
     print(
