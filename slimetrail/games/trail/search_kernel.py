@@ -37,6 +37,9 @@ TABLE_BITS = 19  # transposition table entries (7 words each: 28 MiB), shared by
 CLOCK_EVERY = 1023  # nodes between two looks at the clock
 WIN_NOW, LOST_NOW = 0.99, -0.98  # as in eval.py
 INF = MATE + 1
+# A typed 1: a literal argument would compile a second version of the recursive negamax,
+# and numba's cache cannot link the two (a segfault when loaded from the cache).
+ROOT_CHILD_PLY = np.int64(1)
 EXACT, LOWER, UPPER = 0, 1, 2
 U0, U1 = np.uint64(0), np.uint64(1)
 # stats slots
@@ -424,7 +427,7 @@ def search_root(
                     depth - 1,
                     -INF,
                     -alpha,
-                    1,
+                    ROOT_CHILD_PLY,
                     ctx,
                     tt_keys,
                     tt_data,
