@@ -492,6 +492,12 @@ def table() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((size, 3), np.uint64), np.zeros((size, 4), np.int64)
 
 
+def clear_table() -> None:
+    """Forget every stored position (a search then starts from nothing, as in the tests)."""
+    for part in table():
+        part[:] = 0
+
+
 _VARIANTS = itertools.count(1)
 
 
