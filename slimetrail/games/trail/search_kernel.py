@@ -3,8 +3,8 @@
 :mod:`slimetrail.games.trail.eval` stays the readable reference: :func:`evaluate_words`
 computes the same value, operation for operation, and the tests compare the two.  The search
 is iterative-deepening negamax with principal-variation windows, a transposition table keyed
-exactly on (free cells, snail, side), history move ordering and instant answers next to a
-goal corner; its scores are those of :mod:`slimetrail.ai.search` (evaluation x
+exactly on (free cells, snail, side), history move ordering, instant answers next to a
+goal corner and, under Taylor's rules, the win of the one goal left in reach; its scores are those of :mod:`slimetrail.ai.search` (evaluation x
 ``EVAL_SCALE``, a win in k plies ``MATE - k``), so a result reads the same way.
 
 Cells are relabelled densely (``row * n + column``, at most 128 cells: every board up to
@@ -37,6 +37,10 @@ TABLE_BITS = 19  # transposition table entries (7 words each: 28 MiB), shared by
 CLOCK_EVERY = 1023  # nodes between two looks at the clock
 WIN_NOW, LOST_NOW = 0.99, -0.98  # as in eval.py
 INF = MATE + 1
+# Taylor's rules with one goal corner left in reach: its owner wins (every step must keep it
+# in reach, so the snail ends there), in an unknown number of plies.  Above any evaluation,
+# below every mate found.
+KNOWN_WIN = MATE_BOUND - 500
 # A typed 1: a literal argument would compile a second version of the recursive negamax,
 # and numba's cache cannot link the two (a segfault when loaded from the cache).
 ROOT_CHILD_PLY = np.int64(1)
@@ -197,6 +201,22 @@ def legal_steps(free_lo, free_hi, snail, nbr, goals, taylor):
 
 
 @nb.njit(cache=True)
+def goals_in_reach(free_lo, free_hi, snail, nbr, goals):
+    """Bit p set if player p + 1's goal corner can be reached from the snail through free
+    cells, without walking through a goal corner (entering one ends the game)."""
+    g1_lo, g1_hi = bit(goals[0])
+    g2_lo, g2_hi = bit(goals[1])
+    pass_lo = free_lo & ~(g1_lo | g2_lo)
+    pass_hi = free_hi & ~(g1_hi | g2_hi)
+    s_lo, s_hi = bit(snail)
+    r_lo, r_hi = flood(s_lo, s_hi, pass_lo, pass_hi, nbr)
+    d_lo, d_hi = dilate(r_lo, r_hi, nbr)
+    d_lo &= free_lo
+    d_hi &= free_hi
+    return np.int64(has(d_lo, d_hi, goals[0])) | np.int64(has(d_lo, d_hi, goals[1])) << 1
+
+
+@nb.njit(cache=True)
 def negamax(
     free_lo,
     free_hi,
@@ -230,6 +250,11 @@ def negamax(
     my_goal, their_goal = goals[side], goals[1 - side]
     if has(st_lo, st_hi, my_goal):
         return MATE - ply - 1
+    if taylor:
+        reach = goals_in_reach(free_lo, free_hi, snail, nbr, goals)
+        mine, theirs = reach >> side & 1, reach >> (1 - side) & 1
+        if mine != theirs:
+            return KNOWN_WIN if mine else -KNOWN_WIN
     if depth <= 0 or ply >= MAX_PLY:
         value = evaluate_words(free_lo, free_hi, snail, side, nbr, goals, taylor)
         return np.int64(round(value * EVAL_SCALE))

@@ -16,6 +16,7 @@ from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail import search_kernel
 from slimetrail.games.trail.eval import evaluate
+from slimetrail.games.trail.search_kernel import KNOWN_WIN
 
 PAIRS = [("slimetrail", size, rules) for size in ("9", "11") for rules in ("rastros", "taylor")] + [
     ("slimetrail-hex", size, rules) for size in ("10", "11") for rules in ("rastros", "taylor")
@@ -69,9 +70,27 @@ def test_compiled_legal_steps_are_the_games(game_id, size, rules):
         assert steps == sorted(state.legal_moves()), state.fen()
 
 
+def goals_in_reach(state) -> set[int]:
+    """The goal corners a walk from the snail through free non-goal cells can enter."""
+    game, neighbours = state.game, state.game.board.neighbours
+    goals = {game.goals[1], game.goals[2]}
+    seen, todo, found = {state.snail}, [state.snail], set()
+    while todo:
+        cell = todo.pop()
+        for other in range(len(neighbours)):
+            if neighbours[cell] >> other & 1 and state.free >> other & 1 and other not in seen:
+                seen.add(other)
+                if other in goals:
+                    found.add(other)
+                else:
+                    todo.append(other)
+    return found
+
+
 def minimax(state, depth: int, ply: int) -> int:
     """Plain depth-limited negamax with the kernel's conventions: a step into the mover's
-    own goal scores MATE - ply - 1 wherever it is seen, a step into the other goal loses."""
+    own goal scores MATE - ply - 1 wherever it is seen, a step into the other goal loses;
+    under Taylor's rules the owner of the only goal left in reach has a known win."""
     game = state.game
     me = state.to_move
     moves = state.legal_moves()
@@ -79,6 +98,10 @@ def minimax(state, depth: int, ply: int) -> int:
         return 0 if game.rules == "taylor" else -(MATE - ply)
     if game.goals[me] in moves:
         return MATE - ply - 1
+    if game.rules == "taylor":
+        reach = goals_in_reach(state)
+        if (game.goals[me] in reach) != (game.goals[3 - me] in reach):
+            return KNOWN_WIN if game.goals[me] in reach else -KNOWN_WIN
     if depth == 0:
         return round(evaluate(state) * EVAL_SCALE)
     best = -(MATE + 1)
