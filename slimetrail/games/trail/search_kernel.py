@@ -3,9 +3,10 @@
 :mod:`slimetrail.games.trail.eval` stays the readable reference: :func:`evaluate_words`
 computes the same value, operation for operation, and the tests compare the two.  The search
 is iterative-deepening negamax with principal-variation windows, a transposition table keyed
-exactly on (free cells, snail, side), history move ordering, instant answers next to a
-goal corner and, under Taylor's rules, the win of the one goal left in reach; its scores are those of :mod:`slimetrail.ai.search` (evaluation x
-``EVAL_SCALE``, a win in k plies ``MATE - k``), so a result reads the same way.
+exactly on (free cells, snail, side), history move ordering, instant answers next to a goal
+corner and, under Taylor's rules, the win of the one goal left in reach.  Its scores are
+those of :mod:`slimetrail.ai.search` (evaluation x ``EVAL_SCALE``, a win in k plies
+``MATE - k``), so a result reads the same way.
 
 Cells are relabelled densely (``row * n + column``, at most 128 cells: every board up to
 11x11) and a set of cells is a pair of ``uint64`` words ``(lo, hi)``.  Compiled on first use
