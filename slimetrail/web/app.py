@@ -17,7 +17,7 @@ import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -30,6 +30,7 @@ from slimetrail.core.game import GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
 from slimetrail.web.hardening import RequestGuard, document_errors, redact_logs
+from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, match_handler, new_origin
 from slimetrail.web.matches import (
     ApiError,
     Live,
@@ -41,6 +42,9 @@ from slimetrail.web.matches import (
     result_text,
 )
 from slimetrail.web.workers import WorkerPool, analyse, computer_move, hard_cap, unsolved
+
+if TYPE_CHECKING:  # imported when used: procrastinate is needed only with PostgreSQL
+    from slimetrail.web.jobs import JobQueue
 
 log = logging.getLogger("slimetrail.web")
 
@@ -231,27 +235,76 @@ class ComputerPlayer:
 
 
 def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float = 1.0) -> FastAPI:
+    """``workers=0`` (PostgreSQL only): a web-only process, whose computer moves and analyses
+    go to the shared job queue (:mod:`slimetrail.web.jobs`) for ``slimetrail worker``."""
     if move_time <= 0:
         raise ValueError(f"move_time must be positive, not {move_time}")
-    engine = make_engine(db_url or default_db_url())
+    url = db_url or default_db_url()
+    engine = make_engine(url)
+    postgres = engine.dialect.name == "postgresql"
+    if workers < 0 or (workers == 0 and not postgres):
+        raise ValueError(
+            f"workers={workers}: a web-only server (0 workers) needs PostgreSQL, whose job "
+            "queue the workers share; give 1 or more workers with SQLite"
+        )
     upgrade(engine)
-    service = MatchService(make_sessionmaker(engine))
-    pool = WorkerPool(workers)
+    # PostgreSQL: every change is announced to the other processes (slimetrail.web.live).
+    origin = new_origin()
+    service = MatchService(
+        make_sessionmaker(engine), on_change=MatchAnnouncer(origin) if postgres else None
+    )
     hub = Hub(service)
-    computer = ComputerPlayer(service, pool, hub, move_time)
+    pool: WorkerPool | None = None
+    queue: JobQueue | None = None
+    computer: ComputerPlayer | JobQueue
+    if workers == 0:
+        from slimetrail.web.jobs import JobQueue
+
+        computer = queue = JobQueue(url)
+    else:
+        pool = WorkerPool(workers)
+        computer = ComputerPlayer(service, pool, hub, move_time)
+    listener: Listener | None = None
+    if postgres:
+
+        async def tell_all() -> None:  # notifications missed while reconnecting
+            for match_id in list(hub.clients):
+                hub.notify(match_id)
+
+        handlers = {MATCH_CHANNEL: match_handler(origin, hub.notify)}
+        if queue is not None:
+            handlers.update(queue.handlers())
+        listener = Listener(url, handlers, on_reconnect=tell_all)
+
+    def follow(live: Live, request: Request) -> None:
+        """The computer's move if it is to move (queued in the client's name)."""
+        if queue is not None:
+            queue.follow(live, client_of(request))
+        else:
+            computer.follow(live)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         redact_logs()
-        warm_up = asyncio.create_task(start_pool(pool))
+        if listener is not None:
+            await listener.start()
+        if queue is not None:
+            await queue.open()
+        warm_up = None if pool is None else asyncio.create_task(start_pool(pool))
         for match_id, ply in await run_in_threadpool(service.pending_computer_moves):
             computer.schedule(match_id, ply)
         try:
             yield
         finally:
-            warm_up.cancel()
+            if warm_up is not None:
+                warm_up.cancel()
             computer.cancel_all()
-            pool.shutdown()
+            if pool is not None:
+                pool.shutdown()
+            if queue is not None:
+                await queue.close()
+            if listener is not None:
+                await listener.stop()
             engine.dispose()
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
@@ -259,7 +312,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service
-    app.state.pool, app.state.computer = pool, computer
+    app.state.pool, app.state.computer, app.state.hub = pool, computer, hub
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -295,21 +348,35 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return games_json()
 
     async def create(
-        game_id: str, options: dict[str, Any], seats: list[dict[str, Any]] | None, **old: Any
+        request: Request,
+        game_id: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]] | None,
+        **old: Any,
     ) -> tuple[Live, str, dict[str, Any]]:
+        if queue is not None and wants_computer(seats, old.get("opponent")):
+            # Counted over the jobs of every process sharing the queue.
+            await queue.admit_computer(client_of(request))
+
         def run() -> tuple[Live, str, dict[str, Any]]:
             live, token = service.create(game_id, options, seats, **old)
             return live, token, answer(live, token)
 
         live, token, json = await run_in_threadpool(run)
-        computer.follow(live)
+        follow(live, request)
         return live, token, json
 
     @app.post("/api/matches", status_code=201)
-    async def create_match(body: CreateBody) -> dict[str, Any]:
+    async def create_match(request: Request, body: CreateBody) -> dict[str, Any]:
         seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
         _, _, json = await create(
-            body.game, body.options, seats, opponent=body.opponent, level=body.level, side=body.side
+            request,
+            body.game,
+            body.options,
+            seats,
+            opponent=body.opponent,
+            level=body.level,
+            side=body.side,
         )
         return json
 
@@ -332,7 +399,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         options = {spec.name: query[spec.name] for spec in cls.option_specs if query.get(spec.name)}
         seats = parse_seats(query["seats"]) if "seats" in query else None
         live, token, _ = await create(
-            game_id, options, seats, opponent=query.get("opponent", "computer"), **numbers
+            request, game_id, options, seats, opponent=query.get("opponent", "computer"), **numbers
         )
         return RedirectResponse(f"/play/{live.id}?seat={token}", status_code=303)
 
@@ -355,19 +422,19 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return await run_in_threadpool(service.clicks, match_id, seat, clicks)
 
     @app.post("/api/matches/{match_id}/move")
-    async def move(match_id: str, body: MoveBody) -> dict[str, Any]:
+    async def move(request: Request, match_id: str, body: MoveBody) -> dict[str, Any]:
         live, json = await change(
             service.move, match_id, body.seat, body.move, body.ply, token=body.seat
         )
-        computer.follow(live)
+        follow(live, request)
         hub.notify(match_id)
         return json
 
     @app.post("/api/matches/{match_id}/undo")
-    async def undo(match_id: str, body: UndoBody) -> dict[str, Any]:
+    async def undo(request: Request, match_id: str, body: UndoBody) -> dict[str, Any]:
         live, json = await change(service.undo, match_id, body.seat, body.ply, token=body.seat)
         computer.cancel(match_id)
-        computer.follow(live)
+        follow(live, request)
         hub.notify(match_id)
         return json
 
@@ -379,9 +446,9 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return json
 
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
-    async def rematch(match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
+    async def rematch(request: Request, match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
         live, json = await change(service.rematch, match_id, body.seat, token=body.seat)
-        computer.follow(live)
+        follow(live, request)
         hub.notify(match_id)  # every player of the old match is shown the way to the new one
         return json
 
@@ -406,9 +473,19 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return {"url": f"/play/{live.id}?seat={token}", "match": await answered(live, token)}
 
     @app.post("/api/analyse")
-    async def analyse_position(body: AnalyseBody) -> dict[str, Any]:
+    async def analyse_position(request: Request, body: AnalyseBody) -> dict[str, Any]:
         game = make_game(body.game, body.options)
         state, moves, _ = await run_in_threadpool(replay_moves, game, body.moves)
+        if queue is not None:
+            return await queue.analyse(
+                game.id,
+                dict(game.options),
+                moves,
+                ANALYSE_TIME,
+                client_of(request),
+                state.to_move,
+            )
+        assert pool is not None
         try:
             return await asyncio.wait_for(
                 pool.run(analyse, game.id, dict(game.options), moves, ANALYSE_TIME),
@@ -453,6 +530,17 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     else:
         app.include_router(pages.router)
     return app
+
+
+def client_of(request: Request) -> str:
+    """Whom queued work is counted against: the client's address."""
+    return request.client.host if request.client else ""
+
+
+def wants_computer(seats: list[dict[str, Any]] | None, opponent: str | None) -> bool:
+    if seats is None:
+        return opponent in (None, "computer")
+    return any(seat.get("kind") == "computer" for seat in seats)
 
 
 def parse_seats(text: str) -> list[dict[str, Any]]:

@@ -116,3 +116,51 @@ class LiveServer(str):
     def restart(self) -> None:
         self.kill()
         self.start()
+
+
+class LiveWorker:
+    """A ``slimetrail worker`` subprocess on ``db_url`` that can be killed and restarted."""
+
+    def __init__(self, db_url: str, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+        self.db_url, self.log_path, self.extra_args = db_url, log_path, extra_args
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 120.0) -> None:
+        """Start the worker and wait until it takes jobs (its pools warmed up)."""
+        from slimetrail.web.jobs import READY
+
+        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
+        command = [
+            sys.executable,
+            "-m",
+            "slimetrail",
+            "worker",
+            "--db",
+            self.db_url,
+            "--log-level",
+            "warning",
+            *self.extra_args,
+        ]
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            command, stdout=log, stderr=log, start_new_session=True, env=dict(os.environ)
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if READY in self.log_path.read_bytes()[offset:].decode(errors="replace"):
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"slimetrail worker exited:\n{self.log_path.read_text()}")
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"slimetrail worker did not get ready:\n{self.log_path.read_text()}")
+
+    def kill(self) -> None:
+        """kill -9 the worker and its pool processes, as a crash would."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.process = None
