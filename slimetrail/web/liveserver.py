@@ -8,11 +8,15 @@ app itself never imports this module.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
@@ -164,3 +168,39 @@ class LiveWorker:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self.process = None
+
+
+def pg_program(name: str) -> str | None:
+    """A PostgreSQL server program: on PATH, or where Debian keeps it."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True)
+    return str(candidates[0]) if candidates else None
+
+
+@contextmanager
+def temp_postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on loopback (``initdb``/``pg_ctl``, no fsync): yields
+    its URL without a database name, ``postgresql+psycopg://postgres@127.0.0.1:PORT``."""
+    initdb, pg_ctl = pg_program("initdb"), pg_program("pg_ctl")
+    if not (initdb and pg_ctl):
+        raise RuntimeError("initdb/pg_ctl not found (Debian package postgresql)")
+    folder = Path(tempfile.mkdtemp(prefix="slimetrail-pg-"))
+    # PostgreSQL refuses to run as root: run it as the postgres user then.
+    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if as_user:
+        shutil.chown(folder, "postgres")
+    data, port = folder / "data", free_port()
+    run: dict = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
+    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "postgres", "-A", "trust"], **run)
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
+    )
+    start = [*as_user, pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log")]
+    subprocess.run([*start, "-w", "start"], **run)
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], **run)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -187,3 +187,18 @@ def running_jobs(db_url: str) -> int:
             "SELECT count(*) FROM procrastinate_jobs WHERE status = 'doing'"
         ).fetchone()
     return int(row[0]) if row else 0
+
+
+def test_an_analysis_asked_on_b_is_run_by_the_worker_and_answered_on_b(site: Site) -> None:
+    from slimetrail.core.registry import get_game
+
+    state = get_game("slimetrail").new_state()
+    moves = []
+    for _ in range(8):
+        move = sorted(state.legal_moves(), key=state.move_str)[0]
+        moves.append(state.move_str(move))
+        state.push(move)
+    result = http_json("POST", f"{site.b}/api/analyse", json={"game": "slimetrail", "moves": moves})
+    assert result["solved"], result
+    assert set(result["moves"]) == {state.move_str(m) for m in state.legal_moves()}
+    assert result["to_move"] == state.to_move

@@ -1,0 +1,155 @@
+"""The pieces of the scale-out on one PostgreSQL, in this process: notifications sent in a
+transaction, admission counted over the queued jobs, the CLI's refusals."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from slimetrail.web import jobs
+from slimetrail.web.db import make_engine, make_sessionmaker, upgrade
+from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, libpq_url, notify
+from slimetrail.web.matches import ApiError, MatchService
+
+
+@pytest.fixture
+def db_url(pg_database: Callable[[], str]) -> str:
+    return pg_database()
+
+
+def test_a_notification_is_delivered_on_commit_and_never_on_rollback(db_url: str) -> None:
+    engine = make_engine(db_url)
+    sessions = make_sessionmaker(engine)
+    received: list[dict[str, Any]] = []
+
+    async def scenario() -> None:
+        listener = Listener(db_url, {MATCH_CHANNEL: received.append})
+        await listener.start()
+        try:
+
+            def send(payload: dict[str, Any], commit: bool) -> None:
+                with sessions() as session:
+                    notify(session, MATCH_CHANNEL, payload)
+                    session.commit() if commit else session.rollback()
+
+            await asyncio.to_thread(send, {"id": "rolled-back"}, False)
+            await asyncio.to_thread(send, {"id": "kept"}, True)
+            async with asyncio.timeout(30):
+                while not received:
+                    await asyncio.sleep(0.02)
+            await asyncio.sleep(0.3)  # anything else would have come by now
+        finally:
+            await listener.stop()
+
+    asyncio.run(scenario())
+    engine.dispose()
+    assert received == [{"id": "kept"}]
+
+
+def test_every_stored_change_of_a_match_is_announced_with_its_version(db_url: str) -> None:
+    engine = make_engine(db_url)
+    upgrade(engine)
+    announced: list[tuple[str, int]] = []
+
+    class Recorder(MatchAnnouncer):
+        def __call__(self, session: Any, match_id: str, version: int) -> None:
+            super().__call__(session, match_id, version)
+            announced.append((match_id, version))
+
+    service = MatchService(make_sessionmaker(engine), on_change=Recorder("me"))
+    live, token = service.create("slimetrail", {}, opponent="hotseat")
+    service.move(live.id, token, "c3", 0)
+    with pytest.raises(ApiError):  # refused: nothing stored, nothing announced
+        service.move(live.id, token, "c3", 0)
+    service.undo(live.id, token, 1)
+    service.resign(live.id, token)
+    engine.dispose()
+    assert announced == [(live.id, 1), (live.id, 2), (live.id, 3)]
+
+
+def test_admission_counts_the_jobs_queued_in_the_database(db_url: str, monkeypatch) -> None:
+    """Caps hold across processes: two queues (as two web processes would) share one count."""
+    monkeypatch.setattr(jobs, "MAX_ANALYSES", 3)
+    monkeypatch.setattr(jobs, "MAX_ANALYSES_PER_CLIENT", 2)
+
+    async def scenario() -> list[int]:
+        first, second = jobs.JobQueue(db_url), jobs.JobQueue(db_url)
+        await first.open()
+        await second.open()
+        statuses = []
+        try:
+            for queue, client in ((first, "x"), (second, "x"), (first, "x"), (second, "y")):
+                try:
+                    await queue.admit(jobs.ANALYSIS_QUEUE, client)
+                except ApiError as refused:
+                    statuses.append(refused.status)
+                    continue
+                statuses.append(200)
+                await queue.app.configure_task(
+                    jobs.ANALYSIS_TASK, queue=jobs.ANALYSIS_QUEUE
+                ).defer_async(client=client)
+            try:  # the total is reached: anyone is refused, by either process
+                await first.admit(jobs.ANALYSIS_QUEUE, "z")
+            except ApiError as refused:
+                statuses.append(refused.status)
+            # A computer job does not count against the analyses.
+            await jobs.enqueue_computer(second.app, "some-match", 0, "z")
+            assert await second.queued(jobs.COMPUTER_QUEUE, "z") == 1
+        finally:
+            await first.close()
+            await second.close()
+        return statuses
+
+    assert asyncio.run(scenario()) == [200, 200, 429, 200, 503]
+
+
+def test_one_waiting_computer_job_per_match(db_url: str) -> None:
+    async def scenario() -> list[bool]:
+        queue = jobs.JobQueue(db_url)
+        await queue.open()
+        try:
+            return [
+                await jobs.enqueue_computer(queue.app, "m1", 4, "c"),
+                await jobs.enqueue_computer(queue.app, "m1", 5, "c"),  # the waiting one plays
+                await jobs.enqueue_computer(queue.app, "m2", 0, "c"),
+            ]
+        finally:
+            await queue.close()
+
+    assert asyncio.run(scenario()) == [True, False, True]
+
+
+def test_the_queue_tables_are_made_once_by_processes_starting_together(db_url: str) -> None:
+    async def scenario() -> None:
+        await asyncio.gather(*(jobs.ensure_schema(db_url) for _ in range(3)))
+
+    asyncio.run(scenario())
+    engine = make_engine(db_url)
+    with engine.connect() as connection:
+        assert connection.scalar(text("SELECT count(*) FROM procrastinate_jobs")) == 0
+    engine.dispose()
+
+
+def test_libpq_url_drops_the_driver_and_refuses_other_databases() -> None:
+    assert libpq_url("postgresql+psycopg://u:p@h:5/d") == "postgresql://u:p@h:5/d"
+    assert libpq_url("postgres://h/d") == "postgresql://h/d"
+    with pytest.raises(ValueError, match="not a PostgreSQL URL"):
+        libpq_url("sqlite:///x.db")
+
+
+def test_serve_without_workers_needs_postgresql(tmp_path, capsys) -> None:
+    from slimetrail.cli.main import main
+
+    assert main(["serve", "--db", f"sqlite:///{tmp_path / 'x.db'}", "--workers", "0"]) == 2
+    assert "needs PostgreSQL" in capsys.readouterr().err
+
+
+def test_worker_needs_postgresql(tmp_path, capsys) -> None:
+    from slimetrail.cli.main import main
+
+    assert main(["worker", "--db", f"sqlite:///{tmp_path / 'x.db'}"]) == 2
+    assert "the job queue needs PostgreSQL" in capsys.readouterr().err
