@@ -153,3 +153,29 @@ def test_worker_needs_postgresql(tmp_path, capsys) -> None:
 
     assert main(["worker", "--db", f"sqlite:///{tmp_path / 'x.db'}"]) == 2
     assert "the job queue needs PostgreSQL" in capsys.readouterr().err
+
+
+def test_the_sweep_queues_a_move_for_a_computer_turn_that_has_no_job(db_url: str) -> None:
+    """A web process killed between storing a human move and queueing the reply leaves a
+    match whose computer is to move without a job: a worker's sweep queues one, once."""
+    engine = make_engine(db_url)
+    upgrade(engine)
+    service = MatchService(make_sessionmaker(engine))
+    waiting, _ = service.create("slimetrail", {}, opponent="computer", side=2)
+    service.create("slimetrail", {}, opponent="computer", side=1)  # the human is to move
+    worker = jobs.Worker(service, db_url, workers=1)
+
+    async def scenario() -> list[list[str]]:
+        await jobs.ensure_schema(db_url)
+        async with worker.app.open_async():
+            counts = []
+            for _ in range(2):  # a second sweep finds the job and queues no other
+                await worker.sweep()
+                rows = await worker.app.connector.execute_query_all_async(
+                    jobs.MATCHES_WITH_JOBS, task=jobs.COMPUTER_TASK
+                )
+                counts.append(sorted(row["match_id"] for row in rows))
+            return counts
+
+    assert asyncio.run(scenario()) == [[waiting.id], [waiting.id]]
+    engine.dispose()
