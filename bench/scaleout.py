@@ -8,7 +8,9 @@ process that did not make the previous one, which must reload the match).  A pla
 ``--think`` seconds (random, mean) between moves.  Measured: the latency of each move request
 (p50/p99), moves per second, and for ``--watched`` games the *live* latency: from sending a
 move on one process to its arrival on a WebSocket held on another process (LISTEN/NOTIFY).
-The baseline is the first row (1 process, fewest games), measured in the same run.
+The baseline is the first row (1 process, fewest games), measured in the same run.  The web
+processes' CPU time per request (moves and creations) is given too: unlike latencies, the
+machine's load does not change it, so it tells the capacity of an idle machine.
 
     nice -n 10 python bench/scaleout.py [--processes 1 2 4] [--games 200 1000] [--seconds 20]
 """
@@ -33,6 +35,12 @@ import websockets
 from slimetrail.web.liveserver import LiveServer, free_port, temp_postgres
 
 GAME = {"game": "slimetrail", "options": {"size": 15}, "opponent": "hotseat"}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -179,9 +187,9 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores shared)")
     header = (
         "| web processes | games | moves | moves/s | p50 ms | p99 ms | live p50 ms "
-        "| live p99 ms | errors |"
+        "| live p99 ms | errors | server CPU ms per request |"
     )
-    rows = [header, "|" + "---|" * 9]
+    rows = [header, "|" + "---|" * 10]
     results: list[tuple[int, int, dict[str, Any]]] = []
     with temp_postgres() as pg, tempfile.TemporaryDirectory() as tmp:
         for processes in args.processes:
@@ -194,10 +202,16 @@ def main() -> None:
                 try:
                     for server in servers:
                         server.start(timeout=300)
+                    pids = [s.process.pid for s in servers if s.process is not None]
+                    cpu = sum(map(cpu_seconds, pids))
                     result = asyncio.run(
                         run_load(
                             [s.url for s in servers], games, args.seconds, args.think, args.watched
                         )
+                    )
+                    # Includes creating the games; a figure the machine's load does not change.
+                    result["cpu_ms"] = (
+                        (sum(map(cpu_seconds, pids)) - cpu) * 1000 / max(1, result["moves"] + games)
                     )
                 finally:
                     for server in servers:
@@ -206,7 +220,7 @@ def main() -> None:
                 row = (
                     f"| {processes} | {games} | {result['moves']} | {result['per_second']:.0f} "
                     f"| {result['p50']:.0f} | {result['p99']:.0f} | {result['live_p50']:.0f} "
-                    f"| {result['live_p99']:.0f} | {result['errors']} |"
+                    f"| {result['live_p99']:.0f} | {result['errors']} | {result['cpu_ms']:.1f} |"
                 )
                 rows.append(row)
                 print(row, result["error_kinds"] or "", flush=True)
