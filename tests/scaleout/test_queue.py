@@ -50,6 +50,41 @@ def test_a_notification_is_delivered_on_commit_and_never_on_rollback(db_url: str
     assert received == [{"id": "kept"}]
 
 
+def test_a_listener_whose_connection_is_cut_reconnects_and_says_so(db_url: str) -> None:
+    """PostgreSQL keeps nothing for a disconnected listener: after reconnecting, the
+    listener calls ``on_reconnect`` (the app re-sends every watched match) and hears again."""
+    import psycopg
+
+    received: list[dict[str, Any]] = []
+    reconnects: list[int] = []
+
+    async def on_reconnect() -> None:
+        reconnects.append(1)
+
+    async def scenario() -> None:
+        listener = Listener(db_url, {MATCH_CHANNEL: received.append}, on_reconnect)
+        await listener.start()
+        try:
+            async with await psycopg.AsyncConnection.connect(
+                libpq_url(db_url), autocommit=True
+            ) as other:
+                await other.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE query LIKE 'LISTEN%%' AND pid <> pg_backend_pid()"
+                )
+                async with asyncio.timeout(30):
+                    while not reconnects:
+                        await asyncio.sleep(0.05)
+                    await other.execute("SELECT pg_notify(%s, %s)", (MATCH_CHANNEL, '{"id": 1}'))
+                    while not received:
+                        await asyncio.sleep(0.05)
+        finally:
+            await listener.stop()
+
+    asyncio.run(scenario())
+    assert reconnects == [1] and received == [{"id": 1}]
+
+
 def test_every_stored_change_of_a_match_is_announced_with_its_version(db_url: str) -> None:
     engine = make_engine(db_url)
     upgrade(engine)
