@@ -30,7 +30,7 @@ class Limits:
     match_watchers: int = 100
     total_watchers: int = 2000
     # Back-pressure: HTTP requests being served at once beyond which the server answers 503.
-    in_flight: int = 32
+    in_flight: int = 16
     # Retention (slimetrail.web.retention): an unfinished match with no move for this many
     # days, a finished one this many days after its last change, are deleted; checked every
     # ``expiry_interval`` seconds by the server (0: never, leave it to ``slimetrail expire``).
