@@ -585,6 +585,8 @@ def create_app(
             )
         except Refused:
             raise
+        except TimeoutError:
+            return unsolved(state.to_move, "the analysis ran past its time; try again")
         except Exception as exc:  # a failed solve: say so, never a 500
             log.exception("analysis of %s %s failed", game.spec, moves)
             return unsolved(state.to_move, f"the analysis failed: {exc}")

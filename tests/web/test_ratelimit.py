@@ -65,6 +65,8 @@ def test_creation_is_limited_per_client_across_every_way_to_create(client) -> No
         client.post("/new/slimetrail?opponent=hotseat", follow_redirects=False), "new matches"
     )
     assert matches(client) == before  # refused requests create nothing
+    responses = client.get("/openapi.json").json()["paths"]["/api/matches"]["post"]["responses"]
+    assert {"429", "503"} <= set(responses)
     # Another address has its own allowance.
     with TestClient(client.app, client=("10.0.0.9", 1)) as other:
         assert other.post("/api/matches", json=hotseat).status_code == 201
