@@ -65,6 +65,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=1.0,
         help="time cap in seconds for one computer move (default 1)",
     )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits (repeatable), e.g. --limit create_rate=60/minute "
+        "--limit in_flight=64; the names and defaults are in slimetrail/web/settings.py",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.set_defaults(func=run)
 
@@ -74,9 +82,17 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from slimetrail.web.app import create_app
+    from slimetrail.web.settings import Limits
 
+    limits = Limits()
     try:
-        app = create_app(args.db, workers=args.workers, move_time=args.move_time)
+        for text in args.limit:
+            limits = limits.with_text(text)
+    except ValueError as exc:
+        print(f"slimetrail: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(args.db, workers=args.workers, move_time=args.move_time, limits=limits)
     except ValueError as exc:
         print(f"slimetrail: error: {exc}", file=sys.stderr)
         return 2

@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable
@@ -37,11 +36,21 @@ from typing import Any
 
 import procrastinate
 from procrastinate.exceptions import AlreadyEnqueued
+from procrastinate.jobs import Status
 from starlette.concurrency import run_in_threadpool
 
+from slimetrail.web.admission import Refused
 from slimetrail.web.live import libpq_url
-from slimetrail.web.matches import ApiError, Live, MatchService, make_game, move_seed
-from slimetrail.web.workers import WorkerPool, analyse, computer_move, hard_cap, unsolved
+from slimetrail.web.matches import ApiError, Live, MatchService, move_seed
+from slimetrail.web.settings import Limits
+from slimetrail.web.workers import (
+    WorkerPool,
+    analyse,
+    computer_move,
+    hard_cap,
+    unsolved,
+    warm_up,
+)
 
 log = logging.getLogger("slimetrail.web.jobs")
 
@@ -49,11 +58,10 @@ COMPUTER_QUEUE, ANALYSIS_QUEUE = "computer", "analysis"
 COMPUTER_TASK, ANALYSIS_TASK = "slimetrail.computer_move", "slimetrail.analyse"
 ANALYSIS_CHANNEL = "slimetrail_analysis"
 COMPUTER_PRIORITY, ANALYSIS_PRIORITY = 10, 0
-# Jobs waiting or running, across all processes: beyond these, new work is refused at once.
-MAX_COMPUTER_JOBS, MAX_COMPUTER_JOBS_PER_CLIENT = 2_000, 20
-MAX_ANALYSES, MAX_ANALYSES_PER_CLIENT = 32, 2
-# How long a web process waits for an analysis beyond its time cap (then: "busy").
+# How long a web process waits for an analysis beyond its time cap.
 ANALYSIS_MARGIN = 10.0
+# Retry-After of a refusal: the workers are elsewhere, so a short, fixed guess.
+RETRY_AFTER = 5
 # A worker whose heartbeat is older than this is taken for dead and its jobs retried.
 STALL_SECONDS = 30.0
 # Any two processes starting at once must not both create the queue's tables.
@@ -61,10 +69,13 @@ SCHEMA_LOCK = 0x5E1E_7A11
 # What ``slimetrail worker`` prints once it takes jobs.
 READY = "slimetrail worker: ready"
 
-COUNT_JOBS = """
+# Jobs waiting in one queue, and one client's jobs waiting or running in any.
+COUNT_WAITING = """
+SELECT count(*) AS n FROM procrastinate_jobs WHERE queue_name = %(queue)s AND status = 'todo'
+"""
+COUNT_CLIENT = """
 SELECT count(*) AS n FROM procrastinate_jobs
- WHERE queue_name = %(queue)s AND status IN ('todo', 'doing')
-   AND (%(client)s::varchar IS NULL OR args->>'client' = %(client)s)
+ WHERE status IN ('todo', 'doing') AND args->>'client' = %(client)s
 """
 MATCHES_WITH_JOBS = """
 SELECT DISTINCT args->>'match_id' AS match_id FROM procrastinate_jobs
@@ -126,9 +137,10 @@ class JobQueue:
     Takes the place of the in-process computer player (``follow``/``schedule``/``cancel``).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, limits: Limits | None = None) -> None:
         self.app = make_queue_app(url)
         self.url = url
+        self.limits = limits or Limits()
         self.deferring: set[asyncio.Task[bool]] = set()
         self.waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
@@ -170,26 +182,39 @@ class JobQueue:
 
     # -- admission -------------------------------------------------------------------
 
-    async def queued(self, queue: str, client: str | None = None) -> int:
-        row = await self.app.connector.execute_query_one_async(
-            COUNT_JOBS, queue=queue, client=client
-        )
+    async def waiting(self, queue: str) -> int:
+        row = await self.app.connector.execute_query_one_async(COUNT_WAITING, queue=queue)
+        return int(row["n"])
+
+    async def of_client(self, client: str) -> int:
+        row = await self.app.connector.execute_query_one_async(COUNT_CLIENT, client=client)
         return int(row["n"])
 
     async def admit(self, queue: str, client: str) -> None:
-        """Refuse (503 in total, 429 for one client) work beyond the caps, counted over the
-        jobs of every process."""
-        total, mine = {
-            COMPUTER_QUEUE: (MAX_COMPUTER_JOBS, MAX_COMPUTER_JOBS_PER_CLIENT),
-            ANALYSIS_QUEUE: (MAX_ANALYSES, MAX_ANALYSES_PER_CLIENT),
-        }[queue]
-        what = "computer moves" if queue == COMPUTER_QUEUE else "analyses"
-        if await self.queued(queue) >= total:
-            raise ApiError(503, f"the server is busy: {total} {what} are waiting; try later")
-        if await self.queued(queue, client) >= mine:
-            raise ApiError(429, f"you have {mine} {what} waiting already; wait for them to finish")
+        """Refuse work beyond the caps of :class:`~slimetrail.web.settings.Limits`, counted
+        over the jobs of every process: 429 when ``client`` has ``client_jobs`` jobs waiting
+        or running, 503 when ``move_queue`` computer moves or ``analysis_queue`` analyses
+        wait."""
+        mine = await self.of_client(client)
+        if mine >= self.limits.client_jobs:
+            raise Refused(
+                429,
+                f"you already have {mine} computer moves or analyses queued or running "
+                f"(at most {self.limits.client_jobs}); wait for them to finish",
+                RETRY_AFTER,
+            )
+        cap = self.limits.move_queue if queue == COMPUTER_QUEUE else self.limits.analysis_queue
+        waiting = await self.waiting(queue)
+        if waiting >= cap:
+            what = "computer moves" if queue == COMPUTER_QUEUE else "analyses"
+            raise Refused(
+                503,
+                f"the server is busy: {waiting} {what} are waiting (at most {cap}); "
+                "try again shortly",
+                RETRY_AFTER,
+            )
 
-    async def admit_computer(self, client: str) -> None:
+    async def admit_move(self, client: str) -> None:
         await self.admit(COMPUTER_QUEUE, client)
 
     # -- analyses --------------------------------------------------------------------
@@ -215,11 +240,11 @@ class JobQueue:
     ) -> dict[str, Any]:
         await self.admit(ANALYSIS_QUEUE, client)
         key = secrets.token_urlsafe(12)
-        wait = hard_cap(time_limit) + ANALYSIS_MARGIN
+        start_by = self.limits.analysis_wait
         waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiters[key] = waiter
         try:
-            await self.app.configure_task(
+            job_id = await self.app.configure_task(
                 ANALYSIS_TASK, queue=ANALYSIS_QUEUE, priority=ANALYSIS_PRIORITY
             ).defer_async(
                 key=key,
@@ -230,18 +255,32 @@ class JobQueue:
                 client=client,
                 to_move=to_move,
                 # A worker reaching the job after this skips it: nobody waits any more.
-                deadline=time.time() + wait,
+                deadline=time.time() + start_by,
             )
-            return await asyncio.wait_for(waiter, wait)
-        except TimeoutError:
-            return unsolved(to_move, "the analysis workers are busy; try again")
+            try:
+                return await asyncio.wait_for(
+                    waiter, start_by + hard_cap(time_limit) + ANALYSIS_MARGIN
+                )
+            except TimeoutError:
+                pass
+            status = await self.app.job_manager.get_job_status_async(job_id)
+            if status == Status.TODO:  # no worker took it in time
+                await self.app.job_manager.cancel_job_by_id_async(job_id)
+                raise Refused(
+                    503,
+                    f"the server is busy: no worker was free for this analysis within "
+                    f"{start_by:g} s; try again shortly",
+                    RETRY_AFTER,
+                ) from None
+            return unsolved(to_move, "the analysis ran past its time; try again")
         finally:
             del self.waiters[key]
 
 
 async def warm(pool: WorkerPool) -> None:
+    """Start the pool's processes and load the AI and the solver in each."""
     try:
-        await pool.start()
+        await asyncio.gather(*(pool.run(warm_up) for _ in range(pool.workers)))
     except Exception:  # the first job shows the same problem in its own log line
         log.exception("the worker pool could not be warmed up")
 
@@ -281,15 +320,12 @@ class Worker:
             return  # the match moved on, was taken back or is over: nothing to play
         now, game_id, options, fen, level = job
         seed = move_seed(match_id, now)
-        try:
-            text = await asyncio.wait_for(
-                self.pool.run(computer_move, game_id, options, fen, level, self.move_time, seed),
-                timeout=hard_cap(self.move_time) + ANALYSIS_MARGIN,
-            )
-        except Exception:  # timed out or failed: the game must still go on
-            log.exception("computer move in match %s failed; playing a random move", match_id)
-            state = make_game(game_id, options).state_from_fen(fen)
-            text = state.move_str(random.Random(seed).choice(state.legal_moves()))
+        # A failure (a pool process that died, a search past its hard cap) fails the job,
+        # which is retried: the computer never plays a random move.
+        text = await asyncio.wait_for(
+            self.pool.run(computer_move, game_id, options, fen, level, self.move_time, seed),
+            timeout=hard_cap(self.move_time) + ANALYSIS_MARGIN,
+        )
         applied = await run_in_threadpool(self.service.computer_move, match_id, now, text)
         if applied is not None:
             with applied.lock:

@@ -11,9 +11,11 @@ import pytest
 from sqlalchemy import text
 
 from slimetrail.web import jobs
+from slimetrail.web.admission import Refused
 from slimetrail.web.db import make_engine, make_sessionmaker, upgrade
 from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, libpq_url, notify
 from slimetrail.web.matches import ApiError, MatchService
+from slimetrail.web.settings import Limits
 
 
 @pytest.fixture
@@ -106,40 +108,43 @@ def test_every_stored_change_of_a_match_is_announced_with_its_version(db_url: st
     assert announced == [(live.id, 1), (live.id, 2), (live.id, 3)]
 
 
-def test_admission_counts_the_jobs_queued_in_the_database(db_url: str, monkeypatch) -> None:
-    """Caps hold across processes: two queues (as two web processes would) share one count."""
-    monkeypatch.setattr(jobs, "MAX_ANALYSES", 3)
-    monkeypatch.setattr(jobs, "MAX_ANALYSES_PER_CLIENT", 2)
+def test_admission_counts_the_jobs_queued_in_the_database(db_url: str) -> None:
+    """Caps hold across processes: two queues (as two web processes would) share one count,
+    with the numbers of the server's Limits."""
+    limits = Limits(client_jobs=2, analysis_queue=3)
 
     async def scenario() -> list[int]:
-        first, second = jobs.JobQueue(db_url), jobs.JobQueue(db_url)
+        first, second = jobs.JobQueue(db_url, limits), jobs.JobQueue(db_url, limits)
         await first.open()
         await second.open()
         statuses = []
-        try:
-            for queue, client in ((first, "x"), (second, "x"), (first, "x"), (second, "y")):
-                try:
-                    await queue.admit(jobs.ANALYSIS_QUEUE, client)
-                except ApiError as refused:
-                    statuses.append(refused.status)
-                    continue
-                statuses.append(200)
-                await queue.app.configure_task(
-                    jobs.ANALYSIS_TASK, queue=jobs.ANALYSIS_QUEUE
-                ).defer_async(client=client)
-            try:  # the total is reached: anyone is refused, by either process
-                await first.admit(jobs.ANALYSIS_QUEUE, "z")
-            except ApiError as refused:
+
+        async def ask(queue: jobs.JobQueue, kind: str, client: str) -> None:
+            try:
+                await queue.admit(kind, client)
+            except Refused as refused:
                 statuses.append(refused.status)
-            # A computer job does not count against the analyses.
-            await jobs.enqueue_computer(second.app, "some-match", 0, "z")
-            assert await second.queued(jobs.COMPUTER_QUEUE, "z") == 1
+                return
+            statuses.append(200)
+            await queue.app.configure_task(jobs.ANALYSIS_TASK, queue=kind).defer_async(
+                client=client
+            )
+
+        try:
+            await ask(first, jobs.ANALYSIS_QUEUE, "x")
+            await ask(second, jobs.ANALYSIS_QUEUE, "x")
+            await ask(first, jobs.ANALYSIS_QUEUE, "x")  # x has 2 jobs: 429
+            await ask(second, jobs.ANALYSIS_QUEUE, "y")
+            await ask(first, jobs.ANALYSIS_QUEUE, "z")  # 3 analyses wait: 503 for anyone
+            await ask(second, jobs.COMPUTER_QUEUE, "z")  # computer moves are counted apart
+            assert await first.of_client("z") == 1
+            assert await first.waiting(jobs.COMPUTER_QUEUE) == 1
         finally:
             await first.close()
             await second.close()
         return statuses
 
-    assert asyncio.run(scenario()) == [200, 200, 429, 200, 503]
+    assert asyncio.run(scenario()) == [200, 200, 429, 200, 503, 200]
 
 
 def test_one_waiting_computer_job_per_match(db_url: str) -> None:
