@@ -150,10 +150,8 @@ def test_kill_of_a_web_process_loses_no_move_and_the_game_goes_on_through_the_ot
 
 
 def test_kill_of_the_worker_mid_move_is_retried_by_a_restarted_worker(site: Site) -> None:
-    from slimetrail.ai import MAX_LEVEL
-
-    # The strongest level searches for its whole time (2 s): the worker is surely mid-move.
-    body = {"game": "slimetrail", "level": MAX_LEVEL, "side": 2, "options": {"size": 15}}
+    # Slime-Moku's top level searches for its whole time (2 s): the worker is surely mid-move.
+    body = {"game": "slime-moku", "level": 6, "side": 2}
     match = http_json("POST", f"{site.a}/api/matches", json=body)
     token = token_of(match, 2)
     url = f"{site.b}/api/matches/{match['id']}?seat={token}"
@@ -167,6 +165,7 @@ def test_kill_of_the_worker_mid_move_is_retried_by_a_restarted_worker(site: Site
     site.worker.start(START_TIMEOUT)  # its sweep finds the dead worker's job and runs it again
     answered = poll(url, lambda m: m["ply"] == 1, timeout=60)
     assert not answered["thinking"] and answered["movers"] == [1]
+    assert "retrying job" in site.worker.log_path.read_text()  # the dead worker's job itself
     # The game goes on: the player answers and the worker replies once, not twice.
     http_json(
         "POST",
