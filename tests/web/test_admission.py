@@ -185,6 +185,7 @@ def wait_until(done, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow  # the worker loads the solver first
 def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path, short_analyses) -> None:
     limits = Limits(client_jobs=2, analysis_queue=1, analysis_wait=300)
     with app_client(tmp_path, limits) as client:
@@ -216,6 +217,7 @@ def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path, short_analys
         assert answers[0].status_code == 200 and answers[0].json()["solved"] is False
 
 
+@pytest.mark.slow
 def test_computer_moves_overtake_analyses_and_are_real_searches(
     tmp_path, short_analyses, monkeypatch
 ) -> None:

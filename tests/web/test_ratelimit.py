@@ -72,6 +72,7 @@ def test_creation_is_limited_per_client_across_every_way_to_create(client) -> No
         assert other.post("/api/matches", json=hotseat).status_code == 201
 
 
+@pytest.mark.slow  # the worker loads the solver first
 def test_analyses_are_limited_per_client(client) -> None:
     body = {"game": "slimetrail", "options": {"size": "5"}, "moves": ["c4", "c5", "b5"]}
     for _ in range(2):
