@@ -335,7 +335,8 @@ def create_app(
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
     app.add_middleware(RequestGuard)
-    app.add_middleware(InFlightLimit, limit=limits.in_flight)  # outermost: sheds before reading
+    # Outermost: sheds before a body is read.
+    app.add_middleware(InFlightLimit, limit=limits.in_flight, wait=limits.in_flight_wait)
     document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service
