@@ -255,7 +255,7 @@ def test_a_search_over_its_cap_falls_back_to_the_weakest_level_not_a_random_move
 ) -> None:
     import random
 
-    real_choose = workers._choose
+    real_choose = workers.choose
 
     def slow_above_level_one(state, level, time_limit, seed):
         if level > 1:
@@ -264,7 +264,7 @@ def test_a_search_over_its_cap_falls_back_to_the_weakest_level_not_a_random_move
 
     monkeypatch.setattr(workers, "OVERRUN_FACTOR", 1.0)
     monkeypatch.setattr(workers, "OVERRUN_SECONDS", 0.3)
-    monkeypatch.setattr(workers, "_choose", slow_above_level_one)
+    monkeypatch.setattr(workers, "choose", slow_above_level_one)
     state = get_game("slimetrail").new_state()
     legal = state.legal_move_strs()
     weakest = {seed: state.move_str(real_choose(state, 1, 0.2, seed)) for seed in range(20)}
