@@ -140,8 +140,12 @@ def serve(folder: Path, db_url: str, extra: tuple[str, ...]) -> LiveServer:
 
 
 def measure(db_name: str, db_url: str, folder: Path, args: argparse.Namespace) -> None:
-    print(f"== {db_name} (in_flight={args.in_flight}, think {args.think} s, size {args.size})")
-    server = serve(folder, db_url, (f"in_flight={args.in_flight}",))
+    print(
+        f"== {db_name} (in_flight={args.in_flight}, in_flight_wait={args.in_flight_wait} s, "
+        f"think {args.think} s, size {args.size})"
+    )
+    shedding = (f"in_flight={args.in_flight}", f"in_flight_wait={args.in_flight_wait}")
+    server = serve(folder, db_url, shedding)
     try:
         base = asyncio.run(run_step(server.url, 1, min(args.seconds, 8), 0.0, args.size))
         print(f"baseline {base.line()}")
@@ -172,25 +176,26 @@ def measure(db_name: str, db_url: str, folder: Path, args: argparse.Namespace) -
 
 
 @contextlib.contextmanager
-def throwaway_postgres(folder: Path) -> Iterator[str]:
-    """A PostgreSQL cluster in ``folder`` for the run (as user postgres when run as root)."""
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL cluster for the run (as user postgres when run as root)."""
     found = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
     bin_dir = Path(shutil.which("pg_ctl") or found[0] / "pg_ctl").parent
     as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    data, port = folder / "pg", free_port()
+    folder = Path(tempfile.mkdtemp(prefix="slimetrail-bench-pg-"))  # reachable by postgres
     if as_user:
         shutil.chown(folder, "postgres")
+    data, port = folder / "data", free_port()
     quiet = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
-    subprocess.run(
-        [*as_user, bin_dir / "initdb", "-D", data, "-U", "postgres", "-A", "trust"], **quiet
-    )
+    initdb = [*as_user, str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust"]
+    subprocess.run(initdb, **quiet)
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
-    pg_ctl = [*as_user, bin_dir / "pg_ctl", "-D", data]
-    subprocess.run([*pg_ctl, "-o", options, "-l", folder / "pg.log", "-w", "start"], **quiet)
+    pg_ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data)]
+    subprocess.run([*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"], **quiet)
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run([*pg_ctl, "-m", "immediate", "stop"], **quiet)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
@@ -203,11 +208,14 @@ def main() -> None:
     parser.add_argument("--max-players", type=int, default=256)
     parser.add_argument("--size", default="7", help="board size of the games")
     parser.add_argument("--in-flight", type=int, default=None, help="the server's in_flight")
+    parser.add_argument("--in-flight-wait", type=float, default=None, help="its in_flight_wait")
     args = parser.parse_args()
-    if args.in_flight is None:
-        from slimetrail.web.settings import Limits
+    from slimetrail.web.settings import Limits
 
+    if args.in_flight is None:
         args.in_flight = Limits().in_flight
+    if args.in_flight_wait is None:
+        args.in_flight_wait = Limits().in_flight_wait
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores, shared)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -217,9 +225,7 @@ def main() -> None:
             elif args.pg_url:
                 measure("postgres", args.pg_url, folder, args)
             else:
-                pg_folder = folder / "cluster"
-                pg_folder.mkdir()
-                with throwaway_postgres(pg_folder) as url:
+                with throwaway_postgres() as url:
                     measure("postgres", url, folder, args)
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
 

@@ -1,11 +1,15 @@
 """The FastAPI app: JSON API, WebSocket updates, computer moves in a worker pool.
 
-``create_app(db_url, workers=..., move_time=...)`` opens (and migrates) the database and wires
-the routes to the match service (:mod:`slimetrail.web.matches`).  Request handlers do their
-work in threads; computer moves run as asyncio tasks that await the process pool (the worker
-gets the position, not the history), so the event loop only ever routes messages.  At startup
-every unfinished match whose computer is to move gets its move again, so a server killed
-mid-game carries on where it was.
+``create_app(db_url, workers=..., move_time=..., limits=...)`` opens (and migrates) the
+database and wires the routes to the match service (:mod:`slimetrail.web.matches`).  Request
+handlers do their work in threads; computer moves run as asyncio tasks that await the process
+pool through its admission (:mod:`slimetrail.web.admission`: computer moves first, capped
+queues; the worker gets the position, not the history), so the event loop only ever routes
+messages.  A request that would queue a computer move takes its place before it changes
+anything, so a full queue refuses the request, never the move.  Rates, load shedding,
+watcher caps and retention follow :class:`slimetrail.web.settings.Limits`.  At startup every
+unfinished match whose computer is to move gets its move again, so a server killed mid-game
+carries on where it was.
 """
 
 from __future__ import annotations
@@ -396,7 +400,8 @@ def create_app(
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
     app.add_middleware(RequestGuard)
-    app.add_middleware(InFlightLimit, limit=limits.in_flight)  # outermost: sheds before reading
+    # Outermost: sheds before a body is read.
+    app.add_middleware(InFlightLimit, limit=limits.in_flight, wait=limits.in_flight_wait)
     document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service

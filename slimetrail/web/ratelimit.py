@@ -4,15 +4,18 @@
   over the rate a request is refused (429 with ``Retry-After``) before it does anything.  The
   storage is a ``limits`` URI (``memory://`` for one process; ``redis://...`` for several).
 * :class:`InFlightLimit` (ASGI middleware): beyond ``limit`` HTTP requests being served at
-  once a request is answered 503 at once, rather than queueing for seconds behind the others
-  (the thread pool and the database serve a few at a time, whatever is waiting).
+  once a request waits a short while for a place, then is answered 503, rather than queueing
+  for seconds behind the others (the thread pool and the database serve a few at a time,
+  whatever is waiting).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
+from collections import deque
 
 from limits import parse
 from limits.storage import storage_from_string
@@ -51,30 +54,64 @@ def refusal_headers(refused: Refused) -> dict[str, str]:
 
 
 class InFlightLimit:
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    """At most ``limit`` requests served at once; one more waits up to ``wait`` seconds for a
+    place (a burst is absorbed), then is answered 503 (an overload is shed)."""
+
+    def __init__(self, app: ASGIApp, limit: int, wait: float = 0.0) -> None:
+        self.app, self.limit, self.wait = app, limit, wait
         self.current = 0
+        self.waiting: deque[asyncio.Future[None]] = deque()
         self.shed = 0  # requests answered 503 so far
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(UNSHED):
             await self.app(scope, receive, send)
             return
-        if self.current >= self.limit:
+        if not await self.place():
             self.shed += 1
             await self.refuse(send)
             return
-        self.current += 1
         try:
             await self.app(scope, receive, send)
         finally:
-            self.current -= 1
+            self.leave()
+
+    async def place(self) -> bool:
+        """Whether a place was had (now, or within ``wait``)."""
+        if self.current < self.limit:
+            self.current += 1
+            return True
+        if self.wait <= 0:
+            return False
+        turn = asyncio.get_running_loop().create_future()
+        self.waiting.append(turn)
+        try:
+            await asyncio.wait_for(asyncio.shield(turn), self.wait)
+        except BaseException as exc:
+            if turn.done():  # handed a place as the wait ran out: use it, or pass it on
+                if isinstance(exc, TimeoutError):
+                    return True
+                self.leave()
+            turn.cancel()  # skipped by leave()
+            if isinstance(exc, TimeoutError):
+                return False
+            raise
+        return True
+
+    def leave(self) -> None:
+        """A request is done: its place goes to the first one waiting, if any."""
+        while self.waiting:
+            turn = self.waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.current -= 1
 
     async def refuse(self, send: Send) -> None:
         payload = json.dumps(
             {
-                "detail": f"the server is overloaded ({self.current} requests in progress); "
-                "try again in a moment"
+                "detail": f"the server is overloaded ({self.current} requests in progress, "
+                f"{len(self.waiting)} waiting); try again in a moment"
             }
         ).encode()
         await send(

@@ -29,8 +29,10 @@ class Limits:
     # WebSocket watchers per match and in total.
     match_watchers: int = 100
     total_watchers: int = 2000
-    # Back-pressure: HTTP requests being served at once beyond which the server answers 503.
-    in_flight: int = 16
+    # Back-pressure: HTTP requests served at once; one more waits at most ``in_flight_wait``
+    # seconds for a place, then is answered 503.
+    in_flight: int = 8
+    in_flight_wait: float = 0.5
     # Retention (slimetrail.web.retention): an unfinished match with no move for this many
     # days, a finished one this many days after its last change, are deleted; checked every
     # ``expiry_interval`` seconds by the server (0: never, leave it to ``slimetrail expire``).

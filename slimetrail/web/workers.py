@@ -70,15 +70,15 @@ def computer_move(
     """The computer's move (canonical text) in the position ``fen`` (no history replayed)."""
     state = get_game(game_id, **options).state_from_fen(fen)
     try:
-        move = _capped(hard_cap(time_limit), _choose, state, level, time_limit, seed)
+        move = _capped(hard_cap(time_limit), choose, state, level, time_limit, seed)
     except JobTimeout:
         # The level overran its cap (a slow machine): the weakest level answers -- still a
         # search, never a random move; if even that overruns, the caller retries the job.
-        move = _capped(hard_cap(time_limit), _choose, state, 1, time_limit, seed)
+        move = _capped(hard_cap(time_limit), choose, state, 1, time_limit, seed)
     return state.move_str(move)
 
 
-def _choose(state: State, level: int, time_limit: float, seed: int) -> Any:
+def choose(state: State, level: int, time_limit: float, seed: int) -> Any:
     from slimetrail.ai import choose_move
 
     return choose_move(state, level, time_limit=time_limit, seed=seed)

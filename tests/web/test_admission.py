@@ -185,6 +185,7 @@ def wait_until(done, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow  # the worker loads the solver first
 def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path, short_analyses) -> None:
     limits = Limits(client_jobs=2, analysis_queue=1, analysis_wait=300)
     with app_client(tmp_path, limits) as client:
@@ -216,6 +217,7 @@ def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path, short_analys
         assert answers[0].status_code == 200 and answers[0].json()["solved"] is False
 
 
+@pytest.mark.slow
 def test_computer_moves_overtake_analyses_and_are_real_searches(
     tmp_path, short_analyses, monkeypatch
 ) -> None:
@@ -253,7 +255,7 @@ def test_a_search_over_its_cap_falls_back_to_the_weakest_level_not_a_random_move
 ) -> None:
     import random
 
-    real_choose = workers._choose
+    real_choose = workers.choose
 
     def slow_above_level_one(state, level, time_limit, seed):
         if level > 1:
@@ -262,7 +264,7 @@ def test_a_search_over_its_cap_falls_back_to_the_weakest_level_not_a_random_move
 
     monkeypatch.setattr(workers, "OVERRUN_FACTOR", 1.0)
     monkeypatch.setattr(workers, "OVERRUN_SECONDS", 0.3)
-    monkeypatch.setattr(workers, "_choose", slow_above_level_one)
+    monkeypatch.setattr(workers, "choose", slow_above_level_one)
     state = get_game("slimetrail").new_state()
     legal = state.legal_move_strs()
     weakest = {seed: state.move_str(real_choose(state, 1, 0.2, seed)) for seed in range(20)}

@@ -72,6 +72,7 @@ def test_creation_is_limited_per_client_across_every_way_to_create(client) -> No
         assert other.post("/api/matches", json=hotseat).status_code == 201
 
 
+@pytest.mark.slow  # the worker loads the solver first
 def test_analyses_are_limited_per_client(client) -> None:
     body = {"game": "slimetrail", "options": {"size": "5"}, "moves": ["c4", "c5", "b5"]}
     for _ in range(2):
@@ -173,8 +174,51 @@ def test_requests_beyond_the_in_flight_limit_are_shed_at_once() -> None:
     answers = asyncio.run(scenario())
     status, headers, body = answers[0]
     assert status == 503 and headers["retry-after"] == "1"
-    assert "overloaded (2 requests in progress)" in json.loads(body)["detail"]
+    assert "overloaded (2 requests in progress, 0 waiting)" in json.loads(body)["detail"]
     assert [a[0] for a in answers[1:]] == [200, 200, 200, 200]
+
+
+def test_a_burst_waits_briefly_for_a_place_and_an_overload_is_shed() -> None:
+    async def scenario() -> tuple[list[int], int]:
+        release = asyncio.Event()
+        order: list[str] = []
+
+        async def app(scope, receive, send) -> None:
+            if scope["path"] == "/slow":
+                await release.wait()
+            order.append(scope["path"])
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+
+        shedder = InFlightLimit(app, limit=1, wait=0.5)
+
+        async def request(path: str) -> int:
+            statuses: list[int] = []
+
+            async def send(message) -> None:
+                if message["type"] == "http.response.start":
+                    statuses.append(message["status"])
+
+            await shedder({"type": "http", "path": path, "headers": []}, None, send)
+            return statuses[0]
+
+        slow = asyncio.create_task(request("/slow"))
+        await asyncio.sleep(0.01)
+        waiter = asyncio.create_task(request("/next"))  # waits for the place ...
+        await asyncio.sleep(0.05)
+        release.set()  # ... which it gets when /slow is done
+        served = [await slow, await waiter]
+        release.clear()
+        stuck = asyncio.create_task(request("/slow"))
+        await asyncio.sleep(0.01)
+        shed = await request("/late")  # nobody leaves within 0.5 s: shed
+        release.set()
+        await stuck
+        assert order == ["/slow", "/next", "/slow"]
+        assert shedder.current == 0 and not [t for t in shedder.waiting if not t.done()]
+        return [*served, shed], shedder.shed
+
+    assert asyncio.run(scenario()) == ([200, 200, 503], 1)
 
 
 def test_the_app_sheds_with_503_but_still_answers_healthz(tmp_path) -> None:

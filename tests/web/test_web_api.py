@@ -29,7 +29,9 @@ from slimetrail.web.app import create_app
 from slimetrail.web.settings import Limits
 
 # These tests make many matches and analyses from one address (the rates: test_ratelimit.py).
-UNLIMITED = Limits(create_rate="100000/minute", analyse_rate="100000/minute", client_jobs=1000)
+UNLIMITED = Limits(
+    create_rate="100000/minute", analyse_rate="100000/minute", client_jobs=1000, in_flight=1000
+)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
