@@ -9,7 +9,9 @@ messages.  A request that would queue a computer move takes its place before it 
 anything, so a full queue refuses the request, never the move.  Rates, load shedding,
 watcher caps and retention follow :class:`slimetrail.web.settings.Limits`.  At startup every
 unfinished match whose computer is to move gets its move again, so a server killed mid-game
-carries on where it was.
+carries on where it was.  On PostgreSQL every change is announced to the other processes
+(:mod:`slimetrail.web.live`), and with ``workers=0`` the computer's moves and analyses go to
+the shared job queue instead of a pool (:mod:`slimetrail.web.jobs`, ``slimetrail worker``).
 """
 
 from __future__ import annotations
