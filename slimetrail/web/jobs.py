@@ -36,7 +36,6 @@ from typing import Any
 
 import procrastinate
 from procrastinate.exceptions import AlreadyEnqueued
-from procrastinate.jobs import Status
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail.web.admission import Refused
@@ -255,24 +254,24 @@ class JobQueue:
                 client=client,
                 to_move=to_move,
                 # A worker reaching the job after this skips it: nobody waits any more.
-                deadline=time.time() + start_by,
+                deadline=time.time() + start_by + ANALYSIS_MARGIN,
             )
             try:
-                return await asyncio.wait_for(
-                    waiter, start_by + hard_cap(time_limit) + ANALYSIS_MARGIN
-                )
+                return await asyncio.wait_for(asyncio.shield(waiter), start_by)
             except TimeoutError:
                 pass
-            status = await self.app.job_manager.get_job_status_async(job_id)
-            if status == Status.TODO:  # no worker took it in time
-                await self.app.job_manager.cancel_job_by_id_async(job_id)
+            # Cancelling succeeds only while no worker has taken the job.
+            if await self.app.job_manager.cancel_job_by_id_async(job_id):
                 raise Refused(
                     503,
                     f"the server is busy: no worker was free for this analysis within "
                     f"{start_by:g} s; try again shortly",
                     RETRY_AFTER,
-                ) from None
-            return unsolved(to_move, "the analysis ran past its time; try again")
+                )
+            try:
+                return await asyncio.wait_for(waiter, hard_cap(time_limit) + ANALYSIS_MARGIN)
+            except TimeoutError:
+                return unsolved(to_move, "the analysis ran past its time; try again")
         finally:
             del self.waiters[key]
 

@@ -147,6 +147,23 @@ def test_admission_counts_the_jobs_queued_in_the_database(db_url: str) -> None:
     assert asyncio.run(scenario()) == [200, 200, 429, 200, 503, 200]
 
 
+def test_an_analysis_no_worker_takes_in_time_is_refused_and_taken_off_the_queue(
+    db_url: str,
+) -> None:
+    queue = jobs.JobQueue(db_url, Limits(analysis_wait=0.5))
+
+    async def scenario() -> tuple[int, int]:
+        await queue.open()
+        try:
+            with pytest.raises(Refused) as refused:
+                await queue.analyse("slimetrail", {}, ["c3"], 1.0, "x", 1)
+            return refused.value.status, await queue.waiting(jobs.ANALYSIS_QUEUE)
+        finally:
+            await queue.close()
+
+    assert asyncio.run(scenario()) == (503, 0)
+
+
 def test_one_waiting_computer_job_per_match(db_url: str) -> None:
     async def scenario() -> list[bool]:
         queue = jobs.JobQueue(db_url)
