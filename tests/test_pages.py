@@ -25,8 +25,9 @@ from slimetrail.web.settings import Limits
 @pytest.fixture(scope="module")
 def client(tmp_path_factory) -> Iterator[TestClient]:
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'pages.db'}"
-    # Every choice on the home page makes a match: more than the rate limit allows.
-    limits = Limits(create_rate="100000/minute")
+    # Every choice on the home page makes a match (most against the computer): more than
+    # one client may make.
+    limits = Limits(create_rate="100000/minute", client_jobs=100000)
     with TestClient(create_app(url, workers=1, move_time=0.2, limits=limits)) as test_client:
         yield test_client
 
