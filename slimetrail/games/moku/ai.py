@@ -423,7 +423,7 @@ LEVELS: dict[int, Player] = {
         "club: searches about 1 500 positions, sees short threats", nodes=1_500, threats=2
     ),
     5: SearchLevel(
-        "strong: searches about 8 000 positions and threats four moves deep", nodes=8_000, threats=4
+        "strong: searches about 5 000 positions and threats four moves deep", nodes=5_000, threats=4
     ),
     6: SearchLevel(
         "master: searches for most of the time limit, threats six moves deep", threats=6
