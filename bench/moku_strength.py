@@ -2,6 +2,7 @@
 
     python bench/moku_strength.py ladder --games 20 [--time 1.0]
     python bench/moku_strength.py uct --games 40 --time 0.3
+    python bench/moku_strength.py timing --positions 30 [--time 1.0]
 
 ``ladder``: every level plays the one below (``--games`` games, the stronger level Black in
 every other game; the first ``--opening`` plies random, seeded by the game number, so that the
@@ -9,7 +10,9 @@ games differ), then the median and worst time per move of every level; the weake
 each pairing, measured in the same run, is the baseline.  ``uct``: the top level against
 plain UCT (:class:`slimetrail.ai.mcts.MCTS` without the MCTS-Solver proofs, random
 playouts), both given the same ``--time`` per move; sides alternate.  15x15, k = 5 unless
-``--size`` / ``--k`` say otherwise.
+``--size`` / ``--k`` say otherwise.  ``timing``: every level's median and worst time per move
+over ``--positions`` positions of games between the top level and itself (its own moves
+with random ones mixed in), against the baseline of one ``evaluate()`` on those positions.
 """
 
 from __future__ import annotations
@@ -96,9 +99,44 @@ def report_times(times: dict[str, list[float]]) -> None:
         print(f"{name:>8} {len(values):>6} {statistics.median(values):>9.3f} {max(values):>7.3f}")
 
 
+def timing(game, limit: Limit, count: int) -> None:
+    rng = random.Random(11)
+    positions = []
+    while len(positions) < count:
+        state = game.new_state()
+        for _ in range(rng.randrange(4, 120)):
+            if state.is_over():
+                break
+            if rng.random() < 0.3:
+                state.push(rng.choice(state.legal_moves()))
+            else:
+                state.push(play(state, 3, limit, seed=rng.randrange(1000)).move)
+        if not state.is_over():
+            positions.append(state)
+    base = []
+    for state in positions:
+        started = time.perf_counter()
+        state.evaluate()
+        base.append(time.perf_counter() - started)
+    baseline = statistics.median(base)
+    print(f"{count} positions; baseline one evaluate(): {baseline * 1e6:.0f} us")
+    print(f"{'level':>5} {'median s':>9} {'max s':>7} {'median / evaluate':>18}")
+    for level in sorted(LEVELS):
+        times = []
+        for number, state in enumerate(positions):
+            started = time.perf_counter()
+            play(state, level, limit, seed=number)
+            times.append(time.perf_counter() - started)
+        median = statistics.median(times)
+        print(
+            f"{level:>5} {median:>9.3f} {max(times):>7.3f} {median / baseline:>17.0f}x", flush=True
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("ladder", "uct"))
+    parser.add_argument("mode", choices=("ladder", "uct", "timing"))
+    parser.add_argument("--positions", type=int, default=30, help="positions (timing)")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
     parser.add_argument("--opening", type=int, default=2, help="random plies at the start")
@@ -111,6 +149,9 @@ def main() -> None:
     top = max(LEVELS)
     all_times: dict[str, list[float]] = defaultdict(list)
     print(f"{game.spec}, {args.games} games per pairing, {args.time} s per move")
+    if args.mode == "timing":
+        timing(game, limit, args.positions)
+        return
     if args.mode == "ladder":
         low, _, high = (args.levels or f"2-{top}").partition("-")
         for level in range(int(low), int(high or low) + 1):

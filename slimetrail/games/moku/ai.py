@@ -45,7 +45,7 @@ INFINITY = MATE + 1
 MAX_DEPTH = 64
 STUCK_WIDTH = 12  # steps searched after a lift inside the tree (a lift may go anywhere)
 TABLE_LIMIT = 1 << 20  # entries; a longer search starts a fresh table
-TOP_SHARE = 0.8  # of the time limit: what the top level spends (the rest is slack)
+TIME_SHARE = 0.8  # of the time limit: what a level may spend (the rest is slack)
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -402,9 +402,9 @@ class SearchLevel:
     threats: int = 0
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        time_limit = limit.time if limit.time is not None else 1.0
-        if self.nodes is None:
-            time_limit *= TOP_SHARE
+        # The checks of the clock come every few nodes, after the root's threat searches:
+        # a share of the limit keeps the move inside it.
+        time_limit = TIME_SHARE * (limit.time if limit.time is not None else 1.0)
         nodes = self.nodes if limit.nodes is None else min(limit.nodes, self.nodes or limit.nodes)
         search = MokuSearch(
             state.game.board,  # type: ignore[attr-defined]
@@ -419,11 +419,9 @@ LEVELS: dict[int, Player] = {
     1: RandomStep("beginner: random steps, but never onto the opponent's winning cell"),
     2: OnePly("novice: looks one move ahead, with much noise", noise=0.3),
     3: SearchLevel("casual: looks two moves ahead", depth=2),
-    4: SearchLevel(
-        "club: searches about 1 500 positions, sees short threats", nodes=1_500, threats=2
-    ),
+    4: SearchLevel("club: searches about 400 positions, sees short threats", nodes=400, threats=2),
     5: SearchLevel(
-        "strong: searches about 5 000 positions and threats four moves deep", nodes=5_000, threats=4
+        "strong: searches about 1 500 positions and threats four moves deep", nodes=1_500, threats=4
     ),
     6: SearchLevel(
         "master: searches for most of the time limit, threats six moves deep", threats=6
