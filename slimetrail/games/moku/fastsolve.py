@@ -20,6 +20,7 @@ import numpy as np
 
 from slimetrail.core.game import GameOptionError, SolveTimeout
 from slimetrail.games.moku.board import MokuBoard, get_board
+from slimetrail.games.moku.solver import symmetries
 from slimetrail.games.trail.solver.kernel import cttz, now
 
 U0, U1 = np.uint64(0), np.uint64(1)
@@ -249,19 +250,26 @@ class FastSearch:
 
 def solve_start(n: int, k: int, time_limit: float | None = None) -> tuple[dict[str, str], int]:
     """The value of every first move of Black from the start of the n x n board (``win``,
-    ``draw`` or ``loss`` for Black), and the nodes searched."""
+    ``draw`` or ``loss`` for Black), and the nodes searched.  First moves that a symmetry
+    of the board fixing the start maps onto each other are searched once."""
     from slimetrail.core.registry import get_game
 
     state = get_game("slime-moku", size=n, k=k).new_state()
-    search = FastSearch(get_board(n, k))
+    board = get_board(n, k)
+    search = FastSearch(board)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    values = {}
+    fixing = [perm for perm, _, _ in symmetries(board) if perm[state.slime] == state.slime]
+    values: dict[str, str] = {}
     for move in state.legal_moves():
+        twin = next((perm[move] for perm in fixing if board.name(perm[move]) in values), None)
+        if twin is not None:
+            values[board.name(move)] = values[board.name(twin)]
+            continue
         state.push(move)
         left = None if deadline is None else max(0.001, deadline - time.monotonic())
         v = -search.value(state.white, state.black, state.empty, state.slime, left)
         state.pop()
-        values[state.move_str(move)] = WORDS[v]
+        values[board.name(move)] = WORDS[v]
     return values, search.nodes
 
 
