@@ -51,6 +51,21 @@ def bit(i):
 
 
 @nb.njit(cache=True)
+def has_window(free, shifts, k):
+    """Whether some k cells in a row all lie in ``free`` (a side's cells that the other side
+    has not taken): without one that side can never win."""
+    for d in range(4):
+        s = shifts[d]
+        pairs = free & (free >> s)
+        fours = pairs & (pairs >> (s + s))
+        if k == 5:
+            fours &= free >> (s * np.uint64(4))
+        if fours != U0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
 def makes_row(bits, cell, lines, shifts, k):
     """Whether ``bits`` holds k in a row through ``cell``."""
     for d in range(4):
@@ -105,6 +120,17 @@ def value(
         return 1
     if (empty & (empty - U1)) == U0:
         return 0  # the one move left fills the board
+    # A side with no open window left cannot win: bounds that often end the search here.
+    hi = 1 if has_window(empty | written, shifts, k) else 0
+    lo = -1 if has_window(empty | theirs, shifts, k) else 0
+    if hi == lo:
+        return 0
+    if hi <= alpha:
+        return hi
+    if lo >= beta:
+        return lo
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
     slot = slot_of(written, theirs, slime, np.uint64(t_info.shape[0] - 1))
     first = -1
     info = t_info[slot]
@@ -190,6 +216,7 @@ def value(
                 alpha = v
                 if alpha >= beta:
                     break
+    best = max(lo, min(hi, best))  # a bound of the children, inside what the windows allow
     flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
     store(t_mine, t_theirs, t_info, slot, written, theirs, slime, best, flag, best_move)
     return best
