@@ -4,8 +4,8 @@ look-ahead, fewest safe replies first) on 64-bit words under numba.
 
 A 7x7 board with its spare column is 56 bits, so a side's stones are one ``uint64``.  The
 transposition table is a fixed array of slots (always replaced) holding both stone words and
-the slime, so a hit is an exact match; no symmetry reduction (the Python solver's eight
-images cost more than they save once the search is compiled).  Run it from the command line::
+the slime of the least of the node's eight images under the board's symmetries, so a hit is
+an exact match up to symmetry.  Run it from the command line::
 
     python -m slimetrail.games.moku.fastsolve 6 4 [--minutes M]
 """
@@ -43,6 +43,40 @@ def geometry(board: MokuBoard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     lines = np.array(board.lines, dtype=np.uint64).reshape(size, 4)
     shifts = np.array(board.shifts, dtype=np.uint64)
     return neighbours, lines, shifts
+
+
+def symmetry_tables(board: MokuBoard) -> tuple[np.ndarray, np.ndarray]:
+    """Per symmetry of the square: row r's bit pattern -> its image bitboard, and the cell
+    maps (rows 0-7 the images, rows 8-15 the inverses)."""
+    found = symmetries(board)
+    rowmaps = np.array([rows for _, _, rows in found], dtype=np.uint64)
+    perms = np.array([perm for perm, _, _ in found] + [inv for _, inv, _ in found], dtype=np.int64)
+    return rowmaps, perms
+
+
+@nb.njit(cache=True)
+def canonical(written, theirs, slime, rowmaps, perms):
+    """The least image of the node under the eight symmetries and the symmetry giving it
+    (the rules ignore the start cell once play is under way)."""
+    n = rowmaps.shape[1]
+    width = np.uint64(n + 1)
+    row_mask = np.uint64((1 << n) - 1)
+    best_m, best_t, best_s, best_sym = U0, U0, np.int64(-1), 0
+    for sym in range(rowmaps.shape[0]):
+        m = U0
+        t = U0
+        for r in range(n):
+            shift = np.uint64(r) * width
+            m |= rowmaps[sym, r, np.int64((written >> shift) & row_mask)]
+            t |= rowmaps[sym, r, np.int64((theirs >> shift) & row_mask)]
+        c = perms[sym, slime]
+        if (
+            best_s < 0
+            or m < best_m
+            or (m == best_m and (t < best_t or (t == best_t and c < best_s)))
+        ):
+            best_m, best_t, best_s, best_sym = m, t, c, sym
+    return best_m, best_t, best_s, best_sym
 
 
 @nb.njit(cache=True, inline="always")
@@ -108,6 +142,8 @@ def value(
     deadline,
     orders,
     ply,
+    rowmaps,
+    perms,
 ):
     """The exact value for the mover (+1, 0, -1) in the window (alpha, beta); fail-soft."""
     stats[S_NODES] += 1
@@ -131,11 +167,12 @@ def value(
         return lo
     alpha = max(alpha, lo)
     beta = min(beta, hi)
-    slot = slot_of(written, theirs, slime, np.uint64(t_info.shape[0] - 1))
+    c_mine, c_theirs, c_slime, sym = canonical(written, theirs, slime, rowmaps, perms)
+    slot = slot_of(c_mine, c_theirs, c_slime, np.uint64(t_info.shape[0] - 1))
     first = -1
     info = t_info[slot]
-    hit = info != 0 and t_mine[slot] == written and t_theirs[slot] == theirs
-    if hit and ((info >> 16) & 0xFF) == slime:
+    hit = info != 0 and t_mine[slot] == c_mine and t_theirs[slot] == c_theirs
+    if hit and ((info >> 16) & 0xFF) == c_slime:
         stored = np.int64(info & 0xFF) - 1
         flag = (info >> 8) & 0xFF
         if (
@@ -144,7 +181,7 @@ def value(
             or (flag == UPPER and stored <= alpha)
         ):
             return stored
-        first = np.int64((info >> 24) & 0xFF)
+        first = perms[sym + 8, np.int64((info >> 24) & 0xFF)]  # kept in the image's cells
     steps = neighbours[slime] & empty
     moves = steps if steps != U0 else empty
     # This node's rows of the scratch arrays (one row per ply: no allocation in the search).
@@ -171,7 +208,18 @@ def value(
                 if not makes_row(written | bit(reply), reply, lines, shifts, k):
                     safe += 1
         if safe == 0:
-            store(t_mine, t_theirs, t_info, slot, written, theirs, slime, 1, EXACT, move)
+            store(
+                t_mine,
+                t_theirs,
+                t_info,
+                slot,
+                c_mine,
+                c_theirs,
+                c_slime,
+                1,
+                EXACT,
+                perms[sym, move],
+            )
             return 1
         # Insertion by fewest safe replies (the table's move first).
         key = -1 if move == first else safe
@@ -184,7 +232,7 @@ def value(
         order[j] = move
         count += 1
     if count == 0:
-        store(t_mine, t_theirs, t_info, slot, written, theirs, slime, -1, EXACT, 0)
+        store(t_mine, t_theirs, t_info, slot, c_mine, c_theirs, c_slime, -1, EXACT, 0)
         return -1
     best, best_move, start_alpha = -2, order[0], alpha
     for i in range(count):
@@ -207,6 +255,8 @@ def value(
             deadline,
             orders,
             ply + 1,
+            rowmaps,
+            perms,
         )
         if stats[S_ABORT] != 0:
             return 0
@@ -218,7 +268,9 @@ def value(
                     break
     best = max(lo, min(hi, best))  # a bound of the children, inside what the windows allow
     flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
-    store(t_mine, t_theirs, t_info, slot, written, theirs, slime, best, flag, best_move)
+    store(
+        t_mine, t_theirs, t_info, slot, c_mine, c_theirs, c_slime, best, flag, perms[sym, best_move]
+    )
     return best
 
 
@@ -235,6 +287,7 @@ class FastSearch:
     def __init__(self, board: MokuBoard, table_bits: int = TABLE_BITS) -> None:
         self.board = board
         self.neighbours, self.lines, self.shifts = geometry(board)
+        self.rowmaps, self.perms = symmetry_tables(board)
         self.t_mine = np.zeros(1 << table_bits, dtype=np.uint64)
         self.t_theirs = np.zeros(1 << table_bits, dtype=np.uint64)
         self.t_info = np.zeros(1 << table_bits, dtype=np.int64)
@@ -269,13 +322,17 @@ class FastSearch:
             deadline,
             self.orders,
             0,
+            self.rowmaps,
+            self.perms,
         )
         if self.stats[S_ABORT]:
             raise SolveTimeout("slime-moku fast solve ran out of time")
         return int(v)
 
 
-def solve_start(n: int, k: int, time_limit: float | None = None) -> tuple[dict[str, str], int]:
+def solve_start(
+    n: int, k: int, time_limit: float | None = None, *, progress: bool = False
+) -> tuple[dict[str, str], int]:
     """The value of every first move of Black from the start of the n x n board (``win``,
     ``draw`` or ``loss`` for Black), and the nodes searched.  First moves that a symmetry
     of the board fixing the start maps onto each other are searched once."""
@@ -294,9 +351,16 @@ def solve_start(n: int, k: int, time_limit: float | None = None) -> tuple[dict[s
             continue
         state.push(move)
         left = None if deadline is None else max(0.001, deadline - time.monotonic())
-        v = -search.value(state.white, state.black, state.empty, state.slime, left)
+        try:
+            v = -search.value(state.white, state.black, state.empty, state.slime, left)
+        except SolveTimeout:
+            if progress:
+                print(f"  {board.name(move)}: out of time after {search.nodes} nodes", flush=True)
+            raise
         state.pop()
         values[board.name(move)] = WORDS[v]
+        if progress:
+            print(f"  {board.name(move)}: {WORDS[v]} ({search.nodes} nodes)", flush=True)
     return values, search.nodes
 
 
@@ -308,7 +372,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.monotonic()
     limit = None if args.minutes is None else 60 * args.minutes
-    values, nodes = solve_start(args.n, args.k, limit)
+    values, nodes = solve_start(args.n, args.k, limit, progress=True)
     best = max(values.values(), key=["loss", "draw", "win"].index)
     print(
         f"{args.n}x{args.n} k={args.k}: {best} for Black; first moves: {values}; "
