@@ -421,7 +421,7 @@ LEVELS: dict[int, Player] = {
     3: SearchLevel("casual: looks two moves ahead", depth=2),
     4: SearchLevel("club: searches about 400 positions, sees short threats", nodes=400, threats=2),
     5: SearchLevel(
-        "strong: searches about 1 500 positions and threats four moves deep", nodes=1_500, threats=4
+        "strong: searches about 600 positions and threats four moves deep", nodes=600, threats=4
     ),
     6: SearchLevel(
         "master: searches for most of the time limit, threats six moves deep", threats=6
