@@ -419,7 +419,7 @@ LEVELS: dict[int, Player] = {
     1: RandomStep("beginner: random steps, but never onto the opponent's winning cell"),
     2: OnePly("novice: looks one move ahead, with much noise", noise=0.3),
     3: SearchLevel("casual: looks two moves ahead", depth=2),
-    4: SearchLevel("club: searches about 400 positions, sees short threats", nodes=400, threats=2),
+    4: SearchLevel("club: searches about 150 positions, sees short threats", nodes=150, threats=2),
     5: SearchLevel(
         "strong: searches about 600 positions and threats four moves deep", nodes=600, threats=4
     ),
