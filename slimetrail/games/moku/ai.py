@@ -382,12 +382,12 @@ class OnePly:
             return PlayResult(winner, proven="win", depth=1)
         if not steps:
             return PlayResult(state.legal_moves()[0], proven="loss", depth=1)
-        scores = {}
+        scores, noisy = {}, {}
         for _, step in steps:
             after = empty & ~(1 << step)
-            value = -evaluate_bits(board, theirs, written, after, step) if after else 0.0
-            scores[step] = value + rng.gauss(0.0, self.noise)
-        move = max(scores, key=scores.__getitem__)
+            scores[step] = -evaluate_bits(board, theirs, written, after, step) if after else 0.0
+            noisy[step] = scores[step] + rng.gauss(0.0, self.noise)
+        move = max(noisy, key=noisy.__getitem__)
         return PlayResult(move, score=round(EVAL_SCALE * scores[move]), depth=1)
 
 
