@@ -412,7 +412,7 @@ class SearchLevel:
             deadline=time.perf_counter() + time_limit,
             threat_depth=self.threats,
         )
-        return search.root(state, self.depth)
+        return search.root(state, min(self.depth, limit.depth or self.depth))
 
 
 LEVELS: dict[int, Player] = {
