@@ -148,10 +148,11 @@ def main() -> None:
     limit = Limit(time=args.time)
     top = max(LEVELS)
     all_times: dict[str, list[float]] = defaultdict(list)
-    print(f"{game.spec}, {args.games} games per pairing, {args.time} s per move")
     if args.mode == "timing":
+        print(f"{game.spec}, time limit {args.time} s per move")
         timing(game, limit, args.positions)
         return
+    print(f"{game.spec}, {args.games} games per pairing, {args.time} s per move")
     if args.mode == "ladder":
         low, _, high = (args.levels or f"2-{top}").partition("-")
         for level in range(int(low), int(high or low) + 1):
