@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from slimetrail.core.game import GameError, State
-from slimetrail.core.registry import get_game
+from slimetrail.core.registry import GAMES, get_game
 
 # A job may overrun its own time cap by this factor plus this many seconds (first calls may
 # include JIT compilation) before the worker stops it.
@@ -136,13 +136,11 @@ def _watch_parent() -> None:
 
 
 def warm_up() -> bool:
-    """Load the AI and compile (or load from cache) the solver before the first request."""
+    """Load the AI and every registered game's compiled kernels before the first request."""
     import slimetrail.ai  # noqa: F401
-    from slimetrail.games.slither.kernel import warm_up as warm_up_slither
-    from slimetrail.games.trail.solver import warm_up
 
-    warm_up()
-    warm_up_slither()
+    for game_id in GAMES:
+        GAMES[game_id].warm_up()
     return True
 
 

@@ -134,6 +134,12 @@ class SlitherGame(Game):
 
         return LADDER
 
+    @classmethod
+    def warm_up(cls) -> None:
+        from slimetrail.games.slither.kernel import warm_up
+
+        warm_up()
+
     def exact_solver(self) -> ExactSolver | None:
         """The exact solver of boards up to 5x5 (:mod:`.solver`), ``None`` on bigger ones."""
         from slimetrail.games.slither.solver import SOLVER
