@@ -5,6 +5,7 @@ The browser behaviour is in test_browser.py; these check the server-side HTML in
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -120,7 +121,9 @@ def test_rules_pages_state_the_pinned_facts(client: TestClient) -> None:
 def test_unknown_rules_page_is_404_naming_the_games(client: TestClient) -> None:
     answer = client.get("/rules/chess")
     assert answer.status_code == 404
-    assert "'chess'" in answer.json()["detail"] and "slimetrail-hex" in answer.json()["detail"]
+    # A page, not JSON: the styled error page names the game and the known ones.
+    text = html.unescape(answer.text)
+    assert "'chess'" in text and "slimetrail-hex" in text
 
 
 def test_play_page_is_a_shell_for_the_script(client: TestClient) -> None:

@@ -452,6 +452,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
             raise
     else:
         app.include_router(pages.router)
+        pages.install_error_pages(app)  # styled error pages; the API keeps its JSON errors
     return app
 
 
