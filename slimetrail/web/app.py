@@ -69,6 +69,8 @@ class CreateBody(BaseModel):
     opponent: StrictStr = Field("computer", max_length=TEXT_LIMIT)
     level: StrictInt = 3
     side: StrictInt = 1
+    # Moves already played: a game continued from a record.
+    moves: list[Text] = Field([], max_length=MAX_MOVES)
 
 
 class MoveBody(BaseModel):
@@ -309,7 +311,13 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     async def create_match(body: CreateBody) -> dict[str, Any]:
         seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
         _, _, json = await create(
-            body.game, body.options, seats, opponent=body.opponent, level=body.level, side=body.side
+            body.game,
+            body.options,
+            seats,
+            opponent=body.opponent,
+            level=body.level,
+            side=body.side,
+            moves=body.moves,
         )
         return json
 

@@ -21,7 +21,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -485,8 +485,10 @@ class MatchService:
         opponent: str = "computer",
         level: int = 3,
         side: int = 1,
+        moves: Sequence[str] = (),
     ) -> tuple[Live, str]:
-        """A new match and the creator's seat token."""
+        """A new match and the creator's seat token; ``moves``: played already (a game
+        continued against the computer from an imported record, say)."""
         game = make_game(game_id, options)
         wanted = seats_from_request(game, seats, opponent, level, side)
         token = new_token()
@@ -497,7 +499,7 @@ class MatchService:
             for n, s in enumerate(wanted, 1)
         ]
         creator = next(n for n, s in enumerate(wanted, 1) if s["kind"] == "me")
-        return self._insert(game, [], made, creator), token
+        return self._insert(game, list(moves), made, creator), token
 
     def import_record(self, text: str) -> tuple[Live, str]:
         """A hotseat match replaying a PGN or JSON record, and its seat token."""

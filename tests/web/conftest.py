@@ -26,7 +26,7 @@ def browser() -> Iterator:
         launched.close()
 
 
-DESKTOP, PHONE = (1280, 900), (390, 844)
+DESKTOP = (1280, 900)
 
 
 @pytest.fixture

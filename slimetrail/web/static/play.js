@@ -322,9 +322,33 @@ function playerBar(match, p) {
   return bar;
 }
 
+// Whose turn, where a player looks: the tab title, and a banner over the board.
+function turnText(match) {
+  if (match.outcome) return { text: describeOutcome(match).head, mine: false };
+  const name = playerName(match, match.to_move);
+  if (match.thinking) return { text: `${name} (computer) is thinking\u2026`, mine: false };
+  if (mySeats(match).includes(match.to_move)) {
+    return { text: mySeats(match).length === 1 ? "Your move" : `${name} to move`, mine: true };
+  }
+  return { text: `${name} to move`, mine: false };
+}
+
+function renderTurn(match) {
+  const turn = turnText(match);
+  const mineOnly = turn.mine && mySeats(match).length === 1;
+  document.title = `${mineOnly ? "(Your move) " : ""}${match.title} \u2014 Slimetrail`;
+  const banner = $("turn-banner");
+  banner.hidden = false;
+  banner.textContent = turn.text;
+  banner.classList.toggle("mine", turn.mine);
+  banner.classList.toggle("over", Boolean(match.outcome));
+  const mover = match.outcome ? null : match.players[match.to_move - 1];
+  banner.style.setProperty("--colour", mover ? mover.colour : "var(--line)");
+}
+
 function renderPanel() {
   const match = page.match;
-  document.title = `${match.title} \u2014 Slimetrail`;
+  renderTurn(match);
   $("title").textContent = match.title;
   const kinds = { computer: "against the computer", hotseat: "on one device", friend: "between friends" };
   $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
@@ -361,7 +385,9 @@ function renderPanel() {
   $("move-input").disabled = !canMove || page.viewPly !== null;
   const undo = $("undo");
   undo.hidden = !mine || match.opponent === "friend";
-  undo.disabled = !match.can_undo;
+  undo.disabled = !match.can_undo || Boolean(match.outcome);
+  // A game on one device (an imported record, say) may be carried on against the computer.
+  $("continue").hidden = !(match.opponent === "hotseat" && mine && !match.outcome);
 
   renderMoveList();
   renderLinks();
@@ -504,8 +530,19 @@ function setMatch(match) {
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
   if (page.prefix.length === 0 || changed) redraw();
-  if (first) initialFocus();
+  if (first || changed) initialFocus();
+  if (changed && !first) returnFocus();
   schedulePoll();
+}
+
+// After a move (the computer's reply, say) the keyboard player's focus goes back to the
+// board, on the snail; never from a field being typed in, and never scrolling the page.
+function returnFocus() {
+  const active = document.activeElement;
+  const idle = !active || active === document.body || active === $("board");
+  if (!idle || !mySeats(page.match).includes(page.match.to_move) || page.match.outcome) return;
+  $("board").focus({ preventScroll: true });
+  drawFocus();
 }
 
 function initialFocus() {
@@ -571,6 +608,29 @@ async function resign() {
   $("resign-confirm").hidden = true;
   const match = await post("resign", {});
   if (match) setMatch(match);
+}
+
+// A new match from this position: the player to move is you, the computer plays the others.
+async function continueAgainstComputer() {
+  const match = page.match;
+  const level = Number($("new-game-form").elements.level.value || root.dataset.defaultLevel);
+  try {
+    const created = await api("/api/matches", {
+      method: "POST",
+      body: {
+        game: match.game,
+        options: match.options,
+        opponent: "computer",
+        side: match.to_move,
+        level,
+        moves: match.moves,
+      },
+    });
+    const mine = created.links[String(match.to_move)];
+    window.location.assign(mine);
+  } catch (exc) {
+    $("move-error").textContent = exc.message;
+  }
 }
 
 async function rematch() {
@@ -736,6 +796,7 @@ function wire() {
   });
   $("rematch").addEventListener("click", rematch);
   $("undo").addEventListener("click", undo);
+  $("continue").addEventListener("click", continueAgainstComputer);
   $("analyse").addEventListener("click", analyse);
   $("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();
