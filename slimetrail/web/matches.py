@@ -397,6 +397,8 @@ class MatchService:
                 label=f"{game.title} board",
             ),
             "clicks": clicks,
+            "losing": losing_clicks(state, clicks),
+            "refusals": refusals(state, clicks) if may_move else {},
             "seat": legacy_seat(held),
             "seats": list(held),
             "thinking": live.thinking,
@@ -470,7 +472,14 @@ class MatchService:
                 interactive=True,
                 label=f"{live.game.title} board",
             )
-            return {"ply": live.ply, "prefix": prefix, "clicks": clicks, "svg": svg}
+            losing = losing_clicks(live.state, clicks)
+            return {
+                "ply": live.ply,
+                "prefix": prefix,
+                "clicks": clicks,
+                "losing": losing,
+                "svg": svg,
+            }
 
         return self.locked(match_id, find)
 
@@ -785,6 +794,40 @@ def replace_player(seat: Seat, player: int) -> Seat:
 def result_text(live: Live) -> str:
     outcome = live.outcome()
     return UNFINISHED if outcome is None else outcome.result_text()
+
+
+def losing_clicks(state: State, clicks: dict[str, str | None]) -> list[str]:
+    """The clicks that complete a move losing the game at once (a step into the opponent's
+    goal, say): the page marks them as a warning."""
+    mover, losing = state.to_move, []
+    for click, text in clicks.items():
+        if text is None:
+            continue
+        state.push(state.parse_move(text))
+        try:
+            outcome = state.outcome()
+        finally:
+            state.pop()
+        if outcome is not None and outcome.for_player(mover) == "loss":
+            losing.append(click)
+    return losing
+
+
+def refusals(state: State, clicks: dict[str, str | None]) -> dict[str, str]:
+    """Why each cell that is no legal first click is refused, in the game's own words (its
+    ``parse_move`` error), for a player who clicks it."""
+    answer = {}
+    for cell in state.game.describe_board()["cells"]:
+        name = cell["name"]
+        if name in clicks:
+            continue
+        try:
+            state.parse_move(name)
+        except GameError as exc:
+            answer[name] = str(exc)
+        else:  # a whole move in text, yet no first click (a compound move's later part)
+            answer[name] = f"{name} does not start a legal move here"
+    return answer
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:

@@ -19,6 +19,7 @@ const page = {
   views: new Map(), // ply -> {svg} of past positions, for history browsing
   prefix: [], // clicks made so far towards a compound move
   clicks: {}, // the legal next clicks after `prefix`: click -> move text, or null for "more"
+  losing: [], // those of `clicks` that complete a move losing at once (marked as a warning)
   focus: null, // cell name under the keyboard focus
   analysis: null, // {key, result}
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
@@ -55,11 +56,13 @@ function showBoard(svg) {
   for (const node of cellNodes()) {
     const name = node.dataset.cell;
     const legal = name in clicks;
+    const losing = legal && page.losing.includes(name);
     const chosen = live && page.prefix.includes(name);
     node.classList.toggle("legal", legal);
+    node.classList.toggle("losing", losing);
     node.classList.toggle("chosen", chosen);
     const words = [node.getAttribute("aria-label") || name];
-    if (legal) words.push("legal move");
+    if (legal) words.push(losing ? "legal move, loses at once" : "legal move");
     if (chosen) words.push("chosen");
     node.setAttribute("aria-label", words.join(", "));
   }
@@ -120,12 +123,11 @@ async function clickOn(click) {
     const restart = page.prefix.length > 0;
     cancelPartial();
     if (restart && click in page.clicks) clickOn(click);
-    else if (!restart && mySeats(page.match).includes(page.match.to_move) && !page.match.thinking) {
-      $("move-error").textContent = `${click} is not a legal click here.`;
-    }
+    else if (!restart) $("board-note").textContent = refusalText(click);
     return;
   }
   $("move-error").textContent = "";
+  $("board-note").textContent = "";
   const move = page.clicks[click];
   if (move !== null) {
     await sendMove(move);
@@ -141,16 +143,30 @@ async function clickOn(click) {
     if (request !== page.navigation || answer.ply !== page.match.ply) return;
     page.prefix = prefix;
     page.clicks = answer.clicks;
+    page.losing = answer.losing || [];
     showBoard(answer.svg);
   } catch (exc) {
     $("move-error").textContent = exc.message;
   }
 }
 
+// Why a click does nothing: said under the board, where the player is looking.
+function refusalText(click) {
+  const match = page.match;
+  if (match.outcome) return "The game is over.";
+  const mine = mySeats(match);
+  if (mine.length === 0) return "You are watching this game: only the players can move.";
+  if (match.thinking) return "Not your turn: the computer is thinking.";
+  if (!mine.includes(match.to_move)) return `Not your turn: waiting for ${playerName(match, match.to_move)}.`;
+  const why = (match.refusals || {})[click] || `${click} is not a legal move here`;
+  return `${why}.`;
+}
+
 function cancelPartial() {
   page.navigation++;
   page.prefix = [];
   page.clicks = page.match.clicks || {};
+  page.losing = page.match.losing || [];
   if (page.viewPly === null) showBoard(page.match.svg);
 }
 
@@ -526,6 +542,8 @@ function setMatch(match) {
     page.prefix = [];
     page.navigation++;
     page.clicks = match.clicks || {};
+    page.losing = match.losing || [];
+    $("board-note").textContent = "";
   }
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
@@ -659,6 +677,7 @@ async function goTo(ply) {
   }
   page.prefix = [];
   page.clicks = match.clicks || {};
+  page.losing = match.losing || [];
   renderPanel();
   redraw();
 }
