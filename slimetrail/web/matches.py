@@ -473,7 +473,9 @@ class MatchService:
                 label=f"{live.game.title} board",
             )
             losing = losing_clicks(live.state, clicks)
+            to_go = clicks_to_go(live.state, prefix, clicks)
             return {
+                "to_go": to_go,
                 "ply": live.ply,
                 "prefix": prefix,
                 "clicks": clicks,
@@ -794,6 +796,38 @@ def replace_player(seat: Seat, player: int) -> Seat:
 def result_text(live: Live) -> str:
     outcome = live.outcome()
     return UNFINISHED if outcome is None else outcome.result_text()
+
+
+CLICK_WALK_LIMIT = 400  # next_clicks calls spent counting a compound move's clicks to go
+
+
+def clicks_to_go(
+    state: State, prefix: list[str], clicks: dict[str, str | None]
+) -> list[int] | None:
+    """The fewest and most clicks that still complete a move after ``prefix`` (whose next
+    clicks are ``clicks``), for any game, by walking :meth:`State.next_clicks`; ``None`` if
+    the walk would take more than :data:`CLICK_WALK_LIMIT` calls."""
+    budget = [CLICK_WALK_LIMIT]
+
+    def walk(path: list[str], options: dict[str, str | None]) -> tuple[int, int] | None:
+        lows, highs = [], []
+        for click, move in options.items():
+            if move is not None:
+                lows.append(1)
+                highs.append(1)
+                continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            found = walk([*path, click], state.next_clicks([*path, click]))
+            if found is None:
+                return None
+            lows.append(found[0] + 1)
+            highs.append(found[1] + 1)
+        return (min(lows), max(highs)) if lows else None
+
+    found = walk(prefix, clicks)
+    return None if found is None else list(found)
 
 
 def losing_clicks(state: State, clicks: dict[str, str | None]) -> list[str]:

@@ -173,6 +173,7 @@ def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
             "match_id": match_id,
             "seat": seat,
             "title": loaded.game.title,
+            "move_example": loaded.game.example_move(),
             "levels_json": json.dumps({str(k): v for k, v in available.items()}),
             "default_level": default_level(available),
         },

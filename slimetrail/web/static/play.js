@@ -19,6 +19,7 @@ const page = {
   views: new Map(), // ply -> {svg} of past positions, for history browsing
   prefix: [], // clicks made so far towards a compound move
   clicks: {}, // the legal next clicks after `prefix`: click -> move text, or null for "more"
+  toGo: null, // [fewest, most] clicks still to make for the compound move under way
   losing: [], // those of `clicks` that complete a move losing at once (marked as a warning)
   focus: null, // cell name under the keyboard focus
   analysis: null, // {key, result}
@@ -92,6 +93,14 @@ function svgEl(tag, attrs, text) {
 // ---------------------------------------------------------------- clicks and actions
 
 // Buttons for the clicks that are no cell (pass, swap), the partial move, and Cancel.
+// How many clicks the turn under way still takes (Snake Pit: a step for each snake).
+function toGoText() {
+  if (!page.toGo) return "";
+  const [fewest, most] = page.toGo;
+  const count = fewest === most ? String(fewest) : `${fewest}\u2013${most}`;
+  return ` \u00b7 ${count} more click${most === 1 ? "" : "s"} to finish this turn`;
+}
+
 function renderClickBar() {
   const match = page.match;
   const bar = $("actions-bar");
@@ -110,7 +119,7 @@ function renderClickBar() {
   }
   const picking = live && page.prefix.length > 0;
   $("partial").hidden = !picking;
-  $("partial").textContent = picking ? `Move so far: ${page.prefix.join(" ")}` : "";
+  $("partial").textContent = picking ? `Move so far: ${page.prefix.join(" ")}${toGoText()}` : "";
   $("cancel").hidden = !picking;
   const mine = match && mySeats(match).length > 0;
   $("resign").hidden = !mine || Boolean(match && match.outcome);
@@ -144,6 +153,7 @@ async function clickOn(click) {
     page.prefix = prefix;
     page.clicks = answer.clicks;
     page.losing = answer.losing || [];
+    page.toGo = answer.to_go || null;
     showBoard(answer.svg);
   } catch (exc) {
     $("move-error").textContent = exc.message;
@@ -822,7 +832,7 @@ function wire() {
     const input = $("move-input");
     const text = input.value.trim();
     if (!text) {
-      $("move-error").textContent = "Type a move first, such as a cell name (c3) or a direction (ne).";
+      $("move-error").textContent = `Type a move first, such as ${input.dataset.example}.`;
       return;
     }
     if (await sendMove(text)) input.value = "";
