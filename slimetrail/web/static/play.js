@@ -23,6 +23,7 @@ const page = {
   losing: [], // those of `clicks` that complete a move losing at once (marked as a warning)
   focus: null, // cell name under the keyboard focus
   analysis: null, // {key, result}
+  hint: null, // {key, move}: the suggested move for the position `key`
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
   busy: false,
   keyboard: true, // false after a pointer press: the focus mark is for keyboard players
@@ -68,6 +69,8 @@ function showBoard(svg) {
     node.setAttribute("aria-label", words.join(", "));
   }
   drawAnalysisBadges();
+  const hinted = page.hint && page.hint.key === analysisKey() ? page.hint.move : null;
+  for (const node of cellNodes()) node.classList.toggle("hint", node.dataset.cell === hinted);
   drawFocus();
   renderClickBar();
 }
@@ -243,8 +246,9 @@ function showAnalysis() {
   box.replaceChildren();
   const head = document.createElement("p");
   if (!r.solved) {
-    head.textContent = `Could not solve this position: ${r.detail || "not solved in time"}.`;
+    head.textContent = `Could not solve this position exactly: ${r.detail || "not solved in time"}.`;
     box.append(head);
+    if (r.engine) box.append(engineParagraph(r));
     return;
   }
   const mover = playerName(page.match, r.to_move || 1);
@@ -266,6 +270,60 @@ function showAnalysis() {
     list.append(item);
   }
   box.append(list);
+}
+
+// The engine's estimate where the exact solver gave up: its move, score and line.
+function engineParagraph(r) {
+  const e = r.engine;
+  const mover = playerName(page.match, r.to_move || 1);
+  const p = document.createElement("p");
+  p.className = "engine";
+  let judged;
+  if (e.proven) judged = `${mover} ${VALUE_WORDS[e.proven]} (proven by the search)`;
+  else if (e.score !== null && e.score !== undefined) {
+    judged = `score ${e.score > 0 ? "+" : ""}${e.score} for ${mover}`;
+  } else if (e.value !== null && e.value !== undefined) {
+    judged = `${mover} expected to score ${Math.round(e.value * 100)}%`;
+  } else judged = "no score";
+  const depth = e.depth ? `, depth ${e.depth}` : "";
+  const line = e.pv && e.pv.length > 1 ? `; expected line ${e.pv.join(" ")}` : "";
+  p.textContent = `The engine's view${depth}: best move ${e.best}, ${judged}${line}.`;
+  return p;
+}
+
+// The best move by the exact values where solved, else the engine's choice.
+function bestMove(r) {
+  if (r.solved) {
+    for (const value of ["win", "draw", "loss"]) {
+      const found = Object.entries(r.moves || {}).find(([, v]) => v === value);
+      if (found) return { move: found[0], why: `${VALUE_WORDS[value]} with best play` };
+    }
+    return null;
+  }
+  return r.engine ? { move: r.engine.best, why: "the engine's choice" } : null;
+}
+
+async function hint() {
+  const key = analysisKey();
+  const text = $("hint-text");
+  text.hidden = false;
+  text.textContent = "Looking for a good move\u2026";
+  $("hint").disabled = true;
+  try {
+    const result = await api("/api/analyse", {
+      method: "POST",
+      body: { game: page.match.game, options: page.match.options, moves: displayedMoves() },
+    });
+    if (key !== analysisKey()) return; // the position changed meanwhile
+    const best = bestMove(result);
+    page.hint = best ? { key, move: best.move } : null;
+    text.textContent = best ? `Hint: ${best.move} (${best.why}).` : "No hint: the game is over.";
+    redraw();
+  } catch (exc) {
+    text.textContent = `No hint: ${exc.message}`;
+  } finally {
+    $("hint").disabled = false;
+  }
 }
 
 // ---------------------------------------------------------------- panel
@@ -413,6 +471,8 @@ function renderPanel() {
   undo.hidden = !mine || match.opponent === "friend";
   undo.disabled = !match.can_undo || Boolean(match.outcome);
   // A game on one device (an imported record, say) may be carried on against the computer.
+  $("hint").hidden = !(mySeats(match).includes(match.to_move) && !match.outcome && !match.thinking);
+  if (!page.hint || page.hint.key !== analysisKey()) $("hint-text").hidden = true;
   $("continue").hidden = !(match.opponent === "hotseat" && mine && !match.outcome);
 
   renderMoveList();
@@ -827,6 +887,7 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("continue").addEventListener("click", continueAgainstComputer);
   $("analyse").addEventListener("click", analyse);
+  $("hint").addEventListener("click", hint);
   $("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("move-input");
