@@ -607,6 +607,9 @@ function setMatch(match) {
     first ||
     page.match.moves.join(" ") !== match.moves.join(" ") ||
     page.match.resigned !== match.resigned;
+  // A move played (not a take-back or a first load): sound and animation follow the redraw.
+  const moved = !first && match.ply > page.match.ply && page.viewPly === null;
+  const before = moved ? movingTokenCell(page.match) : null;
   page.match = match;
   if (changed || page.viewPly !== null) {
     page.prefix = [];
@@ -618,6 +621,10 @@ function setMatch(match) {
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
   if (page.prefix.length === 0 || changed) redraw();
+  if (moved) {
+    playMoveSound();
+    animateMove(before);
+  }
   if (first || changed) initialFocus();
   if (changed && !first) returnFocus();
   schedulePoll();
@@ -750,6 +757,107 @@ async function goTo(ply) {
   page.losing = match.losing || [];
   renderPanel();
   redraw();
+}
+
+// ---------------------------------------------------------------- sound and animation
+
+// Each with an off switch under the move list, remembered in localStorage.
+const SETTINGS = { sound: "slimetrail.sound", animation: "slimetrail.animation" };
+
+function setting(name) {
+  let stored = null;
+  try {
+    stored = window.localStorage.getItem(SETTINGS[name]);
+  } catch {
+    // storage refused (a privacy mode): the defaults
+  }
+  if (stored !== null) return stored === "on";
+  if (name === "animation") return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return true;
+}
+
+function wireSettings() {
+  for (const name of Object.keys(SETTINGS)) {
+    const box = $(`setting-${name}`);
+    box.checked = setting(name);
+    box.addEventListener("change", () => {
+      try {
+        window.localStorage.setItem(SETTINGS[name], box.checked ? "on" : "off");
+      } catch {
+        // not remembered, but still applied to this page through the box
+      }
+    });
+  }
+}
+
+function enabled(name) {
+  return $(`setting-${name}`).checked;
+}
+
+let audio = null;
+
+// A short wooden "tock": a falling triangle tone, synthesised (no sound file to fetch).
+function playMoveSound() {
+  if (!enabled("sound")) return;
+  try {
+    audio = audio || new AudioContext();
+    const now = audio.currentTime;
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.type = "triangle";
+    tone.frequency.setValueAtTime(640, now);
+    tone.frequency.exponentialRampToValueAtTime(320, now + 0.08);
+    gain.gain.setValueAtTime(0.18, now);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + 0.12);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(now);
+    tone.stop(now + 0.13);
+  } catch {
+    // no audio on this device
+  }
+}
+
+// The cell of the token that moves (Slime Trail's snail, a snake's head), if the game has one.
+function movingTokenCell(match) {
+  const marks = (match.view && match.view.marks) || {};
+  const mover = match.to_move;
+  return Object.keys(marks).find((c) => marks[c].includes("snail") || marks[c].includes(`head-${mover}`)) || null;
+}
+
+function tokensAt(name) {
+  const cell = cellNode(name);
+  if (!cell) return [];
+  const box = cell.getBBox();
+  return [...$("board").querySelectorAll("svg .tokens > *")].filter((token) => {
+    const b = token.getBBox();
+    const [x, y] = [b.x + b.width / 2, b.y + b.height / 2];
+    return x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height;
+  });
+}
+
+// A short move animation: the moving token slides in from its old cell; anything else the
+// move put down (a stone) grows in.
+function animateMove(fromCell) {
+  if (!enabled("animation")) return;
+  const last = (page.match.view && page.match.view.last) || [];
+  const target = last[last.length - 1];
+  const options = { duration: 180, easing: "ease-out" };
+  let grown = last;
+  if (fromCell && target && fromCell !== target && cellNode(fromCell) && cellNode(target)) {
+    const [fx, fy] = centre(cellNode(fromCell));
+    const [tx, ty] = centre(cellNode(target));
+    for (const token of tokensAt(target)) {
+      token.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: "none" }], options);
+    }
+    grown = last.filter((name) => name !== target);
+  }
+  for (const name of grown) {
+    for (const token of tokensAt(name)) {
+      token.style.transformBox = "fill-box";
+      token.style.transformOrigin = "center";
+      token.animate([{ transform: "scale(0.4)", opacity: 0 }, { transform: "none", opacity: 1 }], options);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- live updates
@@ -899,6 +1007,7 @@ function wire() {
     if (await sendMove(text)) input.value = "";
   });
   setupImport($("import-form"));
+  wireSettings();
 }
 
 wire();
