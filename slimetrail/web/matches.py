@@ -16,6 +16,7 @@ synchronous (the app runs them in threads).  Errors are :class:`ApiError` with t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -847,12 +848,17 @@ def losing_clicks(state: State, clicks: dict[str, str | None]) -> list[str]:
     return losing
 
 
+@functools.lru_cache(maxsize=64)
+def cell_names(game: Game) -> tuple[str, ...]:
+    """The names of the board's cells (games are immutable: described once)."""
+    return tuple(cell["name"] for cell in game.describe_board()["cells"])
+
+
 def refusals(state: State, clicks: dict[str, str | None]) -> dict[str, str]:
     """Why each cell that is no legal first click is refused, in the game's own words (its
     ``parse_move`` error), for a player who clicks it."""
     answer = {}
-    for cell in state.game.describe_board()["cells"]:
-        name = cell["name"]
+    for name in cell_names(state.game):
         if name in clicks:
             continue
         try:
