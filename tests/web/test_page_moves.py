@@ -45,6 +45,16 @@ def test_a_step_into_the_opponents_goal_is_a_warning(live_server, open_page) -> 
     plain = cell(page, "f7").locator(".target")
     assert plain.evaluate("e => getComputedStyle(e).fill") != WARNING
     assert "loses at once" in cell(page, "g7").get_attribute("aria-label")
+    # A warning sign in the cell's corner, drawn above the goal's badge, off its number.
+    signs = page.locator("#board svg .warning")
+    assert signs.count() == 1 and signs.get_attribute("data-for") == "g7"
+    sign = signs.bounding_box()
+    goal = cell(page, "g7").bounding_box()
+    middle = (sign["x"] + sign["width"] / 2, sign["y"] + sign["height"] / 2)
+    assert goal["x"] <= middle[0] <= goal["x"] + goal["width"] * 0.35
+    assert goal["y"] <= middle[1] <= goal["y"] + goal["height"] * 0.35
+    colour = signs.locator("polygon").evaluate("e => getComputedStyle(e).fill")
+    assert colour == WARNING
 
 
 def test_an_illegal_click_says_why(live_server, open_page) -> None:

@@ -69,6 +69,7 @@ function showBoard(svg) {
     node.setAttribute("aria-label", words.join(", "));
   }
   drawAnalysisBadges();
+  drawWarnings(live);
   const hinted = page.hint && page.hint.key === analysisKey() ? page.hint.move : null;
   for (const node of cellNodes()) node.classList.toggle("hint", node.dataset.cell === hinted);
   drawFocus();
@@ -210,6 +211,25 @@ function drawAnalysisBadges() {
       svgEl("text", { x, y: y + r * 0.4, "font-size": r * 1.2 }, value[0].toUpperCase()),
     );
     svg.append(badge);
+  }
+}
+
+// A move that loses at once gets a warning sign in its cell's corner, above the tokens (so
+// a goal's number stays readable and the sign is not hidden by the goal's outline).
+function drawWarnings(live) {
+  if (!live) return;
+  const svg = $("board").querySelector("svg");
+  for (const name of page.losing) {
+    const node = cellNode(name);
+    if (!node) continue;
+    const box = node.getBBox();
+    const r = Math.min(box.width, box.height) * 0.17;
+    const [x, y] = [box.x + box.width * 0.26, box.y + box.height * 0.26];
+    const sign = svgEl("g", { class: "warning", "data-for": name, "pointer-events": "none" });
+    const points = [[x, y - r], [x + r * 1.1, y + r * 0.8], [x - r * 1.1, y + r * 0.8]];
+    sign.append(svgEl("polygon", { points: points.map((p) => p.join(",")).join(" ") }));
+    sign.append(svgEl("text", { x, y: y + r * 0.62, "font-size": r * 1.3 }, "!"));
+    svg.append(sign);
   }
 }
 
