@@ -34,7 +34,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
-from slimetrail.games.snakepit import board
+from slimetrail.games.snakepit import board, kernel
 from slimetrail.games.snakepit.board import NEIGHBOURS
 
 PLAYERS = (1, 2, 3)
@@ -143,6 +143,12 @@ class SnakePitGame(Game):
     # A player who is out is skipped, so the same player may follow a player who moved.
     turn = TurnShape(max_clicks=6, repeats=True)
     option_specs = ()
+
+    def ai_ladder(self) -> Any:
+        # Greedy evaluation, best-reply search and max^n MCTS (slimetrail.games.snakepit.ai).
+        from slimetrail.games.snakepit.ai import LADDER
+
+        return LADDER
 
     def start_cells(self, player: int) -> list[int]:
         return [board.CELL_OF[name] for name in START[player].split()]
@@ -257,6 +263,9 @@ class SnakePitGame(Game):
 
 class SnakePitState(State):
     """Snakes and trails per player (bitboards), the player to move, k, and who is out."""
+
+    playout_tries = 1  # see playout()
+    playout_turns: int | None = None
 
     __slots__ = ("_board_key", "_stack", "empty", "game", "heads", "k", "mover", "out", "trails")
 
@@ -487,6 +496,39 @@ class SnakePitState(State):
                 status += "; out: " + ", ".join(names[p - 1] for p in self.out)
             lines.append(status)
         return "\n".join(lines)
+
+    def playout(self, rng: random.Random) -> Outcome:
+        """Random turns to the end, compiled (:func:`.kernel.playout`); the state is not
+        changed.  Uniformly random as the generic walk, unless a search sets
+        ``playout_tries`` above 1 (each turn the best of that many random turns by a local
+        look at the snakes' exits) or ``playout_turns`` (stop after that many turns and
+        rank the players still in by the evaluation, :func:`.kernel.evaluate`: the outcome
+        the position promises rather than one that happened)."""
+        if not self.mover:
+            outcome = self.outcome()
+            assert outcome is not None
+            return outcome
+        seed = rng.getrandbits(63)
+        if self.playout_turns is None:
+            out, _, _ = kernel.play_out(
+                self.heads, self.empty, self.mover, self.k, self.out, seed, self.playout_tries
+            )
+            values = {}
+        else:
+            out, values = kernel.roll_out(
+                self.heads,
+                self.empty,
+                self.mover,
+                self.k,
+                self.out,
+                seed,
+                self.playout_tries,
+                self.playout_turns,
+            )
+        left = sorted((p for p in PLAYERS if p not in out), key=lambda p: -values.get(p, 0))
+        name = self.game.player_names[left[0] - 1]
+        reason = f"{name} is the last left" if len(left) == 1 else f"{name} has the most room"
+        return Outcome.ranking([*left, *reversed(out)], reason=reason)
 
     def perft(self, depth: int) -> int:
         if depth == 0:

@@ -1,0 +1,231 @@
+"""Snake Pit's computer players: a greedy evaluator, best-reply search and max^n MCTS.
+
+The evaluation (:func:`.kernel.evaluate`) asks how many more turns of three each player can
+make: the board is shared out by one breadth-first walk from every snake at once, and four
+snakes with rooms ``r1..r4`` last the largest ``t`` with ``sum(min(r, t)) >= 3 t`` turns
+(every turn needs three distinct snakes; the rules put out a player whose fourth snake
+cannot help).  A turn's score is the mover's turns left minus the best opponent's.
+
+* :class:`GreedyLevel` scores every turn by that evaluation (with noise for the weaker
+  levels): the cheap one-turn look.
+* :class:`BestReplyLevel`: best-reply search (Schadd & Winands 2011), the second opinion --
+  the opponents are taken as one player who makes the single reply worst for the mover; on a
+  beam of the greedy favourites, so that a turn of three steps (up to 864 ways) stays cheap.
+* :class:`SnakeMcts`: the generic max^n MCTS (:mod:`slimetrail.ai.mcts`, each player
+  maximising its own return) with progressive widening: the root offers only its best turns
+  by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
+  compiled playout turns (each the best of three random turns by exits), after which the
+  evaluation ranks the players -- the outcome the position promises.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from slimetrail.ai.levels import Ladder, RandomLevel
+from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.mcts import MCTS, Node
+from slimetrail.core.game import GameError, Move, State
+from slimetrail.games.snakepit import kernel
+from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
+
+TIME_SHARE = 0.85  # of a move's time limit, for the MCTS iterations
+
+
+def turn_scores(state: SnakePitState) -> tuple[list[Move], np.ndarray]:
+    """The legal turns (the rules' order) and each one's evaluation for the mover."""
+    moves = state.legal_moves()
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    scores = np.empty(kernel.MAX_TURNS, np.float64)
+    n = kernel.score_turns(heads, empty, alive(state), state.to_move, state.k, kernel.NBR, scores)
+    assert n == len(moves)
+    return moves, scores[:n]
+
+
+def pit(state: State) -> SnakePitState:
+    """``state`` as a Snake Pit position (these players play nothing else)."""
+    if not isinstance(state, SnakePitState):
+        raise GameError(f"the Snake Pit players cannot play {state.game.id}")
+    return state
+
+
+def best_turns(state: SnakePitState, width: int) -> list[Move]:
+    """The mover's ``width`` best turns by the evaluation, best first."""
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    chosen = np.empty((width, 3, 2), np.int64)
+    scores = np.empty(width, np.float64)
+    k = state.k
+    n = kernel.best_turns(
+        heads, empty, alive(state), state.to_move, k, kernel.NBR, width, chosen, scores
+    )
+    return [tuple((int(a), int(b)) for a, b in chosen[i, :k]) for i in range(n)]
+
+
+def quick_turns(state: SnakePitState, width: int) -> list[Move]:
+    """The mover's ``width`` best turns by :func:`.kernel.exits_score`, best first."""
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    chosen = np.empty((width, 3, 2), np.int64)
+    k = state.k
+    n = kernel.quick_best_turns(heads, empty, state.to_move, k, kernel.NBR, width, chosen)
+    return [tuple((int(a), int(b)) for a, b in chosen[i, :k]) for i in range(n)]
+
+
+def alive(state: SnakePitState) -> np.ndarray:
+    """``alive[p]``: whether player ``p`` is still in the game (index 0 unused)."""
+    return np.array([False] + [p not in state.out for p in (1, 2, 3)])
+
+
+def best_of(moves: list[Move], scores: np.ndarray, rng: random.Random, noise: float) -> int:
+    """The index of the best score after Gaussian noise (ties broken at random)."""
+    noisy = [s + rng.gauss(0.0, noise) + 1e-6 * rng.random() for s in scores]
+    return max(range(len(moves)), key=noisy.__getitem__)
+
+
+@dataclass(frozen=True)
+class GreedyLevel:
+    """The best turn by the evaluation, each score blurred by ``noise`` (in turns)."""
+
+    description: str
+    noise: float = 0.0
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        moves, scores = turn_scores(pit(state))
+        best = best_of(moves, scores, rng, self.noise)
+        return PlayResult(moves[best], score=round(100 * scores[best]), depth=1)
+
+
+def best_reply(state: SnakePitState, beam: int, rng: random.Random) -> PlayResult:
+    """Best-reply search on the ``beam`` turns the evaluation likes best."""
+    moves, scores = turn_scores(state)
+    order = np.argsort(-scores, kind="stable")[:beam]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    values = np.empty(len(order), np.float64)
+    kernel.best_reply_scores(
+        heads,
+        empty,
+        alive(state),
+        state.to_move,
+        state.k,
+        kernel.NBR,
+        order,
+        values,
+    )
+    # Among equal values the greedy favourite (the beam is in its order), then at random.
+    top = max(values)
+    chosen = [int(order[i]) for i, v in enumerate(values) if v == top]
+    move = moves[chosen[0] if scores[chosen[0]] > scores[chosen[-1]] else rng.choice(chosen)]
+    return PlayResult(move, score=round(100 * top), depth=2, nodes=len(order))
+
+
+@dataclass(frozen=True)
+class BestReplyLevel:
+    """Best-reply search two plies deep over a beam of ``beam`` turns."""
+
+    description: str
+    beam: int = 12
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        return best_reply(pit(state), self.beam, rng)
+
+
+class SnakeMcts(MCTS):
+    """Max^n MCTS whose nodes offer only their ``width`` best turns by the evaluation
+    (``root_width`` at the root), tried best first."""
+
+    def __init__(
+        self,
+        state: SnakePitState,
+        *,
+        seed: int,
+        width: int,
+        root_width: int,
+        tries: int,
+        turns: int | None,
+    ) -> None:
+        self.width, self.root_width = width, root_width
+        super().__init__(state, seed=seed)
+        # The playout policy, on the search's private copy only.
+        self.pit = pit(self.state)  # the search's private copy, which it pushes and pops
+        self.pit.playout_tries, self.pit.playout_turns = tries, turns
+
+    def expand(self, node: Node) -> None:
+        # The root's turns by the full evaluation; deeper ones by the snakes' exits alone.
+        if node.move is None:
+            node.untried = best_turns(pit(self.state), self.root_width)[::-1]  # pop(): best first
+        else:
+            node.untried = quick_turns(pit(self.state), self.width)[::-1]
+
+
+@dataclass(frozen=True)
+class MctsLevel:
+    """:class:`SnakeMcts` for ``iterations`` playouts (``None``: the whole time limit)."""
+
+    description: str
+    iterations: int | None
+    width: int = 8
+    root_width: int = 24
+    tries: int = 3
+    turns: int | None = 3  # playout turns before the evaluation ranks the players
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        if limit.time is not None:  # leave room for the turn's scoring and the answer
+            limit = Limit(time=TIME_SHARE * limit.time, nodes=limit.nodes)
+        bounds = (Limit(nodes=self.iterations) if self.iterations else Limit()).capped(limit)
+        if bounds.time is None and bounds.nodes is None:
+            bounds = Limit(time=TIME_SHARE)
+        return self.search(pit(state), rng.getrandbits(64)).run(bounds)
+
+    def search(self, state: SnakePitState, seed: int) -> SnakeMcts:
+        """A fresh search tree of this level's shape from ``state``."""
+        return SnakeMcts(
+            state,
+            seed=seed,
+            width=self.width,
+            root_width=self.root_width,
+            tries=self.tries,
+            turns=self.turns,
+        )
+
+
+def analyse(
+    state: State,
+    limit: Limit,
+    stop: threading.Event | None,
+    on_info: Callable[[PlayResult], None] | None,
+) -> PlayResult:
+    """Full-strength analysis: the top level's MCTS for the time or iterations given."""
+    if limit.time is None and limit.nodes is None and stop is None:
+        raise GameError("snake-pit is analysed by MCTS: give a time or nodes limit")
+    top = LADDER.levels[LADDER.top]
+    assert isinstance(top, MctsLevel)
+    return top.search(pit(state), 0).run(limit, stop=stop, on_info=on_info)
+
+
+LADDER = Ladder(
+    {
+        1: RandomLevel("beginner: random turns, but takes a win in one"),
+        2: GreedyLevel("novice: the best-looking turn, often misjudged", noise=3.0),
+        3: GreedyLevel("casual: the turn that leaves it the most room against the others"),
+        4: BestReplyLevel("club: best-reply search, the opponents' worst answer considered"),
+        5: MctsLevel("strong: Monte-Carlo search (max^n) for the whole time limit", None),
+    },
+    analyse,
+)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel function the players use, so that
+    a server's worker pays for it before its first Snake Pit move rather than during one."""
+    state = SnakePitGame().new_state()
+    for level in LADDER.levels.values():
+        level.play(state, Limit(nodes=4), random.Random(0))
+    state.push(state.legal_moves()[0])
+    state.push(state.legal_moves()[0])  # turns of three from here
+    for level in LADDER.levels.values():
+        level.play(state, Limit(nodes=4), random.Random(0))
+    state.playout(random.Random(0))

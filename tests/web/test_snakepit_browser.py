@@ -1,0 +1,198 @@
+"""Snake Pit in a real browser: turns of k snake/destination click pairs, three seats.
+
+Against a real ``slimetrail serve`` (the ``live_server`` fixture: fresh SQLite database,
+0.3 s computer moves), the way people play: one person against two computers for a whole
+game, and three people in three browser contexts by their seat links with a spectator.
+"""
+
+from __future__ import annotations
+
+import httpx2 as httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def new_page(browser):
+    """Pages in fresh browser contexts (separate cookies: separate people); JavaScript
+    errors on any page fail the test."""
+    contexts, errors = [], []
+
+    def open_page(url: str):
+        # The pages forbid eval (CSP); Playwright's wait_for_function needs it: bypassed here.
+        context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+        contexts.append(context)
+        page = context.new_page()
+        # Generous: a computer move on a loaded machine may wait for its worker's time cap.
+        page.set_default_timeout(90_000)
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        page.goto(url)
+        page.wait_for_selector("#board [data-cell]", state="attached")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], "JavaScript errors on the page"
+
+
+def moves(page) -> list[str]:
+    return page.locator("#move-list .mv").all_inner_texts()
+
+
+def legal_cells(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#board [data-cell].legal", "cells => cells.map(c => c.dataset.cell)"
+    )
+
+
+def chosen_cells(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#board [data-cell].chosen", "cells => cells.map(c => c.dataset.cell)"
+    )
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('#move-list .mv').length >= n", arg=count
+    )
+
+
+def match_api(base: str, page) -> dict:
+    match_id = page.url.split("/play/")[1].split("?")[0]
+    seat = page.url.split("seat=")[1] if "seat=" in page.url else None
+    return httpx.get(f"{base}/api/matches/{match_id}", params={"seat": seat} if seat else {}).json()
+
+
+def pick(page, cell: str, clicked: list[str]) -> None:
+    """One click of a partial turn; waits until the page shows it chosen."""
+    page.click(f'#board [data-cell="{cell}"]')
+    page.wait_for_selector(f'#board [data-cell="{cell}"].chosen')
+    clicked.append(cell)
+    assert page.locator("#partial").inner_text() == "Move so far: " + " ".join(clicked)
+
+
+def play_turn(page, steps: int, *, cancel_first: bool = False) -> str:
+    """Click a turn of ``steps`` snake/destination pairs (the first offered each time) and
+    send it with the last click; with ``cancel_first`` a first pair is chosen, checked
+    unsent, and cancelled before the turn is clicked for real.  Returns the clicks."""
+    requests: list[str] = []
+
+    def seen(request) -> None:
+        requests.append(request.url)
+
+    page.on("request", seen)
+    before = len(moves(page))
+    if cancel_first:
+        clicked: list[str] = []
+        snake = legal_cells(page)[0]
+        pick(page, snake, clicked)
+        pick(page, legal_cells(page)[0], clicked)
+        assert sorted(chosen_cells(page)) == sorted(clicked)
+        assert snake not in legal_cells(page)  # a snake steps once a turn
+        assert page.locator("#cancel").is_visible()
+        page.click("#cancel")
+        page.wait_for_selector("#board [data-cell].chosen", state="detached")
+        assert page.locator("#partial").is_hidden() and snake in legal_cells(page)
+    clicked = []
+    for step in range(steps):
+        pick(page, legal_cells(page)[0], clicked)  # a snake
+        destination = legal_cells(page)[0]
+        if step < steps - 1:
+            pick(page, destination, clicked)
+        else:
+            assert not [url for url in requests if url.endswith("/move")]  # nothing sent yet
+            page.click(f'#board [data-cell="{destination}"]')
+            clicked.append(destination)
+    wait_for_moves(page, before + 1)
+    assert page.locator("#partial").is_hidden()
+    assert len([url for url in requests if url.endswith("/move")]) == 1
+    page.remove_listener("request", seen)
+    return " ".join(clicked)
+
+
+def turn_cells(move: str) -> str:
+    """The clicks of a move's text, in the text's order: ``a7-b7,g1-h2`` -> ``a7 b7 g1 h2``."""
+    return " ".join(cell for step in move.split(",") for cell in step.split("-"))
+
+
+@pytest.mark.slow
+def test_whole_game_against_two_computers_by_clicks(live_server, new_page) -> None:
+    page = new_page(f"{live_server}/new/snake-pit?seats=me,computer:1,computer:1")
+    match = match_api(live_server, page)
+    assert [p["kind"] for p in match["players"]] == ["human", "computer", "computer"]
+    my_turns = 0
+    for _ in range(80):
+        page.wait_for_function(
+            "document.querySelector('#board [data-cell].legal') || "
+            "!document.getElementById('result').hidden"
+        )
+        match = match_api(live_server, page)
+        if match["outcome"] is not None:
+            break
+        if match["to_move"] != 1 or match["thinking"]:
+            wait_for_moves(page, match["ply"] + 1)
+            continue
+        steps = match["view"]["to_move_steps"]
+        assert steps == min(match["ply"] + 1, 3)  # k = 1, 2, then 3 (nobody out yet)
+        clicks = play_turn(page, steps, cancel_first=steps >= 2 and my_turns == 1)
+        my_turns += 1
+        sent = match_api(live_server, page)["moves"][match["ply"]]
+        assert sorted(turn_cells(sent).split()) == sorted(clicks.split())
+    else:
+        pytest.fail("the game did not end")
+    page.wait_for_selector("#result:not([hidden])")
+    match = match_api(live_server, page)
+    assert match["outcome"]["result"] in page.locator("#result").inner_text()
+    assert sorted(match["outcome"]["places"]) == [1, 2, 3]
+    assert moves(page) == match["moves"] and legal_cells(page) == []
+    assert my_turns >= 3
+
+
+def test_three_people_by_seat_links_see_each_other_live_and_a_spectator_cannot_move(
+    live_server, new_page
+) -> None:
+    green = new_page(f"{live_server}/new/snake-pit?seats=me,friend,friend")
+    links = {
+        name: green.locator(f'#link-list input[data-link="{name}"]').input_value()
+        for name in ("2", "3", "watch")
+    }
+    assert all("seat=" in links[n] for n in ("2", "3")) and "seat=" not in links["watch"]
+    blue, red, watcher = new_page(links["2"]), new_page(links["3"]), new_page(links["watch"])
+    people = {1: green, 2: blue, 3: red}
+    assert "watching" in watcher.locator("#status").inner_text()
+    # The spectator's clicks on Green's snake do nothing, and the API refuses a seatless move.
+    requests: list[str] = []
+    watcher.on("request", lambda request: requests.append(request.url))
+    watcher.click('#board [data-cell="b9"]')
+    watcher.wait_for_timeout(300)
+    assert not [url for url in requests if "/move" in url or "/clicks" in url]
+    assert legal_cells(watcher) == [] and chosen_cells(watcher) == []
+    match_id = links["watch"].rsplit("/", 1)[1].split("?")[0]
+    answer = httpx.post(
+        f"{live_server}/api/matches/{match_id}/move",
+        json={"seat": "", "move": "b9-c9", "ply": 0},
+    )
+    assert answer.status_code == 403
+    for ply, steps in enumerate([1, 2, 3, 3, 3]):
+        mover = 1 + ply % 3
+        page = people[mover]
+        page.wait_for_selector("#board [data-cell].legal")
+        for other, other_page in people.items():
+            if other != mover:
+                assert legal_cells(other_page) == []  # only the mover is offered clicks
+        play_turn(page, steps)
+        sent = match_api(live_server, page)["moves"]
+        assert len(sent) == ply + 1
+        for other_page in [*people.values(), watcher]:
+            wait_for_moves(other_page, ply + 1)  # over the WebSocket, no reload
+            assert moves(other_page) == sent
+        # Everyone's board shows the mover's snakes where they went.
+        heads = [step.split("-")[1] for step in sent[-1].split(",")]
+        for other_page in (*people.values(), watcher):
+            for cell in heads:
+                classes = other_page.get_attribute(f'#board [data-cell="{cell}"]', "class")
+                assert f"mark-head-{mover}" in (classes or "").split()
+    assert legal_cells(watcher) == []
+    assert not watcher.locator("#move-form").is_visible()
