@@ -44,11 +44,12 @@ def test_snake_pit_says_how_many_clicks_are_left(live_server, open_page) -> None
         left = total - made
         word = "click" if left == 1 else "clicks"
         page.wait_for_function(
-            "t => document.getElementById('partial').textContent.endsWith(t)",
+            "t => document.getElementById('to-go').textContent === t",
             arg=f"{left} more {word} to finish this turn",
         )
+    assert page.locator("#to-go").is_visible()
     page.locator("#cancel").click()
-    assert not page.locator("#partial").is_visible()
+    assert not page.locator("#partial").is_visible() and not page.locator("#to-go").is_visible()
 
 
 def test_the_move_box_shows_the_games_notation(live_server, open_page) -> None:

@@ -102,7 +102,7 @@ function toGoText() {
   if (!page.toGo) return "";
   const [fewest, most] = page.toGo;
   const count = fewest === most ? String(fewest) : `${fewest}\u2013${most}`;
-  return ` \u00b7 ${count} more click${most === 1 ? "" : "s"} to finish this turn`;
+  return `${count} more click${most === 1 ? "" : "s"} to finish this turn`;
 }
 
 function renderClickBar() {
@@ -123,7 +123,10 @@ function renderClickBar() {
   }
   const picking = live && page.prefix.length > 0;
   $("partial").hidden = !picking;
-  $("partial").textContent = picking ? `Move so far: ${page.prefix.join(" ")}${toGoText()}` : "";
+  $("partial").textContent = picking ? `Move so far: ${page.prefix.join(" ")}` : "";
+  const toGo = picking ? toGoText() : "";
+  $("to-go").hidden = !toGo;
+  $("to-go").textContent = toGo;
   $("cancel").hidden = !picking;
   const mine = match && mySeats(match).length > 0;
   $("resign").hidden = !mine || Boolean(match && match.outcome);
