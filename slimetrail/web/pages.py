@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
@@ -74,6 +75,8 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
         "num_players": cls.num_players,
         "options": options,
         "has_rules": rules_fragment(cls) is not None,
+        # Each game has its own ladder (Snake Pit has fewer levels than Slime Trail).
+        "levels": levels_for(cls()),
     }
 
 
