@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import toygames  # noqa: F401  (registers the toy games for every test)
 
-from slimetrail.web.liveserver import LiveServer, free_port
+from slimetrail.web.liveserver import LiveServer, free_port, pg_program, temp_postgres
 
 
 def _live_server(tmp_path: Path, *extra_args: str, db_url: str = "") -> Iterator[LiveServer]:
@@ -55,15 +52,6 @@ def pg_slow_live_server(tmp_path: Path, pg_database: Callable[[], str]) -> Itera
     yield from _live_server(tmp_path, *args, db_url=pg_database())
 
 
-def _pg_program(name: str) -> str | None:
-    """A PostgreSQL server program: on PATH, or where Debian keeps it."""
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True)
-    return str(candidates[0]) if candidates else None
-
-
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
     """The URL of a PostgreSQL server (without a database name), if enabled; see above."""
@@ -75,7 +63,7 @@ def pg_server() -> Iterator[str]:
     if wanted == "0":
         pytest.skip("PostgreSQL tests turned off by SLIMETRAIL_TEST_POSTGRES=0")
     required = wanted == "1" or bool(os.environ.get("CI"))
-    initdb, pg_ctl = _pg_program("initdb"), _pg_program("pg_ctl")
+    initdb, pg_ctl = pg_program("initdb"), pg_program("pg_ctl")
     missing = None
     try:
         import psycopg  # noqa: F401
@@ -85,36 +73,8 @@ def pg_server() -> Iterator[str]:
         missing = "initdb/pg_ctl (Debian package postgresql)"
     if missing:
         (pytest.fail if required else pytest.skip)(f"PostgreSQL tests need {missing}")
-    assert initdb and pg_ctl
-    folder = Path(tempfile.mkdtemp(prefix="slimetrail-pg-"))
-    # PostgreSQL refuses to run as root: run it as the postgres user then.
-    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    if as_user:
-        shutil.chown(folder, "postgres")
-    data, port = folder / "data", free_port()
-    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
-    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "postgres", "-A", "trust"], **run)
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(
-        [
-            *as_user,
-            pg_ctl,
-            "-D",
-            str(data),
-            "-o",
-            options,
-            "-l",
-            str(folder / "log"),
-            "-w",
-            "start",
-        ],
-        **run,
-    )
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
-    finally:
-        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], **run)
-        shutil.rmtree(folder, ignore_errors=True)
+    with temp_postgres() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

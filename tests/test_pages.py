@@ -20,12 +20,16 @@ from slimetrail.render import PALETTE
 from slimetrail.web.app import create_app
 from slimetrail.web.diagrams import DiagramError, render_diagram
 from slimetrail.web.pages import render_fragment, rules_fragment
+from slimetrail.web.settings import Limits
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory) -> Iterator[TestClient]:
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'pages.db'}"
-    with TestClient(create_app(url, workers=1, move_time=0.2)) as test_client:
+    # Every choice on the home page makes a match (most against the computer): more than
+    # one client may make.
+    limits = Limits(create_rate="100000/minute", client_jobs=100000)
+    with TestClient(create_app(url, workers=1, move_time=0.2, limits=limits)) as test_client:
         yield test_client
 
 
@@ -85,7 +89,7 @@ def test_every_choice_on_the_home_page_starts_a_game(client: TestClient) -> None
     for action, fields in parser.forms.items():
         for name, values in fields.items():
             for value in values:
-                answer = client.get(action, params={name: value}, follow_redirects=False)
+                answer = client.post(action, params={name: value}, follow_redirects=False)
                 assert answer.status_code == 303, (action, name, value, answer.text)
                 assert re.fullmatch(r"/play/[\w-]+\?seat=[\w-]+", answer.headers["location"])
 
@@ -128,7 +132,7 @@ def test_unknown_rules_page_is_404_naming_the_games(client: TestClient) -> None:
 
 
 def test_play_page_is_a_shell_for_the_script(client: TestClient) -> None:
-    created = client.get("/new/slimetrail?opponent=hotseat", follow_redirects=False)
+    created = client.post("/new/slimetrail?opponent=hotseat", follow_redirects=False)
     location = created.headers["location"]
     match_id, token = re.fullmatch(r"/play/([\w-]+)\?seat=([\w-]+)", location).groups()
     page = client.get(location)

@@ -83,10 +83,15 @@ class Level:
     nodes: int = 0  # iterative-deepening search bounded by nodes (0: not used)
     solver: bool = False  # perfect play where the exact solver answers in time
     beginner: bool = False  # random, but takes a win in one and avoids losing at once
+    big_boards: bool = False  # the compiled player of the big Slime Trail boards, where it can
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         time_limit = limit.time if limit.time is not None else DEFAULT_LIMIT.time
         assert time_limit is not None
+        if self.big_boards:
+            strong = _strong_module()
+            if strong is not None and strong.handles(state):
+                return strong.play(state, time_limit)
         return _play_search_level(state, self, time_limit, rng)
 
 
@@ -102,7 +107,10 @@ LEVELS_TABLE: dict[int, Level] = {
     4: Level("club: searches a few thousand positions", nodes=4_000),
     5: Level("strong: searches about 60 000 positions", nodes=60_000),
     6: Level(
-        "perfect where solvable: exact solver, deep search otherwise", nodes=150_000, solver=True
+        "perfect where solvable: exact solver, deep search otherwise",
+        nodes=150_000,
+        solver=True,
+        big_boards=True,
     ),
 }
 
@@ -310,6 +318,13 @@ def _solver_module():
     except ImportError:
         return None
     return module if hasattr(module, "solve") and hasattr(module, "can_solve") else None
+
+
+def _strong_module():
+    try:
+        return importlib.import_module("slimetrail.games.trail.strong")
+    except ImportError:
+        return None
 
 
 def _book_module():

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 
-def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
     def parse(text: str) -> float:
         value = kind(text)
         if value <= 0:
@@ -16,6 +16,16 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
 
     parse.__name__ = kind.__name__
     return parse
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
 
 
 def _port(text: str) -> int:
@@ -43,15 +53,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=_positive(int),
+        type=_count,
         default=2,
-        help="worker processes for computer moves (default 2)",
+        help="worker processes for computer moves (default 2); 0 with a PostgreSQL --db: "
+        "a web-only process, whose computer moves and analyses go to the shared job queue "
+        "run by `slimetrail worker`",
     )
     parser.add_argument(
         "--move-time",
-        type=_positive(float),
+        type=positive(float),
         default=1.0,
         help="time cap in seconds for one computer move (default 1)",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits (repeatable), e.g. --limit create_rate=60/minute "
+        "--limit in_flight=64; the names and defaults are in slimetrail/web/settings.py",
     )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.set_defaults(func=run)
@@ -62,9 +82,20 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from slimetrail.web.app import create_app
+    from slimetrail.web.settings import Limits
 
+    limits = Limits()
     try:
-        app = create_app(args.db, workers=args.workers, move_time=args.move_time)
+        for text in args.limit:
+            limits = limits.with_text(text)
+    except ValueError as exc:
+        print(f"slimetrail: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(args.db, workers=args.workers, move_time=args.move_time, limits=limits)
+    except ValueError as exc:
+        print(f"slimetrail: error: {exc}", file=sys.stderr)
+        return 2
     except (SQLAlchemyError, ModuleNotFoundError) as exc:
         # A malformed URL, a missing driver or a database that cannot be reached.
         detail = str(exc).splitlines()[0]

@@ -251,6 +251,13 @@ class Game(ABC):
         ``None`` for the generic Monte-Carlo ladder (core imports no AI, hence ``Any``)."""
         return None
 
+    @classmethod
+    def warm_up(cls) -> None:
+        """Compile (or load from cache) the game's compiled kernels now: a server's workers
+        call it for every registered game before the first request, so that no player's
+        move pays for a JIT compile.  Games without compiled code need not override it."""
+        return None
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.id, dict(self.options)) == (
             other.id,

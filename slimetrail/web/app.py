@@ -1,35 +1,47 @@
 """The FastAPI app: JSON API, WebSocket updates, computer moves in a worker pool.
 
-``create_app(db_url, workers=..., move_time=...)`` opens (and migrates) the database and wires
-the routes to the match service (:mod:`slimetrail.web.matches`).  Request handlers do their
-work in threads; computer moves run as asyncio tasks that await the process pool (the worker
-gets the position, not the history), so the event loop only ever routes messages.  At startup
-every unfinished match whose computer is to move gets its move again, so a server killed
-mid-game carries on where it was.
+``create_app(db_url, workers=..., move_time=..., limits=...)`` opens (and migrates) the
+database and wires the routes to the match service (:mod:`slimetrail.web.matches`).  Request
+handlers do their work in threads; computer moves run as asyncio tasks that await the process
+pool through its admission (:mod:`slimetrail.web.admission`: computer moves first, capped
+queues; the worker gets the position, not the history), so the event loop only ever routes
+messages.  A request that would queue a computer move takes its place before it changes
+anything, so a full queue refuses the request, never the move.  Rates, load shedding,
+watcher caps and retention follow :class:`slimetrail.web.settings.Limits`.  At startup every
+unfinished match whose computer is to move gets its move again, so a server killed mid-game
+carries on where it was.  On PostgreSQL every change is announced to the other processes
+(:mod:`slimetrail.web.live`), and with ``workers=0`` the computer's moves and analyses go to
+the shared job queue instead of a pool (:mod:`slimetrail.web.jobs`, ``slimetrail worker``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import logging
-import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, StrictInt, StrictStr
+from sqlalchemy.orm import sessionmaker
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
-from slimetrail.core.game import GameError
+from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
-from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
+from slimetrail.web.admission import ANALYSIS, MOVE, SERVER, Admission, Refused, Ticket
+from slimetrail.web.db import COMPUTER, default_db_url, make_engine, make_sessionmaker, upgrade
 from slimetrail.web.hardening import RequestGuard, document_errors, redact_logs
+from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, match_handler, new_origin
 from slimetrail.web.matches import (
     ApiError,
     Live,
@@ -39,8 +51,22 @@ from slimetrail.web.matches import (
     move_seed,
     replay_moves,
     result_text,
+    seats_from_request,
 )
-from slimetrail.web.workers import WorkerPool, analyse, computer_move, hard_cap, unsolved
+from slimetrail.web.ratelimit import ANALYSE, CREATE, InFlightLimit, RateLimits, refusal_headers
+from slimetrail.web.retention import expire_matches
+from slimetrail.web.settings import Limits
+from slimetrail.web.workers import (
+    WorkerPool,
+    analyse,
+    computer_move,
+    hard_cap,
+    unsolved,
+    warm_up,
+)
+
+if TYPE_CHECKING:  # imported when used: procrastinate is needed only with PostgreSQL
+    from slimetrail.web.jobs import JobQueue
 
 log = logging.getLogger("slimetrail.web")
 
@@ -52,6 +78,10 @@ TEXT_LIMIT = 200
 MAX_MOVES = 10_000
 MAX_SEATS = 16
 MAX_CLICKS = 64
+# The WebSocket close code of a watcher refused by a cap (RFC 6455 "Try Again Later").
+TRY_AGAIN_LATER = 1013
+FORM_TYPE = "application/x-www-form-urlencoded"
+templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 OptionValue = StrictStr | StrictInt
 Text = Annotated[str, Field(max_length=TEXT_LIMIT)]
 
@@ -99,28 +129,50 @@ class AnalyseBody(BaseModel):
 
 
 class Hub:
-    """The WebSocket clients watching each match, each with the seats its token holds."""
+    """The WebSocket clients watching each match, each with the seats its token holds.
 
-    def __init__(self, service: MatchService) -> None:
-        self.service = service
+    Each kind of viewer (by the seats held: a spectator, a seat, a hotseat pair) has its
+    message built once per change of the match, in a thread, and the same text goes to every
+    watcher of that kind; the watchers are capped per match and in total."""
+
+    def __init__(self, service: MatchService, limits: Limits) -> None:
+        self.service, self.limits = service, limits
         self.clients: dict[str, dict[WebSocket, tuple[int, ...]]] = {}
+        # Per match and kind of viewer: (the match's version, its message).
+        self.built: dict[str, dict[tuple[int, ...], tuple[int, str]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.sending: set[asyncio.Task[None]] = set()
+        self.total = 0
+        self.builds = 0  # messages built so far
 
     def _lock(self, match_id: str) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())
 
-    async def attach(self, match_id: str, websocket: WebSocket, held: tuple[int, ...]) -> None:
-        # Registered before the first send, under the match's lock: no update can slip between.
+    def admit(self, match_id: str, websocket: WebSocket, held: tuple[int, ...]) -> str | None:
+        """Register a watcher, or say why not (a cap is reached)."""
+        watchers = self.clients.get(match_id, {})
+        if len(watchers) >= self.limits.match_watchers:
+            return f"this match has {len(watchers)} watchers (at most {self.limits.match_watchers})"
+        if self.total >= self.limits.total_watchers:
+            return f"the server has {self.total} watchers (at most {self.limits.total_watchers})"
+        self.clients.setdefault(match_id, {})[websocket] = held
+        self.total += 1
+        return None
+
+    async def attach(self, match_id: str, websocket: WebSocket) -> None:
+        """Send an admitted watcher the match (under the match's lock: no update can pass it)."""
         async with self._lock(match_id):
-            self.clients.setdefault(match_id, {})[websocket] = held
-            await self._send(match_id, {websocket: held})
+            held = self.clients.get(match_id, {}).get(websocket)
+            if held is not None:
+                await self._send(match_id, {websocket: held})
 
     def detach(self, match_id: str, websocket: WebSocket) -> None:
         watchers = self.clients.get(match_id, {})
-        watchers.pop(websocket, None)
+        if watchers.pop(websocket, None) is not None:
+            self.total -= 1
         if not watchers:
             self.clients.pop(match_id, None)
+            self.built.pop(match_id, None)
             lock = self.locks.get(match_id)
             if lock is not None and not lock.locked():
                 del self.locks[match_id]
@@ -140,18 +192,23 @@ class Hub:
             await self._send(match_id, dict(self.clients.get(match_id, {})))
 
     async def _send(self, match_id: str, targets: dict[WebSocket, tuple[int, ...]]) -> None:
-        # One message per kind of viewer (the seats held), built off the event loop.
         kinds = set(targets.values())
+        built = self.built.setdefault(match_id, {})
 
-        def build(live: Live) -> dict[tuple[int, ...], str]:
-            import json
+        def build(live: Live) -> tuple[dict[tuple[int, ...], str], int]:
+            messages, count = {}, 0
+            for held in kinds:
+                known = built.get(held)
+                if known is None or known[0] != live.version:
+                    match = self.service.match_json(live, held)
+                    known = (live.version, json.dumps({"type": "match", "match": match}))
+                    built[held] = known
+                    count += 1
+                messages[held] = known[1]
+            return messages, count
 
-            return {
-                held: json.dumps({"type": "match", "match": self.service.match_json(live, held)})
-                for held in kinds
-            }
-
-        messages = await run_in_threadpool(self.service.locked, match_id, build)
+        messages, count = await run_in_threadpool(self.service.locked, match_id, build)
+        self.builds += count
 
         async def send(websocket: WebSocket, held: tuple[int, ...]) -> None:
             try:
@@ -163,25 +220,36 @@ class Hub:
 
 
 class ComputerPlayer:
-    """Plays the computer's moves: one asyncio task per match awaiting the worker pool."""
+    """Plays the computer's moves: one asyncio task per match, its search admitted to the
+    worker pool as a computer move (before any analysis).  However long it waited, the move
+    is the level's own search: nothing here ever plays a random move."""
 
-    def __init__(self, service: MatchService, pool: WorkerPool, hub: Hub, move_time: float) -> None:
-        self.service, self.pool, self.hub, self.move_time = service, pool, hub, move_time
+    def __init__(
+        self, service: MatchService, admission: Admission, hub: Hub, move_time: float
+    ) -> None:
+        self.service, self.admission, self.hub, self.move_time = service, admission, hub, move_time
         self.tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
 
-    def follow(self, live: Live) -> None:
-        """Start the computer's move if it is to move in this match."""
+    def follow(self, live: Live, ticket: Ticket | None = None) -> None:
+        """Start the computer's move if it is to move in this match, on ``ticket`` (the place
+        reserved for it by the request; released if not needed)."""
         with live.lock:
             thinking, match_id, ply = live.thinking, live.id, live.ply
         if thinking:
-            self.schedule(match_id, ply)
+            self.schedule(match_id, ply, ticket)
+        elif ticket is not None:
+            ticket.release()
 
-    def schedule(self, match_id: str, ply: int) -> None:
+    def schedule(self, match_id: str, ply: int, ticket: Ticket | None = None) -> None:
         current = self.tasks.get(match_id)
         if current is not None and current[0] == ply and not current[1].done():
+            if ticket is not None:
+                ticket.release()
             return
         self.cancel(match_id)
-        task = asyncio.create_task(self._play(match_id, ply), name=f"computer {match_id}")
+        if ticket is None:  # the server's own work (a resumed game, an undo): never refused
+            ticket = self.admission.reserve(MOVE, SERVER, force=True)
+        task = asyncio.create_task(self._play(match_id, ply, ticket), name=f"computer {match_id}")
         self.tasks[match_id] = (ply, task)
         task.add_done_callback(lambda done: self._forget(match_id, done))
 
@@ -198,70 +266,151 @@ class ComputerPlayer:
         for match_id in list(self.tasks):
             self.cancel(match_id)
 
-    async def _play(self, match_id: str, ply: int) -> None:
-        # A failure outside the search (the database, say) is retried, so that a passing
-        # problem does not leave a game waiting for ever (a restart would resume it too).
-        for attempt in range(1, PLAY_ATTEMPTS + 1):
-            try:
-                await self._play_once(match_id, ply)
-                return
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("computer move in match %s failed (attempt %d)", match_id, attempt)
-                await asyncio.sleep(RETRY_DELAY)
+    async def _play(self, match_id: str, ply: int, ticket: Ticket) -> None:
+        # A failure (the database, a worker that died or overran) is retried, so that a
+        # passing problem does not leave a game waiting for ever (a restart resumes it too).
+        try:
+            for attempt in range(1, PLAY_ATTEMPTS + 1):
+                if attempt > 1:
+                    ticket = self.admission.reserve(MOVE, ticket.client, force=True)
+                try:
+                    await self._play_once(match_id, ply, ticket)
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("computer move in %s failed (attempt %d)", match_id, attempt)
+                    await asyncio.sleep(RETRY_DELAY)
+        finally:
+            ticket.release()  # a no-op once its job started
 
-    async def _play_once(self, match_id: str, ply: int) -> None:
+    async def _play_once(self, match_id: str, ply: int, ticket: Ticket) -> None:
         job = await run_in_threadpool(self.service.computer_job, match_id, ply)
         if job is None:
             return
         game_id, options, fen, level = job
         seed = move_seed(match_id, ply)
-        try:
-            text = await asyncio.wait_for(
-                self.pool.run(computer_move, game_id, options, fen, level, self.move_time, seed),
-                timeout=hard_cap(self.move_time) + POOL_MARGIN,
-            )
-        except Exception:  # timed out or failed: the game must still go on
-            log.exception("computer move in match %s failed; playing a random move", match_id)
-            state = make_game(game_id, options).state_from_fen(fen)
-            text = state.move_str(random.Random(seed).choice(state.legal_moves()))
+        # The time limit starts with the search: waiting for a worker does not count.
+        text = await self.admission.run(
+            ticket,
+            computer_move,
+            game_id,
+            options,
+            fen,
+            level,
+            self.move_time,
+            seed,
+            timeout=hard_cap(self.move_time) + POOL_MARGIN,
+        )
         applied = await run_in_threadpool(self.service.computer_move, match_id, ply, text)
         if applied is not None:
             self.hub.notify(match_id)
             self.follow(applied)
 
 
-def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float = 1.0) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    *,
+    workers: int = 2,
+    move_time: float = 1.0,
+    limits: Limits | None = None,
+) -> FastAPI:
+    """``workers=0`` (PostgreSQL only): a web-only process, whose computer moves and analyses
+    go to the shared job queue (:mod:`slimetrail.web.jobs`) for ``slimetrail worker``."""
     if move_time <= 0:
         raise ValueError(f"move_time must be positive, not {move_time}")
-    engine = make_engine(db_url or default_db_url())
+    limits = limits or Limits()
+    url = db_url or default_db_url()
+    engine = make_engine(url)
+    postgres = engine.dialect.name == "postgresql"
+    if workers < 0 or (workers == 0 and not postgres):
+        raise ValueError(
+            f"workers={workers}: a web-only server (0 workers) needs PostgreSQL, whose job "
+            "queue the workers share; give 1 or more workers with SQLite"
+        )
     upgrade(engine)
-    service = MatchService(make_sessionmaker(engine))
-    pool = WorkerPool(workers)
-    hub = Hub(service)
-    computer = ComputerPlayer(service, pool, hub, move_time)
+    sessions = make_sessionmaker(engine)
+    # PostgreSQL: every change is announced to the other processes (slimetrail.web.live).
+    origin = new_origin()
+    service = MatchService(sessions, on_change=MatchAnnouncer(origin) if postgres else None)
+    rates = RateLimits(limits)
+    hub = Hub(service, limits)
+    pool: WorkerPool | None = None
+    admission: Admission | None = None
+    queue: JobQueue | None = None
+    computer: ComputerPlayer | JobQueue
+    if workers == 0:
+        from slimetrail.web.jobs import JobQueue
+
+        computer = queue = JobQueue(url, limits)
+    else:
+        pool = WorkerPool(workers)
+        admission = Admission(pool, limits, job_seconds=move_time)
+        computer = ComputerPlayer(service, admission, hub, move_time)
+    listener: Listener | None = None
+    if postgres:
+
+        async def tell_all() -> None:  # notifications missed while reconnecting
+            for match_id in list(hub.clients):
+                hub.notify(match_id)
+
+        handlers = {MATCH_CHANNEL: match_handler(origin, hub.notify)}
+        if queue is not None:
+            handlers.update(queue.handlers())
+        listener = Listener(url, handlers, on_reconnect=tell_all)
+
+    async def reserve_move(client: str) -> Ticket | None:
+        """A place for a computer move of ``client`` (429/503 when full): in this process's
+        pool, or counted over the shared queue's jobs."""
+        if queue is not None:
+            await queue.admit_move(client)
+            return None
+        assert admission is not None
+        return admission.reserve(MOVE, client)
+
+    def follow(live: Live, ticket: Ticket | None, client: str) -> None:
+        """The computer's move if it is to move: played here, or queued in the client's name."""
+        if queue is not None:
+            queue.follow(live, client)
+        else:
+            assert isinstance(computer, ComputerPlayer)
+            computer.follow(live, ticket)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         redact_logs()
-        warm_up = asyncio.create_task(start_pool(pool))
+        if listener is not None:
+            await listener.start()
+        if queue is not None:
+            await queue.open()
+        background = [] if admission is None else [asyncio.create_task(start_pool(admission))]
+        if limits.expiry_interval > 0:
+            background.append(asyncio.create_task(expire_periodically(sessions, limits)))
         for match_id, ply in await run_in_threadpool(service.pending_computer_moves):
             computer.schedule(match_id, ply)
         try:
             yield
         finally:
-            warm_up.cancel()
+            for task in background:
+                task.cancel()
             computer.cancel_all()
-            pool.shutdown()
+            if pool is not None:
+                pool.shutdown()
+            if queue is not None:
+                await queue.close()
+            if listener is not None:
+                await listener.stop()
             engine.dispose()
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
     app.add_middleware(RequestGuard)
+    # Outermost: sheds before a body is read.
+    app.add_middleware(InFlightLimit, limit=limits.in_flight, wait=limits.in_flight_wait)
     document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service
-    app.state.pool, app.state.computer = pool, computer
+    app.state.pool, app.state.computer, app.state.hub = pool, computer, hub
+    app.state.admission, app.state.limits = admission, limits
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -270,6 +419,12 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     @app.exception_handler(GameError)
     async def game_error(_request: Request, exc: GameError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse(
+            {"detail": exc.message}, status_code=exc.status, headers=refusal_headers(exc)
+        )
 
     def answer(live: Live, token: str | None) -> dict[str, Any]:
         with live.lock:
@@ -288,6 +443,14 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
 
         return await run_in_threadpool(run)
 
+    async def reserve_for(match_id: str, client: str) -> Ticket | None:
+        """A place for the computer's reply to a change of this match, if it has a computer
+        seat: refused (429/503) before the change is made, never after."""
+        live = service.cache.get(match_id) or await run_in_threadpool(service.load, match_id)
+        if any(seat.kind == COMPUTER for seat in live.seats):
+            return await reserve_move(client)
+        return None
+
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:
         return {"ok": True}
@@ -297,20 +460,38 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return games_json()
 
     async def create(
-        game_id: str, options: dict[str, Any], seats: list[dict[str, Any]] | None, **old: Any
+        client: str,
+        game_id: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]] | None,
+        **old: Any,
     ) -> tuple[Live, str, dict[str, Any]]:
+        rates.hit(CREATE, client)
+        wants_computer = (
+            old.get("opponent", "computer") == "computer"
+            if seats is None
+            else any(seat.get("kind") == "computer" for seat in seats)
+        )
+        ticket = await reserve_move(client) if wants_computer else None
+
         def run() -> tuple[Live, str, dict[str, Any]]:
             live, token = service.create(game_id, options, seats, **old)
             return live, token, answer(live, token)
 
-        live, token, json = await run_in_threadpool(run)
-        computer.follow(live)
+        try:
+            live, token, json = await run_in_threadpool(run)
+        except BaseException:
+            if ticket is not None:
+                ticket.release()
+            raise
+        follow(live, ticket, client)
         return live, token, json
 
     @app.post("/api/matches", status_code=201)
-    async def create_match(body: CreateBody) -> dict[str, Any]:
+    async def create_match(request: Request, body: CreateBody) -> dict[str, Any]:
         seats = None if body.seats is None else [seat.model_dump() for seat in body.seats]
         _, _, json = await create(
+            client_of(request),
             body.game,
             body.options,
             seats,
@@ -322,25 +503,43 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return json
 
     @app.get("/new/{game_id}")
+    async def confirm_new_match(request: Request, game_id: str) -> HTMLResponse:
+        """A link to a new match shows what it will start and a button that POSTs: a link
+        prefetcher or a crawler following it creates nothing."""
+        wanted = new_match_request(game_id, dict(request.query_params))
+        game = make_game(game_id, wanted["options"])
+        seats_from_request(
+            game, wanted["seats"], wanted["opponent"], wanted["level"], wanted["side"]
+        )
+        query = urlencode(list(request.query_params.multi_items()))
+        return templates.TemplateResponse(
+            request,
+            "new.html",
+            {
+                "game": game,
+                "summary": new_match_summary(game, wanted),
+                "action": f"/new/{game_id}" + (f"?{query}" if query else ""),
+            },
+            headers={"Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow"},
+        )
+
+    @app.post("/new/{game_id}")
     async def new_match(request: Request, game_id: str) -> RedirectResponse:
-        """A new match from a link: ``opponent``/``level``/``side`` or ``seats=me,computer:2,
-        friend``, and any option the game declares, by its name."""
-        query = request.query_params
-        cls = GAMES.get(game_id)
-        if cls is None:
-            make_game(game_id, {})  # the 400 naming the known games
-        assert cls is not None
-        numbers = {}
-        for name, default in (("level", "3"), ("side", "1")):
-            text = query.get(name, default)
-            try:
-                numbers[name] = int(text)
-            except ValueError:
-                raise ApiError(400, f"{name}={text!r} is not a whole number") from None
-        options = {spec.name: query[spec.name] for spec in cls.option_specs if query.get(spec.name)}
-        seats = parse_seats(query["seats"]) if "seats" in query else None
+        """A new match from a link or a form: ``opponent``/``level``/``side`` or ``seats=me,
+        computer:2,friend``, and any option the game declares, by its name (in the query or
+        a form body)."""
+        fields = dict(request.query_params)
+        if request.headers.get("content-type", "").startswith(FORM_TYPE):
+            fields.update(parse_qsl((await request.body()).decode("utf-8", "replace")))
+        wanted = new_match_request(game_id, fields)
         live, token, _ = await create(
-            game_id, options, seats, opponent=query.get("opponent", "computer"), **numbers
+            client_of(request),
+            game_id,
+            wanted["options"],
+            wanted["seats"],
+            opponent=wanted["opponent"],
+            level=wanted["level"],
+            side=wanted["side"],
         )
         return RedirectResponse(f"/play/{live.id}?seat={token}", status_code=303)
 
@@ -362,12 +561,33 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
             raise ApiError(400, f"a prefix of {len(clicks)} clicks is longer than any move")
         return await run_in_threadpool(service.clicks, match_id, seat, clicks)
 
+    async def changed_with_reply(
+        request: Request, match_id: str, method: Any, *args: Any, token: str | None
+    ) -> tuple[Live, dict[str, Any]]:
+        """A change after which the computer may be to move, its reply admitted first."""
+        client = client_of(request)
+        ticket = await reserve_for(match_id, client)
+        try:
+            live, json = await change(method, *args, token=token)
+        except BaseException:
+            if ticket is not None:
+                ticket.release()
+            raise
+        follow(live, ticket, client)
+        return live, json
+
     @app.post("/api/matches/{match_id}/move")
-    async def move(match_id: str, body: MoveBody) -> dict[str, Any]:
-        live, json = await change(
-            service.move, match_id, body.seat, body.move, body.ply, token=body.seat
+    async def move(request: Request, match_id: str, body: MoveBody) -> dict[str, Any]:
+        _, json = await changed_with_reply(
+            request,
+            match_id,
+            service.move,
+            match_id,
+            body.seat,
+            body.move,
+            body.ply,
+            token=body.seat,
         )
-        computer.follow(live)
         hub.notify(match_id)
         return json
 
@@ -375,7 +595,7 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
     async def undo(match_id: str, body: UndoBody) -> dict[str, Any]:
         live, json = await change(service.undo, match_id, body.seat, body.ply, token=body.seat)
         computer.cancel(match_id)
-        computer.follow(live)
+        follow(live, None, SERVER)
         hub.notify(match_id)
         return json
 
@@ -387,9 +607,11 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         return json
 
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
-    async def rematch(match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
-        live, json = await change(service.rematch, match_id, body.seat, token=body.seat)
-        computer.follow(live)
+    async def rematch(request: Request, match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
+        rates.hit(CREATE, client_of(request))
+        _, json = await changed_with_reply(
+            request, match_id, service.rematch, match_id, body.seat, token=body.seat
+        )
         hub.notify(match_id)  # every player of the old match is shown the way to the new one
         return json
 
@@ -409,23 +631,40 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
         )
 
     @app.post("/api/import", status_code=201)
-    async def import_record(body: ImportBody) -> dict[str, Any]:
+    async def import_record(request: Request, body: ImportBody) -> dict[str, Any]:
+        rates.hit(CREATE, client_of(request))
         live, token = await run_in_threadpool(service.import_record, body.record)
         return {"url": f"/play/{live.id}?seat={token}", "match": await answered(live, token)}
 
     @app.post("/api/analyse")
-    async def analyse_position(body: AnalyseBody) -> dict[str, Any]:
+    async def analyse_position(request: Request, body: AnalyseBody) -> dict[str, Any]:
+        client = client_of(request)
+        rates.hit(ANALYSE, client)
         game = make_game(body.game, body.options)
         state, moves, _ = await run_in_threadpool(replay_moves, game, body.moves)
+        if queue is not None:  # refused (429/503) the same way, counted over every process
+            return await queue.analyse(
+                game.id, dict(game.options), moves, ANALYSE_TIME, client, state.to_move
+            )
+        assert admission is not None
         try:
-            return await asyncio.wait_for(
-                pool.run(analyse, game.id, dict(game.options), moves, ANALYSE_TIME),
+            # Refused (429/503) when this client or the analysis queue is full.
+            return await admission.submit(
+                ANALYSIS,
+                client,
+                analyse,
+                game.id,
+                dict(game.options),
+                moves,
+                ANALYSE_TIME,
+                wait=limits.analysis_wait,
                 timeout=hard_cap(ANALYSE_TIME) + POOL_MARGIN,
             )
-        # Busy workers or a failed solve: say so, never a 500.
+        except Refused:
+            raise
         except TimeoutError:
-            return unsolved(state.to_move, "the analysis workers are busy; try again")
-        except Exception as exc:
+            return unsolved(state.to_move, "the analysis ran past its time; try again")
+        except Exception as exc:  # a failed solve: say so, never a 500
             log.exception("analysis of %s %s failed", game.spec, moves)
             return unsolved(state.to_move, f"the analysis failed: {exc}")
 
@@ -439,8 +678,12 @@ def create_app(db_url: str | None = None, *, workers: int = 2, move_time: float 
             # 4404 / 4403: the HTTP status in the application's close-code range.
             await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
             return
-        await hub.attach(match_id, websocket, held)
+        full = hub.admit(match_id, websocket, held)
+        if full is not None:
+            await websocket.close(code=TRY_AGAIN_LATER, reason=full[:120])
+            return
         try:
+            await hub.attach(match_id, websocket)
             while True:  # clients send nothing; reading notices the disconnect
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -479,11 +722,64 @@ def parse_seats(text: str) -> list[dict[str, Any]]:
     return seats
 
 
-async def start_pool(pool: WorkerPool) -> None:
+def client_of(connection: HTTPConnection) -> str:
+    """Whom per-client limits count a request against: its address."""
+    return connection.client.host if connection.client else "unknown"
+
+
+def new_match_request(game_id: str, fields: dict[str, str]) -> dict[str, Any]:
+    """The match a ``/new`` link asks for; a 400 names the unknown game or a bad field."""
+    cls = GAMES.get(game_id)
+    if cls is None:
+        make_game(game_id, {})  # the 400 naming the known games
+    assert cls is not None
+    wanted: dict[str, Any] = {}
+    for name, default in (("level", "3"), ("side", "1")):
+        text = fields.get(name, default)
+        try:
+            wanted[name] = int(text)
+        except ValueError:
+            raise ApiError(400, f"{name}={text!r} is not a whole number") from None
+    wanted["options"] = {
+        spec.name: fields[spec.name] for spec in cls.option_specs if fields.get(spec.name)
+    }
+    wanted["seats"] = parse_seats(fields["seats"]) if "seats" in fields else None
+    wanted["opponent"] = fields.get("opponent", "computer")
+    return wanted
+
+
+def new_match_summary(game: Game, wanted: dict[str, Any]) -> list[str]:
+    """Who plays each seat of the match ``wanted`` (checked: a 400 names a bad seat)."""
+    seats = seats_from_request(
+        game, wanted["seats"], wanted["opponent"], wanted["level"], wanted["side"]
+    )
+    who = {"me": "you", "friend": "a friend you invite by link"}
+    return [
+        f"{game.player_names[number - 1]}: "
+        + who.get(seat["kind"], f"the computer (level {seat.get('level')})")
+        for number, seat in enumerate(seats, 1)
+    ]
+
+
+async def start_pool(admission: Admission) -> None:
     try:
-        await pool.start()
+        await admission.start(warm_up)
     except Exception:  # the first real job will show the same problem to its caller
         log.exception("the worker pool could not be warmed up")
+
+
+async def expire_periodically(sessions: sessionmaker, limits: Limits) -> None:
+    """The retention policy, applied now and every ``limits.expiry_interval`` seconds."""
+    while True:
+        try:
+            count = await run_in_threadpool(
+                expire_matches, sessions, limits.unfinished_days, limits.finished_days
+            )
+            if count:
+                log.info("deleted %d expired matches", count)
+        except Exception:  # a database hiccup: the next round tries again
+            log.exception("deleting expired matches failed")
+        await asyncio.sleep(limits.expiry_interval)
 
 
 def record_text(live: Live, format: str) -> str:

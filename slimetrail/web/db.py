@@ -124,6 +124,9 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", "slimetrail.web:migrations")
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Several processes starting at once on one database migrate it one at a time.
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(5119)")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

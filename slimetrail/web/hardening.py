@@ -179,6 +179,8 @@ ERROR_STATUSES = {
     "404": "No such match",
     "409": "Stale or finished: the match moved on; reload it",
     "413": "The request body is too large",
+    "429": "Too many requests from this client (a rate or its queued jobs); see Retry-After",
+    "503": "The server is busy (its queues or in-flight requests are full); see Retry-After",
 }
 
 

@@ -8,11 +8,15 @@ app itself never imports this module.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
@@ -116,3 +120,87 @@ class LiveServer(str):
     def restart(self) -> None:
         self.kill()
         self.start()
+
+
+class LiveWorker:
+    """A ``slimetrail worker`` subprocess on ``db_url`` that can be killed and restarted."""
+
+    def __init__(self, db_url: str, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+        self.db_url, self.log_path, self.extra_args = db_url, log_path, extra_args
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 120.0) -> None:
+        """Start the worker and wait until it takes jobs (its pools warmed up)."""
+        from slimetrail.web.jobs import READY
+
+        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
+        command = [
+            sys.executable,
+            "-m",
+            "slimetrail",
+            "worker",
+            "--db",
+            self.db_url,
+            "--log-level",
+            "warning",
+            *self.extra_args,
+        ]
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            command, stdout=log, stderr=log, start_new_session=True, env=dict(os.environ)
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if READY in self.log_path.read_bytes()[offset:].decode(errors="replace"):
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"slimetrail worker exited:\n{self.log_path.read_text()}")
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"slimetrail worker did not get ready:\n{self.log_path.read_text()}")
+
+    def kill(self) -> None:
+        """kill -9 the worker and its pool processes, as a crash would."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.process = None
+
+
+def pg_program(name: str) -> str | None:
+    """A PostgreSQL server program: on PATH, or where Debian keeps it."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True)
+    return str(candidates[0]) if candidates else None
+
+
+@contextmanager
+def temp_postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on loopback (``initdb``/``pg_ctl``, no fsync): yields
+    its URL without a database name, ``postgresql+psycopg://postgres@127.0.0.1:PORT``."""
+    initdb, pg_ctl = pg_program("initdb"), pg_program("pg_ctl")
+    if not (initdb and pg_ctl):
+        raise RuntimeError("initdb/pg_ctl not found (Debian package postgresql)")
+    folder = Path(tempfile.mkdtemp(prefix="slimetrail-pg-"))
+    # PostgreSQL refuses to run as root: run it as the postgres user then.
+    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if as_user:
+        shutil.chown(folder, "postgres")
+    data, port = folder / "data", free_port()
+    run: dict = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
+    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "postgres", "-A", "trust"], **run)
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
+    )
+    start = [*as_user, pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log")]
+    subprocess.run([*start, "-w", "start"], **run)
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], **run)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -263,8 +263,16 @@ class LiveCache:
 
 
 class MatchService:
-    def __init__(self, sessions: sessionmaker, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(
+        self,
+        sessions: sessionmaker,
+        cache_size: int = CACHE_SIZE,
+        on_change: Callable[[Any, str, int], None] | None = None,
+    ) -> None:
         self.sessions = sessions
+        # Called as ``on_change(session, match id, new version)`` in the transaction of every
+        # change of a match (live updates across processes: slimetrail.web.live).
+        self.on_change = on_change
         self.cache = LiveCache(cache_size)
         # Matches loaded from the database and replayed (the only replays a request makes).
         self.replays = 0
@@ -577,6 +585,7 @@ class MatchService:
             )
             if rematch_of is not None:
                 self._bump(session, rematch_of, rematch=live.id)
+                self._changed(session, rematch_of)
         if rematch_of is not None:
             rematch_of.version += 1
             rematch_of.rematch = live.id
@@ -758,6 +767,7 @@ class MatchService:
                         ],
                     )
                 self._bump(session, live)
+                self._changed(session, live)
         except BaseException:
             live.resigned = old_resigned
             for move, text, player in reversed(undone):
@@ -767,6 +777,10 @@ class MatchService:
             self.cache.discard(live)
             raise
         live.version += 1
+
+    def _changed(self, session: Any, live: Live) -> None:
+        if self.on_change is not None:
+            self.on_change(session, live.id, live.version + 1)
 
     @staticmethod
     def _bump(session: Any, live: Live, **extra: Any) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import random
 import signal
 import threading
 import time
@@ -22,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from slimetrail.core.game import GameError, State
-from slimetrail.core.registry import get_game
+from slimetrail.core.registry import GAMES, get_game
 
 # A job may overrun its own time cap by this factor plus this many seconds (first calls may
 # include JIT compilation) before the worker stops it.
@@ -71,14 +70,15 @@ def computer_move(
     """The computer's move (canonical text) in the position ``fen`` (no history replayed)."""
     state = get_game(game_id, **options).state_from_fen(fen)
     try:
-        move = _capped(hard_cap(time_limit), _choose, state, level, time_limit, seed)
+        move = _capped(hard_cap(time_limit), choose, state, level, time_limit, seed)
     except JobTimeout:
-        # The level overran its cap: any legal move keeps the game going.
-        move = random.Random(seed).choice(state.legal_moves())
+        # The level overran its cap (a slow machine): the weakest level answers -- still a
+        # search, never a random move; if even that overruns, the caller retries the job.
+        move = _capped(hard_cap(time_limit), choose, state, 1, time_limit, seed)
     return state.move_str(move)
 
 
-def _choose(state: State, level: int, time_limit: float, seed: int) -> Any:
+def choose(state: State, level: int, time_limit: float, seed: int) -> Any:
     from slimetrail.ai import choose_move
 
     return choose_move(state, level, time_limit=time_limit, seed=seed)
@@ -181,12 +181,12 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
-def _warm_up() -> bool:
-    """Load the AI and compile (or load from cache) the solver before the first request."""
+def warm_up() -> bool:
+    """Load the AI and every registered game's compiled kernels before the first request."""
     import slimetrail.ai  # noqa: F401
-    from slimetrail.games.trail.solver import warm_up
 
-    warm_up()
+    for game_id in GAMES:
+        GAMES[game_id].warm_up()
     return True
 
 
@@ -218,10 +218,6 @@ class WorkerPool:
             # A worker died (killed, out of memory): start a fresh pool and try once more.
             self.shutdown()
             return await loop.run_in_executor(self.executor, func, *args)
-
-    async def start(self) -> None:
-        """Start the worker processes now rather than on the first computer move."""
-        await asyncio.gather(*(self.run(_warm_up) for _ in range(self.workers)))
 
     def shutdown(self) -> None:
         if self._executor is not None:

@@ -479,7 +479,7 @@ def test_home_previews_and_play_now(client: TestClient) -> None:
     assert page.index('class="play-now"') < page.index('class="game-list"')
     fields = dict(re.findall(r'name="(\w+)" value="([\w-]+)"', play_now.group(2)))
     assert fields == {"opponent": "computer", "level": str(default_level(levels())), "side": "1"}
-    answer = client.get(f"/new/{first}", params=fields, follow_redirects=False)
+    answer = client.post(f"/new/{first}", params=fields, follow_redirects=False)
     assert answer.status_code == 303
     match_id = answer.headers["location"].split("/play/")[1].split("?")[0]
     assert client.get(f"/api/matches/{match_id}").json()["game"] == first

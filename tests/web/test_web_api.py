@@ -26,6 +26,12 @@ from starlette.websockets import WebSocketDisconnect
 from slimetrail import render
 from slimetrail.core.registry import GAMES, get_game
 from slimetrail.web.app import create_app
+from slimetrail.web.settings import Limits
+
+# These tests make many matches and analyses from one address (the rates: test_ratelimit.py).
+UNLIMITED = Limits(
+    create_rate="100000/minute", analyse_rate="100000/minute", client_jobs=1000, in_flight=1000
+)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -34,7 +40,7 @@ def client(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[TestCli
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'api.db'}"
     else:
         url = request.getfixturevalue("pg_database")()
-    app = create_app(url, workers=2, move_time=0.2)
+    app = create_app(url, workers=2, move_time=0.2, limits=UNLIMITED)
     with TestClient(app) as test_client:
         yield test_client
 
@@ -46,7 +52,9 @@ SLOW_MOVE = 1.5
 def slow_client(tmp_path_factory) -> Iterator[TestClient]:
     """One worker and a long move time: the computer is certainly still thinking at first."""
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'slow.db'}"
-    with TestClient(create_app(url, workers=1, move_time=SLOW_MOVE)) as test_client:
+    with TestClient(
+        create_app(url, workers=1, move_time=SLOW_MOVE, limits=UNLIMITED)
+    ) as test_client:
         yield test_client
 
 
@@ -163,7 +171,12 @@ def test_create_rejects_bad_parameters(client: TestClient) -> None:
 
 
 def test_new_redirects_to_the_creators_seat(client: TestClient) -> None:
-    response = client.get(
+    # A link shows a confirmation page; its form POSTs the same query to create the match.
+    page = client.get(
+        "/new/slimetrail-hex", params={"opponent": "friend", "side": "2", "size": "6"}
+    )
+    assert page.status_code == 200 and 'method="post"' in page.text
+    response = client.post(
         "/new/slimetrail-hex",
         params={"opponent": "friend", "side": "2", "size": "6"},
         follow_redirects=False,
@@ -175,7 +188,7 @@ def test_new_redirects_to_the_creators_seat(client: TestClient) -> None:
     assert match["seat"] == 2 and match["opponent"] == "friend"
     assert match["game"] == "slimetrail-hex" and match["options"]["size"] == "6"
     # Defaults: computer opponent, level 3, side 1.
-    response = client.get("/new/slimetrail", follow_redirects=False)
+    response = client.post("/new/slimetrail", follow_redirects=False)
     path, _, token = response.headers["location"].partition("?seat=")
     match = get(client, path.removeprefix("/play/"), token)
     assert (match["opponent"], match["level"], match["seat"]) == ("computer", 3, 1)

@@ -153,7 +153,7 @@ def test_the_two_player_shape_and_new_links_work_for_any_game(client: TestClient
     hotseat = client.post("/api/matches", json={"game": "toy-three", "opponent": "hotseat"})
     assert hotseat.json()["seats"] == [1, 2, 3] and hotseat.json()["seat"] == "both"
     # /new reads the seats from a list, and any option by the name the game declares.
-    response = client.get(
+    response = client.post(
         "/new/toy-three", params={"seats": "friend,me,me"}, follow_redirects=False
     )
     assert response.status_code == 303
@@ -161,7 +161,7 @@ def test_the_two_player_shape_and_new_links_work_for_any_game(client: TestClient
     made = get(client, path.removeprefix("/play/"), seat)
     assert made["seats"] == [2, 3] and made["players"][0]["kind"] == "human"
     assert not made["players"][0]["you"]
-    response = client.get(
+    response = client.post(
         "/new/slimetrail-hex", params={"opponent": "hotseat", "size": "5"}, follow_redirects=False
     )
     path, _, seat = response.headers["location"].partition("?seat=")

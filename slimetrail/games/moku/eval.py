@@ -102,25 +102,27 @@ def near_starts(board: MokuBoard, slime: int) -> tuple[int, ...]:
 
 
 def evaluate(state: MokuState) -> float:
-    game = state.game
-    board = game.board
     outcome = state.outcome()
     if outcome is not None:
         return 2.0 * outcome.score(state.to_move) - 1.0
-    slime_bit = 1 << state.slime
     mine, theirs = (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
-    mine |= slime_bit  # written by the mover's next move, whatever it is
-    if board.makes_row(mine, state.slime):
+    return evaluate_bits(state.game.board, mine, theirs, state.empty, state.slime)
+
+
+def evaluate_bits(board: MokuBoard, mine: int, theirs: int, empty: int, slime: int) -> float:
+    """The value of a running position given by its bitboards, for the mover (whose stones
+    are ``mine``; ``empty`` excludes the slime's cell)."""
+    mine |= 1 << slime  # written by the mover's next move, whatever it is
+    if board.makes_row(mine, slime):
         return WIN_NOW
-    near = near_starts(board, state.slime)
+    near = near_starts(board, slime)
     w = weights(board.k)
     me = Lines(board, mine, theirs, near, w)
     them = Lines(board, theirs, mine, near, w)
 
-    empty = state.empty
     if empty.bit_count() == 1:
         return 0.0  # the one move left fills the board: a draw
-    moves = board.neighbours[state.slime] & empty or empty
+    moves = board.neighbours[slime] & empty or empty
     safe = moves & ~them.wins
     if not safe:
         return LOST_NOW

@@ -129,6 +129,12 @@ class SlimeMokuGame(Game):
             )
         return MokuState(self, black, white, slimes[0], to_move)
 
+    def ai_ladder(self) -> Any:
+        # Alpha-beta over the bitboards with the threat search at the root.
+        from slimetrail.games.moku.ai import LADDER
+
+        return LADDER
+
     def describe_board(self) -> dict[str, Any]:
         board = self.board
         cells = []

@@ -16,12 +16,14 @@ with 10^5 turns is counted without listing them and answered click by click.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    ExactSolver,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -126,6 +128,24 @@ class SlitherGame(Game):
                 f"position {fen!r}: {COLOUR_NAMES[colour]}, to move, is connected already"
             )
         return SlitherState(self, stones[BLACK], stones[WHITE], colour, swapped, turns)
+
+    def ai_ladder(self) -> Any:
+        """Slither's own levels (:mod:`.ai`: MCTS with RAVE over the compiled kernel)."""
+        from slimetrail.games.slither.ai import LADDER
+
+        return LADDER
+
+    @classmethod
+    def warm_up(cls) -> None:
+        from slimetrail.games.slither.kernel import warm_up
+
+        warm_up()
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The exact solver of boards up to 5x5 (:mod:`.solver`), ``None`` on bigger ones."""
+        from slimetrail.games.slither.solver import SOLVER
+
+        return SOLVER if SOLVER.can_solve(self) else None
 
     def describe_board(self) -> dict[str, Any]:
         board, n = self.board, self.size
@@ -559,6 +579,24 @@ class SlitherState(State):
         mine = blocked if mine is None else mine
         theirs = blocked if theirs is None else theirs
         return 0.9 * (theirs - mine) / (theirs + mine + 1)
+
+    def playout(self, rng: random.Random) -> Outcome:
+        """Random turns to the end by the compiled kernel (:mod:`.kernel`): each a random
+        placement alone, a step only when no placement is legal, never a swap."""
+        from slimetrail.games.slither import kernel
+
+        if self.winner_colour is not None:
+            return cast(Outcome, self.outcome())
+        layout = kernel.layout(self.game.size)
+        grid = layout.grid(*self.stones)
+        rng_state = kernel.seed_array(rng.getrandbits(64))
+        winner, _ = kernel.playout(
+            grid, self.game.size, self.colour + 1, self.game.advanced, rng_state, kernel.NO_RECORD
+        )
+        if winner == kernel.STUCK:
+            # Never met in play (see the rules tests): a value for the search, not a result.
+            return Outcome.draw(reason="neither side has a legal turn")
+        return Outcome.win(self.player_of(winner - 1), reason="playout")
 
     def perft(self, depth: int) -> int:
         if depth == 0:

@@ -150,6 +150,12 @@ class SnakePitGame(Game):
 
         return LADDER
 
+    @classmethod
+    def warm_up(cls) -> None:
+        from slimetrail.games.snakepit.ai import warm_up
+
+        warm_up()
+
     def start_cells(self, player: int) -> list[int]:
         return [board.CELL_OF[name] for name in START[player].split()]
 

@@ -144,6 +144,10 @@ class TrailGame(Game):
 
         return solver  # type: ignore[return-value]  # the module offers can_solve and solve
 
+    @classmethod
+    def warm_up(cls) -> None:
+        warm_up_kernels()
+
     def ai_ladder(self) -> Any:
         # Alpha-beta with the trail evaluation, and the exact solver at the top level.
         from slimetrail.ai.levels import SEARCH_LADDER
@@ -384,3 +388,13 @@ class TrailState(State):
         if not self.free >> cell & 1:
             return f"{name} is slimed"
         return f"{name}: no goal corner could be reached from there (Taylor's rule)"
+
+
+@cache
+def warm_up_kernels() -> None:
+    """The solver's kernels and the big boards' compiled search, once per process (every
+    Slime Trail game shares them)."""
+    from slimetrail.games.trail import solver, strong
+
+    solver.warm_up()
+    strong.play(SlimetrailGame(size="9").new_state(), 0.05)

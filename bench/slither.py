@@ -1,0 +1,161 @@
+"""Slither benchmarks: playout speed, the level ladder, strength against plain UCT.
+
+    nice -n 10 python bench/slither.py playouts [--size 9] [--seconds 3]
+    nice -n 10 python bench/slither.py ladder [--games 10] [--time 1.0] [--levels 2-5]
+    nice -n 10 python bench/slither.py strength [--games 40] [--time 0.25] [--pie on]
+
+``playouts``: random playouts a second from the start and from a middle-game position, by
+the compiled kernel (``SlitherState.playout``) and by the generic Python walk of
+``State.playout`` (the baseline, measured in the same run), and the iterations the generic
+MCTS and the Slither search make in half a second.
+
+``ladder``: each level against the one below, ``--games`` games per pairing, seats
+alternating, ``--time`` seconds per move; per level the median and worst time per move.
+
+``strength``: the top level against plain UCT (the platform's generic MCTS, UCT with random
+playouts -- the same compiled playout), equal time per move, seats alternating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+
+from slimetrail.ai import MCTS, Limit, play
+from slimetrail.core.game import State
+from slimetrail.core.registry import get_game
+from slimetrail.games.slither.ai import LADDER, SlitherSearch, search_move
+
+MIDDLE = "e5 d5 e6 d6 e4 d4 e3 d3 f3 c3 e7 d7 e8 d8"  # 14 turns on 9x9
+
+
+def per_second(run, seconds: float) -> float:
+    done, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        run()
+        done += 1
+    return done / (time.perf_counter() - started)
+
+
+def bench_playouts(args: argparse.Namespace) -> None:
+    game = get_game("slither", size=args.size, pie="off")
+    positions = {"start": game.new_state()}
+    if args.size == 9:
+        middle = game.new_state()
+        for text in MIDDLE.split():
+            middle.push_str(text)
+        positions["middle"] = middle
+    rng = random.Random(1)
+    positions["start"].playout(rng)  # compile (or load) the kernel first
+    SlitherSearch(positions["start"]).run(Limit(nodes=10))
+    print(f"slither {args.size}x{args.size}, {args.seconds} s per figure")
+    print(f"{'position':>9} {'kernel/s':>10} {'python/s':>9} {'ratio':>7}")
+    for name, state in positions.items():
+        fast = per_second(lambda s=state: s.playout(rng), args.seconds)
+        slow = per_second(lambda s=state: State.playout(s, rng), args.seconds)
+        print(f"{name:>9} {fast:>10.0f} {slow:>9.1f} {fast / slow:>7.0f}")
+    for name, state in positions.items():
+        generic = MCTS(state, seed=1).run(Limit(time=0.5)).nodes
+        own = SlitherSearch(state, seed=1).run(Limit(time=0.5)).nodes
+        print(f"{name:>9}: in 0.5 s generic MCTS {generic} iterations, Slither search {own}")
+
+
+def warm_up(game) -> None:
+    """Compile (or load from numba's cache) the kernel before any move is timed."""
+    search_move(game.new_state(), Limit(nodes=50))
+    game.new_state().playout(random.Random(0))
+
+
+def play_game(game, players, seed: int, times) -> int:
+    """One game; ``players[p - 1]`` chooses player p's moves. Returns the winner."""
+    state = game.new_state()
+    while not state.is_over():
+        name, choose = players[state.to_move - 1]
+        started = time.perf_counter()
+        move = choose(state, seed + len(state.move_stack))
+        times[name].append(time.perf_counter() - started)
+        state.push(move)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is not None
+    return outcome.winner
+
+
+def level_player(level: int, limit: Limit):
+    return lambda state, seed: play(state, level, limit, seed=seed).move
+
+
+def report_times(times) -> None:
+    for name, spent in sorted(times.items()):
+        print(
+            f"  {name}: median {statistics.median(spent):.3f} s, worst {max(spent):.3f} s "
+            f"per move ({len(spent)} moves)"
+        )
+
+
+def bench_ladder(args: argparse.Namespace) -> None:
+    game = get_game("slither", size=args.size, pie=args.pie)
+    limit = Limit(time=args.time)
+    low, _, high = (args.levels or f"2-{LADDER.top}").partition("-")
+    warm_up(game)
+    print(f"{game.spec}: {args.games} games per pairing, {args.time} s per move")
+    print(f"{'pairing':>9} {'wins':>5} {'losses':>6}")
+    times: dict[str, list[float]] = defaultdict(list)
+    for strong in range(int(low), int(high or low) + 1):
+        weak = strong - 1
+        wins = 0
+        for i in range(args.games):
+            seat = 1 + i % 2
+            players = [(f"level {weak}", level_player(weak, limit))] * 2
+            players[seat - 1] = (f"level {strong}", level_player(strong, limit))
+            wins += play_game(game, players, 1000 * strong + i, times) == seat
+        print(f"{strong:>4} v {weak:<2} {wins:>5} {args.games - wins:>6}", flush=True)
+    report_times(times)
+
+
+def bench_strength(args: argparse.Namespace) -> None:
+    game = get_game("slither", size=args.size, pie=args.pie)
+    limit = Limit(time=args.time)
+
+    def top(state: State, seed: int):
+        return search_move(state, limit, seed=seed).move
+
+    def uct(state: State, seed: int):
+        return MCTS(state, seed=seed).run(limit).move
+
+    warm_up(game)
+    print(f"{game.spec}: top level v plain UCT, {args.games} games, {args.time} s per move")
+    times: dict[str, list[float]] = defaultdict(list)
+    wins = 0
+    for i in range(args.games):
+        seat = 1 + i % 2
+        players = [("plain UCT", uct)] * 2
+        players[seat - 1] = ("top level", top)
+        won = play_game(game, players, 7919 * i, times) == seat
+        wins += won
+        print(f"  game {i + 1}: top level player {seat}, {'won' if won else 'lost'}", flush=True)
+    print(f"top level won {wins} of {args.games} ({100 * wins / args.games:.0f}%)")
+    report_times(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("playouts", "ladder", "strength"))
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--seconds", type=float, default=3.0, help="playouts: per figure")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
+    parser.add_argument("--levels", help="ladder: stronger levels, e.g. 2-5")
+    parser.add_argument("--pie", default="on", choices=("on", "off"))
+    args = parser.parse_args(argv)
+    {"playouts": bench_playouts, "ladder": bench_ladder, "strength": bench_strength}[args.what](
+        args
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

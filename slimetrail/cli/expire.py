@@ -1,0 +1,68 @@
+"""``slimetrail expire``: delete abandoned and old matches (the server's retention policy)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from slimetrail.web.settings import Limits
+
+
+def _days(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {text}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    defaults = Limits()
+    parser = subparsers.add_parser(
+        "expire",
+        help="delete abandoned and old matches",
+        description="Delete unfinished matches with no move for a while and finished ones "
+        "kept long enough (the web server does it every hour too).",
+    )
+    parser.add_argument("--db", help="database URL (default: as for slimetrail serve)")
+    parser.add_argument(
+        "--unfinished-days",
+        type=_days,
+        default=defaults.unfinished_days,
+        help=f"an unfinished match with no move for this long is deleted "
+        f"(default {defaults.unfinished_days:g})",
+    )
+    parser.add_argument(
+        "--finished-days",
+        type=_days,
+        default=defaults.finished_days,
+        help=f"a finished match is deleted this long after its end "
+        f"(default {defaults.finished_days:g})",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="only count them")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
+    from slimetrail.web.retention import expire_matches
+
+    url = args.db or default_db_url()
+    try:
+        engine = make_engine(url)
+        upgrade(engine)
+        count = expire_matches(
+            make_sessionmaker(engine),
+            args.unfinished_days,
+            args.finished_days,
+            dry_run=args.dry_run,
+        )
+    except (SQLAlchemyError, ModuleNotFoundError) as exc:
+        detail = str(exc).splitlines()[0]
+        print(f"slimetrail: error: cannot open the database {url}: {detail}", file=sys.stderr)
+        return 2
+    engine.dispose()
+    verb = "would delete" if args.dry_run else "deleted"
+    print(f"{verb} {count} expired match{'es' if count != 1 else ''}")
+    return 0

@@ -1,0 +1,384 @@
+"""A compiled exact solver for Slime-Moku boards up to 7x7: the search of
+:mod:`slimetrail.games.moku.solver` (alpha-beta over win/draw/loss, one ply of row-test
+look-ahead, fewest safe replies first) on 64-bit words under numba.
+
+A 7x7 board with its spare column is 56 bits, so a side's stones are one ``uint64``.  The
+transposition table is a fixed array of slots (always replaced) holding both stone words and
+the slime of the least of the node's eight images under the board's symmetries, so a hit is
+an exact match up to symmetry.  Run it from the command line::
+
+    python -m slimetrail.games.moku.fastsolve 6 4 [--minutes M]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba as nb
+import numpy as np
+
+from slimetrail.core.game import GameOptionError, SolveTimeout
+from slimetrail.games.moku.board import MokuBoard, get_board
+from slimetrail.games.moku.solver import symmetries
+from slimetrail.games.trail.solver.kernel import cttz, now
+
+U0, U1 = np.uint64(0), np.uint64(1)
+MAX_BITS = 64
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_BITS = 22  # 4M slots, 80 MB
+CLOCK_EVERY = 4095
+S_NODES, S_ABORT = 0, 1
+WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def geometry(board: MokuBoard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The neighbour masks, the four line masks through every cell and the four shifts."""
+    size = board.n * board.width
+    if size > MAX_BITS:
+        raise GameOptionError(
+            f"the compiled slime-moku solver takes boards up to 7x7, not {board.n}"
+        )
+    neighbours = np.array(board.neighbours, dtype=np.uint64)
+    lines = np.array(board.lines, dtype=np.uint64).reshape(size, 4)
+    shifts = np.array(board.shifts, dtype=np.uint64)
+    return neighbours, lines, shifts
+
+
+def symmetry_tables(board: MokuBoard) -> tuple[np.ndarray, np.ndarray]:
+    """Per symmetry of the square: row r's bit pattern -> its image bitboard, and the cell
+    maps (rows 0-7 the images, rows 8-15 the inverses)."""
+    found = symmetries(board)
+    rowmaps = np.array([rows for _, _, rows in found], dtype=np.uint64)
+    perms = np.array([perm for perm, _, _ in found] + [inv for _, inv, _ in found], dtype=np.int64)
+    return rowmaps, perms
+
+
+@nb.njit(cache=True)
+def canonical(written, theirs, slime, rowmaps, perms):
+    """The least image of the node under the eight symmetries and the symmetry giving it
+    (the rules ignore the start cell once play is under way)."""
+    n = rowmaps.shape[1]
+    width = np.uint64(n + 1)
+    row_mask = np.uint64((1 << n) - 1)
+    best_m, best_t, best_s, best_sym = U0, U0, np.int64(-1), 0
+    for sym in range(rowmaps.shape[0]):
+        m = U0
+        t = U0
+        for r in range(n):
+            shift = np.uint64(r) * width
+            m |= rowmaps[sym, r, np.int64((written >> shift) & row_mask)]
+            t |= rowmaps[sym, r, np.int64((theirs >> shift) & row_mask)]
+        c = perms[sym, slime]
+        if (
+            best_s < 0
+            or m < best_m
+            or (m == best_m and (t < best_t or (t == best_t and c < best_s)))
+        ):
+            best_m, best_t, best_s, best_sym = m, t, c, sym
+    return best_m, best_t, best_s, best_sym
+
+
+@nb.njit(cache=True, inline="always")
+def bit(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit(cache=True)
+def has_window(free, shifts, k):
+    """Whether some k cells in a row all lie in ``free`` (a side's cells that the other side
+    has not taken): without one that side can never win."""
+    for d in range(4):
+        s = shifts[d]
+        pairs = free & (free >> s)
+        fours = pairs & (pairs >> (s + s))
+        if k == 5:
+            fours &= free >> (s * np.uint64(4))
+        if fours != U0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def makes_row(bits, cell, lines, shifts, k):
+    """Whether ``bits`` holds k in a row through ``cell``."""
+    for d in range(4):
+        through = bits & lines[cell, d]
+        s = shifts[d]
+        pairs = through & (through >> s)
+        fours = pairs & (pairs >> (s + s))
+        if k == 5:
+            fours &= through >> (s * np.uint64(4))
+        if fours != U0:
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def slot_of(mine, theirs, slime, mask):
+    h = mine * np.uint64(0x9E3779B97F4A7C15)
+    h ^= theirs * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= np.uint64(slime + 1) * np.uint64(0x165667B19E3779F9)
+    h ^= h >> np.uint64(31)
+    return np.int64(h & mask)
+
+
+@nb.njit(cache=True)
+def value(
+    mine,
+    theirs,
+    empty,
+    slime,
+    alpha,
+    beta,
+    k,
+    neighbours,
+    lines,
+    shifts,
+    t_mine,
+    t_theirs,
+    t_info,
+    stats,
+    deadline,
+    orders,
+    ply,
+    rowmaps,
+    perms,
+):
+    """The exact value for the mover (+1, 0, -1) in the window (alpha, beta); fail-soft."""
+    stats[S_NODES] += 1
+    if deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline:
+        stats[S_ABORT] = 1
+    if stats[S_ABORT] != 0:
+        return 0
+    written = mine | bit(slime)
+    if makes_row(written, slime, lines, shifts, k):
+        return 1
+    if (empty & (empty - U1)) == U0:
+        return 0  # the one move left fills the board
+    # A side with no open window left cannot win: bounds that often end the search here.
+    hi = 1 if has_window(empty | written, shifts, k) else 0
+    lo = -1 if has_window(empty | theirs, shifts, k) else 0
+    if hi == lo:
+        return 0
+    if hi <= alpha:
+        return hi
+    if lo >= beta:
+        return lo
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
+    c_mine, c_theirs, c_slime, sym = canonical(written, theirs, slime, rowmaps, perms)
+    slot = slot_of(c_mine, c_theirs, c_slime, np.uint64(t_info.shape[0] - 1))
+    first = -1
+    info = t_info[slot]
+    hit = info != 0 and t_mine[slot] == c_mine and t_theirs[slot] == c_theirs
+    if hit and ((info >> 16) & 0xFF) == c_slime:
+        stored = np.int64(info & 0xFF) - 1
+        flag = (info >> 8) & 0xFF
+        if (
+            flag == EXACT
+            or (flag == LOWER and stored >= beta)
+            or (flag == UPPER and stored <= alpha)
+        ):
+            return stored
+        first = perms[sym + 8, np.int64((info >> 24) & 0xFF)]  # kept in the image's cells
+    steps = neighbours[slime] & empty
+    moves = steps if steps != U0 else empty
+    # This node's rows of the scratch arrays (one row per ply: no allocation in the search).
+    order = orders[ply]
+    safes = orders[ply + MAX_BITS]
+    count = 0
+    rest = moves
+    while rest != U0:
+        move = np.int64(cttz(rest))
+        rest &= rest - U1
+        if makes_row(theirs | bit(move), move, lines, shifts, k):
+            continue  # the opponent would write there and win
+        after = empty & ~bit(move)
+        replies = neighbours[move] & after
+        if replies == U0:
+            replies = after
+        safe = 0
+        if (after & (after - U1)) == U0:
+            safe = 1  # the one reply fills the board: no stone is written there
+        else:
+            while replies != U0:
+                reply = np.int64(cttz(replies))
+                replies &= replies - U1
+                if not makes_row(written | bit(reply), reply, lines, shifts, k):
+                    safe += 1
+        if safe == 0:
+            store(
+                t_mine,
+                t_theirs,
+                t_info,
+                slot,
+                c_mine,
+                c_theirs,
+                c_slime,
+                1,
+                EXACT,
+                perms[sym, move],
+            )
+            return 1
+        # Insertion by fewest safe replies (the table's move first).
+        key = -1 if move == first else safe
+        j = count
+        while j > 0 and safes[j - 1] > key:
+            safes[j] = safes[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        safes[j] = key
+        order[j] = move
+        count += 1
+    if count == 0:
+        store(t_mine, t_theirs, t_info, slot, c_mine, c_theirs, c_slime, -1, EXACT, 0)
+        return -1
+    best, best_move, start_alpha = -2, order[0], alpha
+    for i in range(count):
+        move = order[i]
+        v = -value(
+            theirs,
+            written,
+            empty & ~bit(move),
+            move,
+            -beta,
+            -alpha,
+            k,
+            neighbours,
+            lines,
+            shifts,
+            t_mine,
+            t_theirs,
+            t_info,
+            stats,
+            deadline,
+            orders,
+            ply + 1,
+            rowmaps,
+            perms,
+        )
+        if stats[S_ABORT] != 0:
+            return 0
+        if v > best:
+            best, best_move = v, move
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    best = max(lo, min(hi, best))  # a bound of the children, inside what the windows allow
+    flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
+    store(
+        t_mine, t_theirs, t_info, slot, c_mine, c_theirs, c_slime, best, flag, perms[sym, best_move]
+    )
+    return best
+
+
+@nb.njit(cache=True, inline="always")
+def store(t_mine, t_theirs, t_info, slot, written, theirs, slime, v, flag, move):
+    t_mine[slot] = written
+    t_theirs[slot] = theirs
+    t_info[slot] = (v + 1) | (flag << 8) | (slime << 16) | (move << 24) | (1 << 32)
+
+
+class FastSearch:
+    """One board's compiled search and its table (kept between calls)."""
+
+    def __init__(self, board: MokuBoard, table_bits: int = TABLE_BITS) -> None:
+        self.board = board
+        self.neighbours, self.lines, self.shifts = geometry(board)
+        self.rowmaps, self.perms = symmetry_tables(board)
+        self.t_mine = np.zeros(1 << table_bits, dtype=np.uint64)
+        self.t_theirs = np.zeros(1 << table_bits, dtype=np.uint64)
+        self.t_info = np.zeros(1 << table_bits, dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
+        self.orders = np.zeros((2 * MAX_BITS, MAX_BITS), dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[S_NODES])
+
+    def value(
+        self, mine: int, theirs: int, empty: int, slime: int, time_limit: float | None = None
+    ) -> int:
+        """The exact value for the mover of the node (``mine`` without the slime's cell)."""
+        self.stats[S_ABORT] = 0
+        deadline = 0.0 if time_limit is None else time.monotonic() + time_limit
+        v = value(
+            np.uint64(mine),
+            np.uint64(theirs),
+            np.uint64(empty),
+            np.int64(slime),
+            -1,
+            1,
+            self.board.k,
+            self.neighbours,
+            self.lines,
+            self.shifts,
+            self.t_mine,
+            self.t_theirs,
+            self.t_info,
+            self.stats,
+            deadline,
+            self.orders,
+            0,
+            self.rowmaps,
+            self.perms,
+        )
+        if self.stats[S_ABORT]:
+            raise SolveTimeout("slime-moku fast solve ran out of time")
+        return int(v)
+
+
+def solve_start(
+    n: int, k: int, time_limit: float | None = None, *, progress: bool = False
+) -> tuple[dict[str, str], int]:
+    """The value of every first move of Black from the start of the n x n board (``win``,
+    ``draw`` or ``loss`` for Black), and the nodes searched.  First moves that a symmetry
+    of the board fixing the start maps onto each other are searched once."""
+    from slimetrail.core.registry import get_game
+
+    state = get_game("slime-moku", size=n, k=k).new_state()
+    board = get_board(n, k)
+    search = FastSearch(board)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    fixing = [perm for perm, _, _ in symmetries(board) if perm[state.slime] == state.slime]
+    values: dict[str, str] = {}
+    for move in state.legal_moves():
+        twin = next((perm[move] for perm in fixing if board.name(perm[move]) in values), None)
+        if twin is not None:
+            values[board.name(move)] = values[board.name(twin)]
+            continue
+        state.push(move)
+        left = None if deadline is None else max(0.001, deadline - time.monotonic())
+        try:
+            v = -search.value(state.white, state.black, state.empty, state.slime, left)
+        except SolveTimeout:
+            if progress:
+                print(f"  {board.name(move)}: out of time after {search.nodes} nodes", flush=True)
+            raise
+        state.pop()
+        values[board.name(move)] = WORDS[v]
+        if progress:
+            print(f"  {board.name(move)}: {WORDS[v]} ({search.nodes} nodes)", flush=True)
+    return values, search.nodes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="solve the start of an n x n board")
+    parser.add_argument("n", type=int)
+    parser.add_argument("k", type=int)
+    parser.add_argument("--minutes", type=float, default=None)
+    args = parser.parse_args()
+    started = time.monotonic()
+    limit = None if args.minutes is None else 60 * args.minutes
+    values, nodes = solve_start(args.n, args.k, limit, progress=True)
+    best = max(values.values(), key=["loss", "draw", "win"].index)
+    print(
+        f"{args.n}x{args.n} k={args.k}: {best} for Black; first moves: {values}; "
+        f"{nodes} nodes, {time.monotonic() - started:.1f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

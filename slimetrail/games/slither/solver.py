@@ -1,0 +1,265 @@
+"""Exact solver of small Slither boards (``Game.exact_solver()``), and its command:
+
+    python -m slimetrail.games.slither.solver --size 4 [--advanced] [--time 600] [--first c3]
+
+Negamax over the compiled kernel (:mod:`.kernel`) with a transposition table keyed by
+Zobrist hashes of the stones and the colour to move: a position is won when the mover has a
+winning turn (the kernel's exact win-in-one, steps included) or a turn after which the
+opponent's position is lost.  Turns are tried placements first, each ordered by how much it
+shortens the mover's connection and lengthens the opponent's (shortest paths).
+
+The pie needs no search: once Black has made the first turn, White either plays on or
+swaps to take over Black's stones, and one of the two sides wins (Slither has no draws), so
+the player who answers the first turn always wins.  Which first turns to swap is what the
+solve tells: those after which Black's side wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numba as nb
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+from slimetrail.core.game import (
+    Game,
+    GameError,
+    Move,
+    SolveResult,
+    SolveTimeout,
+    State,
+)
+from slimetrail.core.registry import get_game
+from slimetrail.games.slither import kernel
+from slimetrail.games.slither.game import SlitherState
+
+MAX_SIZE = 5  # 6x6 and up do not finish in minutes
+CLOCK_EVERY = 1023  # nodes between looks at the clock
+NODES, ABORTED = 0, 1  # stats[] slots
+
+
+# Not cached either: an object-mode block loaded from numba's cache loses its globals.
+@nb.njit
+def clock():
+    with nb.objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@nb.njit(cache=True)
+def ordered_turns(g, n, v, advanced):
+    """The mover's legal turns, best first by the shortest-path race after each."""
+    limit = n * n
+    rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
+    count = kernel.list_turns(g, n, v, advanced, rows, True)
+    score = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
+        apply_turn(g, s, t, p, v)
+        mine = kernel.distance(g, n, v, limit)
+        theirs = kernel.distance(g, n, 3 - v, limit)
+        undo_turn(g, s, t, p, v)
+        score[i] = 4 * mine - theirs + (s >= 0)  # placements before steps on ties
+    return rows[:count][np.argsort(score, kind="mergesort")]
+
+
+@nb.njit(cache=True, inline="always")
+def apply_turn(g, s, t, p, v):
+    if s >= 0:
+        g[s] = 0
+        g[t] = v
+    g[p] = v
+
+
+@nb.njit(cache=True, inline="always")
+def undo_turn(g, s, t, p, v):
+    g[p] = 0
+    if s >= 0:
+        g[t] = 0
+        g[s] = v
+
+
+@nb.njit(cache=True, inline="always")
+def turn_key(zobrist, s, t, p, v):
+    key = zobrist[v - 1, p]
+    if s >= 0:
+        key ^= zobrist[v - 1, s] ^ zobrist[v - 1, t]
+    return key
+
+
+# Not cached: numba's cache of a recursive function crashes when it is loaded again.
+@nb.njit
+def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, passes):
+    """Whether ``v`` to move wins with perfect play (1) or not (0); -1 if aborted."""
+    k = key ^ side if v == 2 else key
+    if k in table:
+        return table[k]
+    stats[NODES] += 1
+    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return -1
+    win = np.empty(3, dtype=np.int64)
+    if kernel.winning_turn(g, n, v, advanced, win):
+        table[k] = 1
+        return 1
+    rows = ordered_turns(g, n, v, advanced)
+    if len(rows) == 0:
+        if passes:  # neither side has a turn: never met in play; not a win for the mover
+            return 0
+        r = mover_wins(g, n, 3 - v, advanced, key, zobrist, side, table, stats, deadline, 1)
+        if r < 0:
+            return -1
+        table[k] = 1 - r
+        return 1 - r
+    for i in range(len(rows)):
+        s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
+        apply_turn(g, s, t, p, v)
+        child = key ^ turn_key(zobrist, s, t, p, v)
+        r = mover_wins(g, n, 3 - v, advanced, child, zobrist, side, table, stats, deadline, 0)
+        undo_turn(g, s, t, p, v)
+        if r < 0:
+            return -1
+        if r == 0:
+            table[k] = 1
+            return 1
+    table[k] = 0
+    return 0
+
+
+class SlitherSolver:
+    """The exact solver of Slither and Advanced Slither up to 5x5 (``ExactSolver``)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[tuple[int, bool], Dict] = {}
+
+    def can_solve(self, game: Game) -> bool:
+        return game.id in ("slither", "slither-advanced") and int(game.options["size"]) <= MAX_SIZE
+
+    def table(self, n: int, advanced: bool) -> Dict:
+        """One table per board and rule set, kept between solves (values never change)."""
+        if (n, advanced) not in self.tables:
+            self.tables[n, advanced] = Dict.empty(key_type=types.uint64, value_type=types.int64)
+        return self.tables[n, advanced]
+
+    def mover_wins(self, state: SlitherState, deadline: float, stats: np.ndarray) -> bool:
+        """Whether the player to move wins (the pie included)."""
+        if state.is_over():
+            return False
+        if state.swap_available():
+            return True  # play on or swap: one of the two sides wins
+        n, advanced = state.game.size, state.game.advanced
+        layout = kernel.layout(n)
+        grid = layout.grid(*state.stones)
+        zobrist, side = zobrist_keys(n)
+        key = np.uint64(0)
+        for q in np.flatnonzero(grid == 1):
+            key ^= zobrist[0, q]
+        for q in np.flatnonzero(grid == 2):
+            key ^= zobrist[1, q]
+        table = self.table(n, advanced)
+        value = mover_wins(
+            grid, n, state.colour + 1, advanced, key, zobrist, side, table, stats, deadline, 0
+        )
+        if value < 0:
+            raise SolveTimeout(f"{state.game.spec}: no proof within the time limit")
+        return bool(value)
+
+    def solve(
+        self, state: State, *, distance: bool = False, time_limit: float | None = None
+    ) -> SolveResult:
+        slither = state
+        if not isinstance(slither, SlitherState) or not self.can_solve(slither.game):
+            raise GameError(f"{state.game.spec}: the Slither solver takes boards up to 5x5")
+        if distance:
+            raise GameError("the Slither solver proves who wins, not in how many plies")
+        started = time.perf_counter()
+        deadline = started + (time_limit if time_limit is not None else 1e9)
+        stats = np.zeros(2, dtype=np.int64)
+        if slither.is_over():
+            return SolveResult("loss", slither.to_move, over=True)
+        values: dict[Move, str] = {}
+        for move in slither.legal_moves():
+            slither.push(move)
+            try:
+                # after a swap the swapper wears Black and White's colour moves on: the
+                # swapper wins where that mover loses, as after any other turn
+                won = slither.is_over() or not self.mover_wins(slither, deadline, stats)
+            finally:
+                slither.pop()
+            values[move] = "win" if won else "loss"
+        winning = [m for m, value in values.items() if value == "win"]
+        return SolveResult(
+            "win" if winning else "loss",
+            slither.to_move,
+            winning_moves=winning,
+            move_values=values,
+            nodes=int(stats[NODES]),
+            seconds=time.perf_counter() - started,
+        )
+
+
+_zobrist: dict[int, tuple[np.ndarray, np.uint64]] = {}
+
+
+def zobrist_keys(n: int) -> tuple[np.ndarray, np.uint64]:
+    """Fixed random keys per colour and grid cell, and the key of White to move."""
+    if n not in _zobrist:
+        rng = np.random.default_rng(0x51E7 + n)
+        keys = rng.integers(0, 2**63, size=(2, (n + 2) ** 2), dtype=np.uint64)
+        _zobrist[n] = (keys, np.uint64(rng.integers(0, 2**63, dtype=np.uint64)))
+    return _zobrist[n]
+
+
+SOLVER = SlitherSolver()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Solve a small Slither board exactly.")
+    parser.add_argument("--size", type=int, default=4)
+    parser.add_argument("--advanced", action="store_true", help="Advanced Slither")
+    parser.add_argument("--time", type=float, default=1200.0, help="seconds at most")
+    parser.add_argument("--first", help="solve only the position after this first turn")
+    args = parser.parse_args(argv)
+    game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
+    state = game.new_state()
+    if args.first:
+        state.push_str(args.first)
+        started = time.perf_counter()
+        stats = np.zeros(2, dtype=np.int64)
+        try:
+            won = SOLVER.mover_wins(state, started + args.time, stats)
+        except SolveTimeout:
+            print(
+                f"{game.id} {args.size}x{args.size} after {args.first}: not solved in {args.time} s"
+            )
+            return 1
+        seconds = time.perf_counter() - started
+        winner = "White" if won else "Black"
+        print(f"{game.id} {args.size}x{args.size} after {args.first}: {winner} wins")
+        print(f"  (pie=off; solved in {seconds:.1f} s, {stats[NODES]} nodes)")
+        return 0
+    try:
+        result = SOLVER.solve(state, time_limit=args.time)
+    except SolveTimeout:
+        print(f"{game.id} {args.size}x{args.size}: not solved in {args.time} s")
+        return 1
+    names = [state.move_str(m) for m in result.winning_moves]
+    losing = [state.move_str(m) for m, v in result.move_values.items() if v == "loss"]
+    print(
+        f"{game.id} {args.size}x{args.size}: solved in {result.seconds:.1f} s, {result.nodes} nodes"
+    )
+    print(f"pie=off: {'Black (the first player)' if names else 'White'} wins")
+    print(f"  first turns that win for Black ({len(names)}): {' '.join(names) or 'none'}")
+    print(f"  first turns that lose for Black ({len(losing)}): {' '.join(losing) or 'none'}")
+    print("pie=on: the second player wins -- swapping after a winning first turn above,")
+    print("  playing on as White after a losing one")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

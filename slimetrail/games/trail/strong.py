@@ -1,0 +1,82 @@
+"""The top level's player on the big Slime Trail boards (more than 64 cells, up to 128).
+
+On these boards the exact solver rarely answers from the start, so the time goes to the
+compiled alpha-beta (:mod:`.search_kernel`); once the snail's region is small enough for the
+solver to answer quickly, a share of the time goes to an exact solve first, and a proven
+win is played as proven.  Smaller boards keep the ladder's own top level (books and solver).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from slimetrail.ai.limits import PlayResult
+from slimetrail.ai.search import mate_in
+from slimetrail.core.game import GameError, State
+from slimetrail.games.trail import search_kernel
+
+if TYPE_CHECKING:
+    from slimetrail.games.trail.game import TrailState
+
+MIN_CELLS = 65  # boards of at most 64 cells keep the books-and-solver top level
+SOLVE_REGION = 40  # cells the snail can still reach, at most, before the solver is tried
+SOLVER_SHARE = 0.5  # of the move's time, for that exact solve
+
+
+def handles(state: State) -> bool:
+    """Whether ``state`` is a position of a board this player is for."""
+    from slimetrail.games.trail.game import TrailGame
+
+    game = state.game
+    return (
+        isinstance(game, TrailGame)
+        and MIN_CELLS <= game.size * game.size <= search_kernel.MAX_CELLS
+    )
+
+
+def region_size(state: TrailState) -> int:
+    """The free cells the snail can still reach (goal corners included)."""
+    board = state.game.board
+    return (board.reachable(1 << state.snail, state.free).bit_count()) - 1
+
+
+def play(state: TrailState, seconds: float) -> PlayResult:
+    """The top level's move in ``seconds``; ``state`` (with a legal move) is not changed."""
+    started = time.perf_counter()
+    deadline = started + seconds
+    if region_size(state) <= SOLVE_REGION:
+        solved = _solve(state, SOLVER_SHARE * seconds)
+        if solved is not None:
+            return solved
+    left = max(0.005, deadline - time.perf_counter())
+    found = search_kernel.search(state, left)
+    mate = mate_in(found.score)
+    proven = None if mate is None else "win" if mate > 0 else "loss"
+    return PlayResult(
+        found.move,
+        score=found.score,
+        proven=proven,
+        mate=mate,
+        pv=[found.move],
+        nodes=found.nodes,
+        depth=found.depth,
+        info={"search": "compiled alpha-beta"},
+    )
+
+
+def _solve(state: TrailState, seconds: float) -> PlayResult | None:
+    """A proven winning move, found by the exact solver within ``seconds``; else ``None``
+    (a proven loss or draw is left to the search, which plays on for the opponent's errors)."""
+    from slimetrail.games.trail import solver
+
+    try:
+        root = solver.solve(state, first_win=True, time_limit=seconds, book=False)
+    except (solver.SolveTimeout, GameError):
+        return None
+    if root.value != "win":
+        return None
+    move = root.winning_moves[0]
+    return PlayResult(
+        move, proven="win", pv=[move], nodes=root.nodes, info={"search": "exact solver"}
+    )

@@ -1,0 +1,208 @@
+"""Admission to the worker pool: computer moves first, analyses after, every queue capped.
+
+The pool's own queue is first come, first served and unbounded, so jobs are handed to it only
+when a worker is free (it never holds a backlog); the backlog waits here instead, one queue
+per kind, and a freed worker takes the oldest computer move before any analysis.
+
+A job is admitted in two steps, so that a request can be refused before it changes anything:
+:meth:`Admission.reserve` takes a place (or raises :class:`Refused` at once: 429 when the
+client already has ``client_jobs`` jobs queued or running, 503 when the kind's queue is
+full), and :meth:`Admission.run` waits for a worker and runs the job; :meth:`Admission.submit`
+does both.  A job's time limit starts when it starts: waiting is never a reason to cut a
+search short.  The numbers come from :class:`slimetrail.web.settings.Limits`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from slimetrail.web.settings import Limits
+from slimetrail.web.workers import WorkerPool
+
+MOVE, ANALYSIS = "move", "analysis"
+KINDS = (MOVE, ANALYSIS)  # in priority order
+NAMES = {MOVE: "computer moves", ANALYSIS: "analyses"}
+RESERVED, RUNNING, DONE = "reserved", "running", "done"
+SERVER = "server"  # the client the server's own work (warm-up, resumed games) counts against
+
+
+class Refused(Exception):
+    """Work the server will not take now: ``status`` 429 (this client) or 503 (everybody),
+    ``retry_after`` the seconds after which trying again makes sense."""
+
+    def __init__(self, status: int, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.status, self.message, self.retry_after = status, message, retry_after
+
+
+class Ticket:
+    """A job's place: reserved (counted, not yet running), running (holds a worker), done."""
+
+    def __init__(self, admission: Admission, kind: str, client: str) -> None:
+        self.admission, self.kind, self.client = admission, kind, client
+        self.state = RESERVED
+        self.turn: asyncio.Future[None] | None = None  # while waiting for a worker
+
+    def release(self) -> None:
+        """Give the place back if the job will not run (a no-op once it started)."""
+        self.admission.release(self)
+
+
+class Admission:
+    def __init__(self, pool: WorkerPool, limits: Limits, job_seconds: float = 1.0) -> None:
+        self.pool, self.limits, self.job_seconds = pool, limits, job_seconds
+        self.free = pool.workers
+        self.queues: dict[str, deque[Ticket]] = {kind: deque() for kind in KINDS}
+        self.waiting = dict.fromkeys(KINDS, 0)  # reserved tickets per kind
+        self.per_client: dict[str, int] = {}
+        self.started = dict.fromkeys(KINDS, 0)  # jobs run so far, per kind
+        # reserve() and release() of a reserved ticket may be called from request threads;
+        # everything touching the futures runs on the event loop.
+        self.lock = threading.Lock()
+
+    def capacity(self, kind: str) -> int:
+        return self.limits.move_queue if kind == MOVE else self.limits.analysis_queue
+
+    def reserve(self, kind: str, client: str, *, force: bool = False) -> Ticket:
+        """A place in ``kind``'s queue for ``client``, or :class:`Refused`; ``force``: the
+        server's own work (a game resumed at startup, a retry) is never refused."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown job kind {kind!r}")
+        with self.lock:
+            if not force:
+                mine = self.per_client.get(client, 0)
+                if mine >= self.limits.client_jobs:
+                    raise Refused(
+                        429,
+                        f"you already have {mine} computer moves or analyses queued or running "
+                        f"(at most {self.limits.client_jobs}); wait for them to finish",
+                        self.retry_after(mine),
+                    )
+                if self.waiting[kind] >= self.capacity(kind):
+                    raise Refused(
+                        503,
+                        f"the server is busy: {self.waiting[kind]} {NAMES[kind]} are waiting "
+                        f"(at most {self.capacity(kind)}); try again shortly",
+                        self.retry_after(self.waiting[kind]),
+                    )
+            self.waiting[kind] += 1
+            self.per_client[client] = self.per_client.get(client, 0) + 1
+        return Ticket(self, kind, client)
+
+    def retry_after(self, jobs: int) -> int:
+        """Seconds until ``jobs`` jobs ahead have likely gone through the workers."""
+        return max(1, math.ceil(self.job_seconds * (1 + jobs / self.pool.workers)))
+
+    async def submit(
+        self, kind: str, client: str, func: Callable[..., Any], *args: Any, **options: Any
+    ) -> Any:
+        """``func(*args)`` in a worker, or :class:`Refused`; ``options`` as for :meth:`run`."""
+        return await self.run(self.reserve(kind, client), func, *args, **options)
+
+    async def run(
+        self,
+        ticket: Ticket,
+        func: Callable[..., Any],
+        *args: Any,
+        wait: float | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        """Wait for a worker (at most ``wait`` seconds, then 503) and run ``func(*args)``
+        there, for at most ``timeout`` seconds once it has started (then TimeoutError).
+
+        The worker stays counted as busy until the job really ends, even if the caller
+        stops waiting for it: a worker process cannot be interrupted from here."""
+        if ticket.state != RESERVED:
+            raise ValueError("a ticket runs one job")
+        try:
+            await asyncio.wait_for(self._turn(ticket), wait)
+        except TimeoutError:
+            self._done(ticket)  # reserved, or given a worker just as the wait ran out
+            raise Refused(
+                503,
+                f"the server is busy: no worker was free for this {ticket.kind} within "
+                f"{wait:g} s; try again shortly",
+                self.retry_after(self.waiting[ticket.kind]),
+            ) from None
+        except BaseException:
+            self._done(ticket)
+            raise
+        job = asyncio.ensure_future(self.pool.run(func, *args))
+        job.add_done_callback(lambda done: self._finished(ticket, done))
+        return await asyncio.wait_for(asyncio.shield(job), timeout)
+
+    async def _turn(self, ticket: Ticket) -> None:
+        if self.free > 0:
+            self.free -= 1
+            self._start(ticket)
+            return
+        ticket.turn = asyncio.get_running_loop().create_future()
+        self.queues[ticket.kind].append(ticket)
+        await ticket.turn  # set by _hand_over, which has started the ticket
+
+    def _start(self, ticket: Ticket) -> None:
+        with self.lock:
+            ticket.state = RUNNING
+            self.waiting[ticket.kind] -= 1
+            self.started[ticket.kind] += 1
+
+    def _finished(self, ticket: Ticket, job: asyncio.Future[Any]) -> None:
+        if not job.cancelled():
+            job.exception()  # retrieved: the caller may have stopped waiting for it
+        self._done(ticket)
+
+    def release(self, ticket: Ticket) -> None:
+        """Give back a reserved place whose job will not run; a running job keeps its worker
+        until it ends (:meth:`_done`), whoever stopped waiting for it."""
+        if ticket.state == RESERVED:
+            self._done(ticket)
+
+    def _done(self, ticket: Ticket) -> None:
+        with self.lock:
+            state, ticket.state = ticket.state, DONE
+            if state == DONE:
+                return
+            if state == RESERVED:
+                self.waiting[ticket.kind] -= 1
+            count = self.per_client[ticket.client] - 1
+            if count:
+                self.per_client[ticket.client] = count
+            else:
+                del self.per_client[ticket.client]
+        if state == RESERVED and ticket.turn is not None and ticket in self.queues[ticket.kind]:
+            self.queues[ticket.kind].remove(ticket)  # it stopped waiting (cancelled)
+        if state == RUNNING:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """A worker is free: to the first waiting job of the most urgent kind."""
+        for kind in KINDS:
+            queue = self.queues[kind]
+            while queue:
+                ticket = queue.popleft()
+                assert ticket.turn is not None
+                if ticket.turn.done():
+                    continue
+                self._start(ticket)
+                ticket.turn.set_result(None)
+                return
+        self.free += 1
+
+    async def start(self, warm_up: Callable[[], Any]) -> None:
+        """Run ``warm_up`` once per worker, as the server's own work ahead of any request's."""
+        tickets = [self.reserve(MOVE, SERVER, force=True) for _ in range(self.pool.workers)]
+        await asyncio.gather(*(self.run(ticket, warm_up) for ticket in tickets))
+
+    def stats(self) -> dict[str, Any]:
+        with self.lock:
+            return {
+                "free_workers": self.free,
+                "waiting": dict(self.waiting),
+                "started": dict(self.started),
+                "clients": len(self.per_client),
+            }

@@ -1,0 +1,128 @@
+"""Per-client rate limits (the ``limits`` library) and load shedding (in-flight requests).
+
+* :class:`RateLimits`: match creation and analysis requests per client in a moving window;
+  over the rate a request is refused (429 with ``Retry-After``) before it does anything.  The
+  storage is a ``limits`` URI (``memory://`` for one process; ``redis://...`` for several).
+* :class:`InFlightLimit` (ASGI middleware): beyond ``limit`` HTTP requests being served at
+  once a request waits a short while for a place, then is answered 503, rather than queueing
+  for seconds behind the others (the thread pool and the database serve a few at a time,
+  whatever is waiting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from collections import deque
+
+from limits import parse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from slimetrail.web.admission import Refused
+from slimetrail.web.settings import Limits
+
+CREATE, ANALYSE = "create", "analyse"
+WHAT = {CREATE: "new matches", ANALYSE: "analyses"}
+# Answered however busy the server is: a load balancer's probe, the page's own files.
+UNSHED = ("/healthz", "/static/", "/palette.css")
+
+
+class RateLimits:
+    def __init__(self, limits: Limits) -> None:
+        self.limiter = MovingWindowRateLimiter(storage_from_string(limits.rate_storage))
+        self.items = {CREATE: parse(limits.create_rate), ANALYSE: parse(limits.analyse_rate)}
+
+    def hit(self, what: str, client: str) -> None:
+        """Count one request of ``what`` by ``client``, or :class:`Refused` (429) over the rate."""
+        item = self.items[what]
+        if self.limiter.hit(item, what, client):
+            return
+        reset = self.limiter.get_window_stats(item, what, client).reset_time
+        raise Refused(
+            429,
+            f"too many {WHAT[what]} from your address (at most {item}); try again later",
+            max(1, math.ceil(reset - time.time())),
+        )
+
+
+def refusal_headers(refused: Refused) -> dict[str, str]:
+    return {"Retry-After": str(refused.retry_after)}
+
+
+class InFlightLimit:
+    """At most ``limit`` requests served at once; one more waits up to ``wait`` seconds for a
+    place (a burst is absorbed), then is answered 503 (an overload is shed)."""
+
+    def __init__(self, app: ASGIApp, limit: int, wait: float = 0.0) -> None:
+        self.app, self.limit, self.wait = app, limit, wait
+        self.current = 0
+        self.waiting: deque[asyncio.Future[None]] = deque()
+        self.shed = 0  # requests answered 503 so far
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith(UNSHED):
+            await self.app(scope, receive, send)
+            return
+        if not await self.place():
+            self.shed += 1
+            await self.refuse(send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.leave()
+
+    async def place(self) -> bool:
+        """Whether a place was had (now, or within ``wait``)."""
+        if self.current < self.limit:
+            self.current += 1
+            return True
+        if self.wait <= 0:
+            return False
+        turn = asyncio.get_running_loop().create_future()
+        self.waiting.append(turn)
+        try:
+            await asyncio.wait_for(asyncio.shield(turn), self.wait)
+        except BaseException as exc:
+            if turn.done():  # handed a place as the wait ran out: use it, or pass it on
+                if isinstance(exc, TimeoutError):
+                    return True
+                self.leave()
+            turn.cancel()  # skipped by leave()
+            if isinstance(exc, TimeoutError):
+                return False
+            raise
+        return True
+
+    def leave(self) -> None:
+        """A request is done: its place goes to the first one waiting, if any."""
+        while self.waiting:
+            turn = self.waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.current -= 1
+
+    async def refuse(self, send: Send) -> None:
+        payload = json.dumps(
+            {
+                "detail": f"the server is overloaded ({self.current} requests in progress, "
+                f"{len(self.waiting)} waiting); try again in a moment"
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 503,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()),
+                    (b"retry-after", b"1"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,69 @@
+"""Every limit of the web server in one place: admission, rate limits, watchers, retention.
+
+``create_app(..., limits=Limits(...))`` takes them and ``slimetrail serve`` sets them from its
+options (``--limit NAME=VALUE``), so a deployment (or a test) changes one value without
+touching the code, and a shared job queue can be put behind the same numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from limits import parse
+
+
+@dataclass(frozen=True)
+class Limits:
+    # Worker pool admission (slimetrail.web.admission): jobs queued or running per client,
+    # computer moves and analyses waiting in total, and how long an analysis may wait.
+    client_jobs: int = 8
+    move_queue: int = 200
+    analysis_queue: int = 4
+    analysis_wait: float = 30.0
+    # Per-client rates (``limits`` notation): match creation (/api/matches, /new,
+    # /api/import, rematch) and /api/analyse; ``rate_storage`` a ``limits`` storage URI.
+    create_rate: str = "30/minute"
+    analyse_rate: str = "30/minute"
+    rate_storage: str = "memory://"
+    # WebSocket watchers per match and in total.
+    match_watchers: int = 100
+    total_watchers: int = 2000
+    # Back-pressure: HTTP requests served at once; one more waits at most ``in_flight_wait``
+    # seconds for a place, then is answered 503.
+    in_flight: int = 8
+    in_flight_wait: float = 0.5
+    # Retention (slimetrail.web.retention): an unfinished match with no move for this many
+    # days, a finished one this many days after its last change, are deleted; checked every
+    # ``expiry_interval`` seconds by the server (0: never, leave it to ``slimetrail expire``).
+    unfinished_days: float = 30.0
+    finished_days: float = 180.0
+    expiry_interval: float = 3600.0
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.name.endswith("_rate"):
+                try:
+                    parse(value)
+                except ValueError:
+                    raise ValueError(
+                        f"{field.name}={value!r} is not a rate such as '30/minute'"
+                    ) from None
+            elif isinstance(value, int | float) and value < 0:
+                raise ValueError(f"{field.name} must not be negative, not {value}")
+
+    def with_text(self, text: str) -> Limits:
+        """A copy with one ``NAME=VALUE`` changed (the serve option ``--limit``)."""
+        name, sep, value = text.partition("=")
+        fields = {field.name: field for field in dataclasses.fields(self)}
+        name = name.strip().replace("-", "_")
+        if not sep or name not in fields:
+            known = ", ".join(fields)
+            raise ValueError(f"--limit {text!r}: expected NAME=VALUE, NAME one of {known}")
+        kind = type(getattr(self, name))
+        try:
+            parsed = kind(value.strip())
+        except ValueError:
+            raise ValueError(f"--limit {text!r}: {value!r} is not a {kind.__name__}") from None
+        return dataclasses.replace(self, **{name: parsed})

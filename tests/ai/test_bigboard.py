@@ -1,0 +1,98 @@
+"""The top level on the big Slime Trail boards, and the bench's plain UCT yardstick."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+from slimetrail.ai import Limit, play
+from slimetrail.core.registry import get_game
+from slimetrail.games.trail import strong
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_uct():
+    spec = importlib.util.spec_from_file_location("bench_uct", BENCH / "uct.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_big_board_player_takes_the_boards_of_65_to_128_cells():
+    assert not strong.handles(get_game("slimetrail", size="7").new_state())
+    assert not strong.handles(get_game("slimetrail-square").new_state())  # 8x8: books
+    assert strong.handles(get_game("slimetrail", size="9").new_state())
+    assert strong.handles(get_game("slimetrail-hex", size="11").new_state())
+    assert not strong.handles(get_game("slimetrail", size="13").new_state())
+
+
+def test_top_level_on_9x9_searches_with_the_compiled_kernel():
+    state = get_game("slimetrail", size="9").new_state()
+    result = play(state, 6, Limit(time=0.3), seed=1)
+    assert result.move in state.legal_moves()
+    assert result.info["search"] == "compiled alpha-beta" and result.depth >= 3
+    # The lower levels keep the generic search.
+    assert "search" not in play(state, 5, Limit(time=0.3), seed=1).info
+
+
+def test_top_level_wins_at_once_and_plays_a_proven_endgame_to_the_win():
+    game = get_game("slimetrail-hex", size="10", rules="rastros")
+    # Player 2 (goal a1) to move next to a1.
+    state = game.state_from_fen("10/10/10/10/10/10/10/10/10/1o8 2")
+    result = play(state, 6, Limit(time=0.5))
+    assert state.move_str(result.move) == "a1" and result.proven == "win"
+    # A small region: the solver proves it; the top level then wins against every reply
+    # of a random opponent.  (The first random position with a region this small that is
+    # a win for the side to move.)
+    rng = random.Random(3)
+    state = game.new_state()
+    while True:
+        if state.outcome() is not None:
+            state = game.new_state()
+        elif strong.region_size(state) <= 30 and play(state, 6, Limit(time=2.0)).proven == "win":
+            break
+        else:
+            state.push(rng.choice(state.legal_moves()))
+    me = state.to_move
+    while state.outcome() is None:
+        if state.to_move == me:
+            result = play(state, 6, Limit(time=2.0))
+            assert result.proven == "win" or len(state.legal_moves()) == 1  # forced: no search
+            state.push(result.move)
+        else:
+            state.push(rng.choice(state.legal_moves()))
+    assert state.outcome().winner == me
+
+
+@pytest.mark.parametrize(
+    ("game_id", "size", "rules"),
+    [("slimetrail", "9", "taylor"), ("slimetrail-hex", "11", "rastros")],
+)
+def test_uct_yardstick_follows_the_rules(game_id, size, rules):
+    uct_module = load_uct()
+    game = get_game(game_id, size=size, rules=rules)
+    uct = uct_module.UCT(game, seed=2)
+    rng = random.Random(4)
+    results = {0: 0, 1: 0, 2: 0}
+    for _ in range(20):
+        state = game.new_state()
+        while state.outcome() is None:
+            assert sorted(uct.moves(state.free, state.snail)) == sorted(state.legal_moves())
+            state.push(rng.choice(state.legal_moves()))
+        assert uct.moves(state.free, state.snail) == []
+        # From a finished position the playout reports the game's own result.
+        outcome = state.outcome()
+        winner = uct.rollout(state.free, state.snail, state.to_move)
+        assert winner == (outcome.winner or 0)
+        results[winner] += 1
+    state = game.new_state()
+    for _ in range(200):
+        results[uct.rollout(state.free, state.snail, 1)] += 1
+    assert results[1] and results[2]  # random games from the start go both ways
+    move, iterations = uct.choose(state, 0.1)
+    assert move in state.legal_moves() and iterations > 10

@@ -1,0 +1,70 @@
+"""The compiled Slime-Moku solver against brute force on the independent model and against
+the Python solver."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from moku_model import from_fen, minimax
+
+from slimetrail.core.game import GameOptionError, SolveTimeout
+from slimetrail.core.registry import get_game
+from slimetrail.games.moku import solver
+from slimetrail.games.moku.fastsolve import FastSearch, solve_start
+
+VALUES = {"win": 1, "draw": 0, "loss": -1}
+
+
+def fast_value(search: FastSearch, state) -> int:
+    mine, theirs = (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+    return search.value(mine, theirs, state.empty, state.slime)
+
+
+# kinds: how many of win, draw, loss must turn up (random 7x7 games rarely get near the end
+# without a row, and then as draws).
+@pytest.mark.parametrize(
+    ("n", "k", "games", "kinds"), [(4, 4, 20, 3), (5, 4, 12, 3), (5, 5, 8, 2), (7, 4, 12, 1)]
+)
+def test_values_match_brute_force_near_the_end(n: int, k: int, games: int, kinds: int) -> None:
+    game = get_game("slime-moku", size=n, k=k)
+    search = FastSearch(game.board, table_bits=16)
+    rng = random.Random(n * 10 + k)
+    seen = set()
+    for _ in range(games):
+        state = game.new_state()
+        while not state.is_over():
+            if state.empty.bit_count() <= 7:
+                exact = minimax(from_fen(n, k, state.fen()))
+                assert fast_value(search, state) == exact, state.fen()
+                seen.add(exact)
+            state.push(rng.choice(state.legal_moves()))
+    assert len(seen) >= kinds, seen
+
+
+def test_values_match_the_python_solver_in_mid_game() -> None:
+    game = get_game("slime-moku", size=5, k=4)
+    search = FastSearch(game.board, table_bits=18)
+    rng = random.Random(5)
+    for _ in range(6):
+        state = game.new_state()
+        for _ in range(8):
+            state.push(rng.choice(state.legal_moves()))
+        if state.is_over():
+            continue
+        assert fast_value(search, state) == VALUES[solver.solve(state).value], state.fen()
+
+
+def test_the_small_starts_are_draws() -> None:
+    values, nodes = solve_start(4, 4)
+    assert set(values.values()) == {"draw"} and len(values) == 8 and nodes > 0
+
+
+def test_limits() -> None:
+    with pytest.raises(GameOptionError):
+        FastSearch(get_game("slime-moku", size=8, k=4).board)
+    state = get_game("slime-moku", size=6, k=4).new_state()
+    state.push(state.legal_moves()[0])
+    search = FastSearch(state.game.board, table_bits=12)
+    with pytest.raises(SolveTimeout):
+        search.value(state.white, state.black, state.empty, state.slime, time_limit=0.01)

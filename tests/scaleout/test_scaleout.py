@@ -1,0 +1,207 @@
+"""Two web processes and one worker on one PostgreSQL behave as one site (issue 16)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+import websockets
+from conftest import START_TIMEOUT, Site
+
+pytestmark = pytest.mark.slow
+
+
+def http_json(method: str, url: str, **kwargs: Any) -> Any:
+    response = httpx.request(method, url, timeout=30, **kwargs)
+    assert response.status_code < 300, response.text
+    return response.json()
+
+
+def token_of(match: dict[str, Any], player: int) -> str:
+    return match["links"][str(player)].split("seat=")[1]
+
+
+def poll(url: str, done, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        match = http_json("GET", url)
+        if done(match):
+            return match
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{url} did not get there: {match}")
+        time.sleep(0.1)
+
+
+def ws_url(server: str, match_id: str, token: str | None = None) -> str:
+    url = server.replace("http://", "ws://") + f"/ws/matches/{match_id}"
+    return url + (f"?seat={token}" if token else "")
+
+
+async def until_ply(socket: Any, ply: int, timeout: float = 60) -> dict[str, Any]:
+    """The first match message at ``ply`` on ``socket`` (earlier ones are skipped)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            match = json.loads(await socket.recv())["match"]
+            if match["ply"] >= ply:
+                assert match["ply"] == ply, f"skipped from before {ply} to {match['ply']}"
+                return match
+
+
+def legal(match: dict[str, Any]) -> str:
+    """A legal move of the player the match JSON is for: its first completed click."""
+    for click, done in match["clicks"].items():
+        if done:
+            return done
+        assert click, match
+    raise AssertionError(f"no one-click move in {match['clicks']}")
+
+
+def test_friend_game_on_two_processes_is_live_on_both(site: Site) -> None:
+    match = http_json(
+        "POST", f"{site.a}/api/matches", json={"game": "slimetrail", "opponent": "friend"}
+    )
+    one, two = token_of(match, 1), token_of(match, 2)
+    servers = {1: (site.a, one), 2: (site.b, two)}
+
+    async def scenario() -> list[str]:
+        async with (
+            websockets.connect(ws_url(site.a, match["id"], one)) as on_a,
+            websockets.connect(ws_url(site.b, match["id"], two)) as on_b,
+            websockets.connect(ws_url(site.b, match["id"])) as watcher_b,
+        ):
+            seen = {1: await until_ply(on_a, 0), 2: await until_ply(on_b, 0)}
+            await until_ply(watcher_b, 0)
+            played = []
+            for ply in range(6):
+                player = seen[1]["to_move"]
+                server, token = servers[player]
+                text = legal(seen[player])
+                await asyncio.to_thread(
+                    http_json,
+                    "POST",
+                    f"{server}/api/matches/{match['id']}/move",
+                    json={"seat": token, "move": text, "ply": ply},
+                )
+                played.append(text)
+                # Both players and the spectator on the other process see the move live.
+                seen = {1: await until_ply(on_a, ply + 1), 2: await until_ply(on_b, ply + 1)}
+                watched = await until_ply(watcher_b, ply + 1)
+                assert seen[1]["moves"] == seen[2]["moves"] == watched["moves"] == played
+                assert watched["clicks"] == {}
+                if seen[1]["outcome"] is not None:
+                    break
+            return played
+
+    played = asyncio.run(scenario())
+    assert http_json("GET", f"{site.b}/api/matches/{match['id']}")["moves"] == played
+
+
+def test_computer_game_made_on_a_is_answered_while_its_player_watches_on_b(site: Site) -> None:
+    match = http_json(
+        "POST", f"{site.a}/api/matches", json={"game": "slimetrail", "level": 1, "side": 1}
+    )
+    token = token_of(match, 1)
+
+    async def scenario() -> None:
+        async with websockets.connect(ws_url(site.b, match["id"], token)) as on_b:
+            position = await until_ply(on_b, 0)
+            for ply in (0, 2, 4):
+                await asyncio.to_thread(
+                    http_json,
+                    "POST",
+                    f"{site.a}/api/matches/{match['id']}/move",
+                    json={"seat": token, "move": legal(position), "ply": ply},
+                )
+                thinking = await until_ply(on_b, ply + 1)
+                assert thinking["thinking"] or thinking["outcome"] is not None
+                if thinking["outcome"] is not None:
+                    return
+                position = await until_ply(on_b, ply + 2)  # the worker's reply, live on B
+                assert not position["thinking"] and position["movers"][-1] == 2
+                if position["outcome"] is not None:
+                    return
+
+    asyncio.run(scenario())
+
+
+def test_kill_of_a_web_process_loses_no_move_and_the_game_goes_on_through_the_other(
+    site: Site,
+) -> None:
+    match = http_json(
+        "POST", f"{site.a}/api/matches", json={"game": "slimetrail", "opponent": "friend"}
+    )
+    one, two = token_of(match, 1), token_of(match, 2)
+    url = f"/api/matches/{match['id']}"
+    first = http_json("GET", f"{site.a}{url}?seat={one}")
+    http_json("POST", f"{site.a}{url}/move", json={"seat": one, "move": legal(first), "ply": 0})
+    site.a.kill()
+    # Every accepted move is in the database: B has it, and both players go on through B.
+    second = http_json("GET", f"{site.b}{url}?seat={two}")
+    assert second["ply"] == 1
+    http_json("POST", f"{site.b}{url}/move", json={"seat": two, "move": legal(second), "ply": 1})
+    third = http_json("GET", f"{site.b}{url}?seat={one}")
+    assert third["ply"] == 2 and third["moves"][:1] == second["moves"]
+    site.a.start(START_TIMEOUT)  # a restarted process serves the same game
+    assert http_json("GET", f"{site.a}{url}")["moves"] == third["moves"]
+
+
+def test_kill_of_the_worker_mid_move_is_retried_by_a_restarted_worker(site: Site) -> None:
+    # Slime-Moku's top level searches for its whole time (2 s): the worker is surely mid-move.
+    body = {"game": "slime-moku", "level": 6, "side": 2}
+    match = http_json("POST", f"{site.a}/api/matches", json=body)
+    token = token_of(match, 2)
+    url = f"{site.b}/api/matches/{match['id']}?seat={token}"
+    assert http_json("GET", url)["thinking"]
+    started = time.monotonic()
+    while running_jobs(site.db_url) != 1:
+        assert time.monotonic() - started < 60, "the worker never took the job"
+        time.sleep(0.1)
+    site.worker.kill()
+    assert http_json("GET", url)["ply"] == 0
+    site.worker.start(START_TIMEOUT)  # its sweep finds the dead worker's job and runs it again
+    answered = poll(url, lambda m: m["ply"] == 1, timeout=60)
+    assert not answered["thinking"] and answered["movers"] == [1]
+    assert "retrying job" in site.worker.log_path.read_text()  # the dead worker's job itself
+    # The game goes on: the player answers and the worker replies once, not twice.
+    http_json(
+        "POST",
+        f"{site.a}/api/matches/{match['id']}/move",
+        json={"seat": token, "move": legal(answered), "ply": 1},
+    )
+    replied = poll(url, lambda m: m["ply"] == 3, timeout=60)
+    assert replied["movers"] == [1, 2, 1]
+
+
+def running_jobs(db_url: str) -> int:
+    import psycopg
+
+    from slimetrail.web.live import libpq_url
+
+    with psycopg.connect(libpq_url(db_url)) as connection:
+        row = connection.execute(
+            "SELECT count(*) FROM procrastinate_jobs WHERE status = 'doing'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_an_analysis_asked_on_b_is_run_by_the_worker_and_answered_on_b(site: Site) -> None:
+    from slimetrail.core.registry import get_game
+
+    state = get_game("slimetrail").new_state()
+    moves = []
+    for _ in range(6):  # a few plies in, the game still on: small enough to solve
+        move = sorted(state.legal_moves(), key=state.move_str)[0]
+        text = state.move_str(move)
+        state.push(move)
+        if state.outcome() is not None:
+            state.pop()
+            break
+        moves.append(text)
+    result = http_json("POST", f"{site.b}/api/analyse", json={"game": "slimetrail", "moves": moves})
+    assert result["solved"], result
+    assert set(result["moves"]) == {state.move_str(m) for m in state.legal_moves()}
+    assert result["to_move"] == state.to_move

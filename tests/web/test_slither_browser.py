@@ -1,0 +1,180 @@
+"""Slither in a real browser (Playwright, the system Chromium): a whole game against the
+computer by clicks, with the swap button and a step + placement turn, and a friend game in
+two browser contexts where the swap exchanges the seats' colours."""
+
+from __future__ import annotations
+
+import httpx2 as httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def new_page(browser):
+    """Pages in fresh browser contexts (separate cookies: separate people); no script
+    errors allowed."""
+    contexts, errors = [], []
+
+    def open_page(url: str):
+        # The pages forbid eval (CSP); Playwright's wait_for_function needs it.
+        context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+        contexts.append(context)
+        page = context.new_page()
+        # generous: a fresh worker may load the compiled kernel on a loaded machine
+        page.set_default_timeout(90_000)
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        page.goto(url)
+        page.wait_for_selector("#board [data-cell]", state="attached")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], "JavaScript errors on the page"
+
+
+def moves(page) -> list[str]:
+    return page.locator("#move-list .mv").all_inner_texts()
+
+
+def legal_cells(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#board [data-cell].legal", "cells => cells.map(c => c.dataset.cell)"
+    )
+
+
+def marks(page, cell: str) -> set[str]:
+    classes = page.get_attribute(f'#board [data-cell="{cell}"]', "class") or ""
+    return {word[len("mark-") :] for word in classes.split() if word.startswith("mark-")}
+
+
+def has_stone(page, cell: str) -> bool:
+    return any(mark.startswith("stone-") for mark in marks(page, cell))
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('#move-list .mv').length >= n", arg=count
+    )
+
+
+def wait_turn_or_result(page) -> None:
+    page.wait_for_function(
+        "document.querySelector('#board [data-cell].legal') || "
+        "document.querySelector('#actions-bar button') || "
+        "!document.getElementById('result').hidden"
+    )
+
+
+def match_api(base: str, page) -> dict:
+    match_id = page.url.split("/play/")[1].split("?")[0]
+    seat = page.url.split("seat=")[1] if "seat=" in page.url else None
+    return httpx.get(f"{base}/api/matches/{match_id}", params={"seat": seat} if seat else {}).json()
+
+
+def bar_colours(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#players .player", "bars => bars.map(b => b.style.getPropertyValue('--colour'))"
+    )
+
+
+def click(page, cell: str) -> None:
+    page.click(f'#board [data-cell="{cell}"]')
+
+
+def step_and_place(page) -> str:
+    """A step then a placement, by three clicks: the first of my stones that can step."""
+    for stone in [c for c in legal_cells(page) if has_stone(page, c)]:
+        click(page, stone)
+        page.wait_for_selector(f'#board [data-cell="{stone}"].chosen')
+        target = legal_cells(page)[0]
+        click(page, target)
+        page.wait_for_selector(f'#board [data-cell="{target}"].chosen')
+        placed = legal_cells(page)[0]
+        click(page, placed)
+        return f"{stone}-{target}/{placed}"
+    raise AssertionError("no stone of mine can step")
+
+
+def test_whole_game_against_the_computer_with_a_swap_and_a_step(live_server, new_page):
+    # The computer (Black, player 1) opens; I answer with the swap button and become Black.
+    page = new_page(f"{live_server}/new/slither?opponent=computer&level=1&side=2&size=5")
+    swap = page.locator('#actions-bar button[data-action="swap"]')
+    swap.wait_for()
+    assert len(moves(page)) == 1
+    before = bar_colours(page)
+    swap.click()
+    wait_for_moves(page, 2)
+    assert bar_colours(page) == before[::-1]
+    assert match_api(live_server, page)["moves"][1] == "swap"
+    stepped = None
+    for _ in range(30):
+        wait_turn_or_result(page)
+        if page.locator("#result").is_visible():
+            break
+        count = len(moves(page))
+        if stepped is None and any(has_stone(page, c) for c in legal_cells(page)):
+            stepped = step_and_place(page)
+        else:
+            empty = [c for c in legal_cells(page) if not has_stone(page, c)]
+            if not empty:  # no placement alone: a step then, or the pass button
+                pass_button = page.locator('#actions-bar button[data-action="pass"]')
+                if pass_button.count():
+                    pass_button.click()
+                else:
+                    step_and_place(page)
+            else:
+                click(page, empty[0])
+        wait_for_moves(page, count + 1)
+    else:
+        pytest.fail("the game did not end")
+    match = match_api(live_server, page)
+    assert match["outcome"] is not None
+    assert stepped is not None and any("-" in m and "/" in m for m in match["moves"][2::2])
+    assert moves(page) == match["moves"]
+    expected = "You win!" if match["outcome"]["winner"] == 2 else "You lose"
+    assert expected in page.locator("#result").inner_text()
+    # The connecting chain is highlighted: at least one stone a row (or a file) of 5x5.
+    chain = page.eval_on_selector_all(
+        "#board [data-cell].mark-win", "cells => cells.map(c => c.dataset.cell)"
+    )
+    winner_colour = "black" if match["outcome"]["winner"] == 2 else "white"  # after the swap
+    lines = {c[1] for c in chain} if winner_colour == "black" else {c[0] for c in chain}
+    assert len(chain) >= 5 and len(lines) == 5, chain
+    assert legal_cells(page) == []
+
+
+def test_friend_game_where_a_swap_exchanges_the_seats_colours(live_server, new_page):
+    alice = new_page(f"{live_server}/new/slither?opponent=friend&side=1&size=5")
+    invite = alice.locator('#link-list input[data-link="2"]').input_value()
+    bob = new_page(invite)
+    colours = bar_colours(alice)
+    assert bar_colours(bob) == colours and colours[0] != colours[1]
+    alice.wait_for_selector("#board [data-cell].legal")
+    click(alice, "c3")
+    wait_for_moves(bob, 1)
+    assert "stone-1" in marks(bob, "c3")
+    assert alice.locator("#actions-bar button").count() == 0  # swap is Bob's to take
+    swap = bob.locator('#actions-bar button[data-action="swap"]')
+    swap.wait_for()
+    swap.click()
+    wait_for_moves(alice, 2)
+    for page in (alice, bob):
+        page.wait_for_function(
+            "c => getComputedStyle(document.querySelector('#players .player'))"
+            ".getPropertyValue('--colour') !== c",
+            arg=colours[0],
+        )
+        assert bar_colours(page) == colours[::-1]  # Alice wears White now, Bob Black
+        assert "stone-2" in marks(page, "c3")  # the stone stays, now Bob's colour
+    # White's turn, played by Alice, who made the first turn.
+    alice.wait_for_selector("#board [data-cell].legal")
+    assert "Your move" in alice.locator("#status").inner_text()
+    assert legal_cells(bob) == []
+    click(alice, "b3")
+    wait_for_moves(bob, 3)
+    assert "stone-1" in marks(bob, "b3")
+    assert moves(bob) == ["c3", "swap", "b3"]
+    match = match_api(live_server, bob)
+    assert match["to_move"] == 2
