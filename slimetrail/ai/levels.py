@@ -98,7 +98,8 @@ class Level:
 LEVELS_TABLE: dict[int, Level] = {
     1: Level(
         "beginner: random, but takes a win in one and avoids losing at once",
-        depth=1,
+        # Two plies: a move after which the opponent wins at once scores as a lost mate.
+        depth=2,
         beginner=True,
     ),
     2: Level("novice: looks one move ahead, often misjudges", depth=1, noise=250.0),
@@ -301,8 +302,8 @@ def _beginner_move(scores: dict[Move, int], rng: random.Random) -> Move:
     wins = [m for m, s in scores.items() if s >= MATE_BOUND]
     if wins:
         return rng.choice(wins)
-    # Stepping where the opponent wins at once is absurd; a move the evaluator judges lost
-    # is only avoided half the time (a beginner does not see everything).
+    # A move the opponent answers with a win is never played; one the evaluator judges lost
+    # further ahead is only avoided half the time (a beginner does not see everything).
     sane = [m for m, s in scores.items() if s > -MATE_BOUND]
     careful = [m for m in sane if scores[m] > LOST_AT_ONCE or rng.random() < 0.5]
     return rng.choice(careful or sane or list(scores))

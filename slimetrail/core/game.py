@@ -168,6 +168,9 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     # Named option sets offered as variants, e.g. {"portuguese": {"start": "e5"}}.
     presets: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    # A move as players type it, for a move box's placeholder; empty: the start position's
+    # first legal move (see :meth:`example_move`).
+    move_example: ClassVar[str] = ""
 
     def __init__(self, /, **options: Any) -> None:
         self.options: Mapping[str, str] = self.normalize_options(options)
@@ -230,6 +233,14 @@ class Game(ABC):
             return None
         resource = importlib.resources.files(package) / "rules" / f"{cls.id}.html"
         return resource.read_text(encoding="utf-8") if resource.is_file() else None
+
+    def example_move(self) -> str:
+        """A move in this game's notation: :attr:`move_example`, else a legal first move."""
+        if self.move_example:
+            return self.move_example
+        state = self.new_state()
+        moves = state.legal_moves()
+        return state.move_str(moves[0]) if moves else ""
 
     def exact_solver(self) -> ExactSolver | None:
         """This game's exact solver, if it has one (see :class:`ExactSolver`)."""

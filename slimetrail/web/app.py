@@ -99,6 +99,8 @@ class CreateBody(BaseModel):
     opponent: StrictStr = Field("computer", max_length=TEXT_LIMIT)
     level: StrictInt = 3
     side: StrictInt = 1
+    # Moves already played: a game continued from a record.
+    moves: list[Text] = Field([], max_length=MAX_MOVES)
 
 
 class MoveBody(BaseModel):
@@ -496,6 +498,7 @@ def create_app(
             opponent=body.opponent,
             level=body.level,
             side=body.side,
+            moves=body.moves,
         )
         return json
 
@@ -700,6 +703,7 @@ def create_app(
             raise
     else:
         app.include_router(pages.router)
+        pages.install_error_pages(app)  # styled error pages; the API keeps its JSON errors
     return app
 
 

@@ -16,12 +16,13 @@ synchronous (the app runs them in threads).  Errors are :class:`ApiError` with t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -405,6 +406,8 @@ class MatchService:
                 label=f"{game.title} board",
             ),
             "clicks": clicks,
+            "losing": losing_clicks(state, clicks),
+            "refusals": refusals(state, clicks) if may_move else {},
             "seat": legacy_seat(held),
             "seats": list(held),
             "thinking": live.thinking,
@@ -478,7 +481,16 @@ class MatchService:
                 interactive=True,
                 label=f"{live.game.title} board",
             )
-            return {"ply": live.ply, "prefix": prefix, "clicks": clicks, "svg": svg}
+            losing = losing_clicks(live.state, clicks)
+            to_go = clicks_to_go(live.state, prefix, clicks)
+            return {
+                "to_go": to_go,
+                "ply": live.ply,
+                "prefix": prefix,
+                "clicks": clicks,
+                "losing": losing,
+                "svg": svg,
+            }
 
         return self.locked(match_id, find)
 
@@ -493,8 +505,10 @@ class MatchService:
         opponent: str = "computer",
         level: int = 3,
         side: int = 1,
+        moves: Sequence[str] = (),
     ) -> tuple[Live, str]:
-        """A new match and the creator's seat token."""
+        """A new match and the creator's seat token; ``moves``: played already (a game
+        continued against the computer from an imported record, say)."""
         game = make_game(game_id, options)
         wanted = seats_from_request(game, seats, opponent, level, side)
         token = new_token()
@@ -505,7 +519,7 @@ class MatchService:
             for n, s in enumerate(wanted, 1)
         ]
         creator = next(n for n, s in enumerate(wanted, 1) if s["kind"] == "me")
-        return self._insert(game, [], made, creator), token
+        return self._insert(game, list(moves), made, creator), token
 
     def import_record(self, text: str) -> tuple[Live, str]:
         """A hotseat match replaying a PGN or JSON record, and its seat token."""
@@ -797,6 +811,77 @@ def replace_player(seat: Seat, player: int) -> Seat:
 def result_text(live: Live) -> str:
     outcome = live.outcome()
     return UNFINISHED if outcome is None else outcome.result_text()
+
+
+CLICK_WALK_LIMIT = 400  # next_clicks calls spent counting a compound move's clicks to go
+
+
+def clicks_to_go(
+    state: State, prefix: list[str], clicks: dict[str, str | None]
+) -> list[int] | None:
+    """The fewest and most clicks that still complete a move after ``prefix`` (whose next
+    clicks are ``clicks``), for any game, by walking :meth:`State.next_clicks`; ``None`` if
+    the walk would take more than :data:`CLICK_WALK_LIMIT` calls."""
+    budget = [CLICK_WALK_LIMIT]
+
+    def walk(path: list[str], options: dict[str, str | None]) -> tuple[int, int] | None:
+        lows, highs = [], []
+        for click, move in options.items():
+            if move is not None:
+                lows.append(1)
+                highs.append(1)
+                continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            found = walk([*path, click], state.next_clicks([*path, click]))
+            if found is None:
+                return None
+            lows.append(found[0] + 1)
+            highs.append(found[1] + 1)
+        return (min(lows), max(highs)) if lows else None
+
+    found = walk(prefix, clicks)
+    return None if found is None else list(found)
+
+
+def losing_clicks(state: State, clicks: dict[str, str | None]) -> list[str]:
+    """The clicks that complete a move losing the game at once (a step into the opponent's
+    goal, say): the page marks them as a warning."""
+    mover, losing = state.to_move, []
+    for click, text in clicks.items():
+        if text is None:
+            continue
+        state.push(state.parse_move(text))
+        try:
+            outcome = state.outcome()
+        finally:
+            state.pop()
+        if outcome is not None and outcome.for_player(mover) == "loss":
+            losing.append(click)
+    return losing
+
+
+@functools.lru_cache(maxsize=64)
+def cell_names(game: Game) -> tuple[str, ...]:
+    """The names of the board's cells (games are immutable: described once)."""
+    return tuple(cell["name"] for cell in game.describe_board()["cells"])
+
+
+def refusals(state: State, clicks: dict[str, str | None]) -> dict[str, str]:
+    """Why each cell that is no legal first click is refused, in the game's own words (its
+    ``parse_move`` error), for a player who clicks it."""
+    answer = {}
+    for name in cell_names(state.game):
+        if name in clicks:
+            continue
+        try:
+            state.parse_move(name)
+        except GameError as exc:
+            answer[name] = str(exc)
+        else:  # a whole move in text, yet no first click (a compound move's later part)
+            answer[name] = f"{name} does not start a legal move here"
+    return answer
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:

@@ -14,12 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from slimetrail.core.game import Game
+from slimetrail.ai import levels_for
+from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
 from slimetrail.web.diagrams import page_diagrams
@@ -71,6 +75,8 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
         "num_players": cls.num_players,
         "options": options,
         "has_rules": rules_fragment(cls) is not None,
+        # Each game has its own ladder (Snake Pit has fewer levels than Slime Trail).
+        "levels": levels_for(cls()),
     }
 
 
@@ -153,9 +159,15 @@ def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
     except ApiError as exc:
         if exc.status != 404:
             raise
-        return templates.TemplateResponse(
-            request, "missing.html", {"match_id": match_id}, status_code=404
-        )
+        detail = f"There is no game {match_id!r} here: the link may be mistyped or incomplete."
+        return error_page(request, 404, detail, heading="No such game")
+    try:
+        loaded.held_by(seat)
+    except ApiError:
+        # A mistyped seat link: say so rather than draw a spectator's page with a dead token.
+        detail = "This seat link is not valid for this game: it may be mistyped or incomplete."
+        ways = [(f"/play/{match_id}", "Watch this game"), ("/", "Start a new game")]
+        return error_page(request, 403, detail, heading="Not your seat", ways=ways)
     available = levels()
     return templates.TemplateResponse(
         request,
@@ -164,7 +176,87 @@ def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
             "match_id": match_id,
             "seat": seat,
             "title": loaded.game.title,
+            "move_example": loaded.game.example_move(),
             "levels_json": json.dumps({str(k): v for k, v in available.items()}),
             "default_level": default_level(available),
         },
     )
+
+
+# -- error pages --------------------------------------------------------------------------
+
+HEADINGS = {
+    400: "That link does not work",
+    403: "Not allowed",
+    404: "Page not found",
+    405: "Not allowed",
+    409: "That changed meanwhile",
+    413: "Too large",
+    422: "That link does not work",
+    429: "Too many requests",
+    503: "The server is busy",
+}
+# Paths answered in JSON (or plain text) whatever goes wrong: the API and its machinery.
+MACHINE_PREFIXES = ("/api/", "/ws/", "/static/", "/healthz", "/openapi.json", "/docs", "/redoc")
+
+
+def is_page(request: Request) -> bool:
+    """Whether the request is for a page a person opened (errors answer with a page)."""
+    return not request.url.path.startswith(MACHINE_PREFIXES)
+
+
+def error_page(
+    request: Request,
+    status: int,
+    detail: str,
+    *,
+    heading: str | None = None,
+    ways: list[tuple[str, str]] | None = None,
+) -> HTMLResponse:
+    """A styled error page saying what went wrong, with a way back."""
+    if ways is None:
+        ways = [("/", "Start a new game"), ("/rules/" + next(iter(GAMES), ""), "Read the rules")]
+    context = {
+        "status": status,
+        "heading": heading or HEADINGS.get(status, "Something went wrong"),
+        "detail": detail,
+        "ways": ways,
+    }
+    return templates.TemplateResponse(request, "error.html", context, status_code=status)
+
+
+def install_error_pages(app: FastAPI) -> None:
+    """Answer errors on pages with :func:`error_page`; the API keeps the JSON handlers
+    already installed (or FastAPI's own)."""
+    fallbacks = {
+        StarletteHTTPException: http_exception_handler,
+        RequestValidationError: request_validation_exception_handler,
+    }
+
+    for kind in (ApiError, GameError, StarletteHTTPException, RequestValidationError):
+        previous = app.exception_handlers.get(kind) or fallbacks[kind]
+
+        async def handler(request: Request, exc: Exception, previous: Any = previous) -> Response:
+            if not is_page(request):
+                return await previous(request, exc)
+            return error_page(request, *error_detail(request, exc))
+
+        app.add_exception_handler(kind, handler)
+
+
+def error_detail(request: Request, exc: Exception) -> tuple[int, str]:
+    """The status and the sentence an error page shows for ``exc``."""
+    if isinstance(exc, ApiError):
+        return exc.status, exc.message
+    if isinstance(exc, StarletteHTTPException):
+        text = exc.detail if isinstance(exc.detail, str) else ""
+        if exc.status_code == 404 and text in ("", "Not Found"):
+            text = f"There is no page at {request.url.path}"
+        return exc.status_code, text
+    if isinstance(exc, RequestValidationError):
+        problems = (
+            f"{'.'.join(map(str, e.get('loc', ())[1:])) or 'request'}: {e.get('msg', '')}"
+            for e in exc.errors()
+        )
+        return 422, "; ".join(problems)
+    return 400, str(exc)  # GameError: a bad option, move or position in the link

@@ -94,9 +94,11 @@ def analyse(
     try:
         result = _capped(hard_cap(time_limit), _solve, solve, state, time_limit)
     except (SolveTimeout, JobTimeout):
-        return unsolved(state.to_move, f"not solved within {time_limit:g} s")
+        answer = unsolved(state.to_move, f"not solved within {time_limit:g} s")
+        return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
     except GameError as exc:  # a game or a position the solver does not handle
-        return unsolved(state.to_move, str(exc))
+        answer = unsolved(state.to_move, str(exc))
+        return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
     return {
         "solved": True,
         "value": result.value,
@@ -105,6 +107,50 @@ def analyse(
         "plies": result.plies,
         "detail": f"solved in {result.seconds:.2f} s ({result.nodes} nodes)",
     }
+
+
+# Where the exact solver gives up, the engine's search gets this share of its time.
+ENGINE_SHARE = 0.5
+
+
+def engine_estimate(state: State, time_limit: float) -> dict[str, Any] | None:
+    """The engine's view of an unsolved position: its best move, score (or the game's
+    expected result in [0, 1] for MCTS) and line, for the player to move; ``None`` if the
+    game is over or the search failed."""
+    from slimetrail.ai import Limit
+    from slimetrail.ai import analyse as search
+
+    if state.is_over():
+        return None
+    try:
+        result = _capped(hard_cap(time_limit), search, state, Limit(time=time_limit))
+    except (JobTimeout, GameError):
+        return None
+    if result.move is None:
+        return None
+    return {
+        "best": state.move_str(result.move),
+        "score": result.score,
+        "value": result.value,
+        "proven": result.proven,
+        "mate": result.mate,
+        "pv": pv_texts(state, result.pv or [result.move]),
+        "depth": result.depth,
+        "nodes": result.nodes,
+    }
+
+
+def pv_texts(state: State, line: list[Any]) -> list[str]:
+    """A line of moves as texts (as far as it stays legal), ``state`` left as it was."""
+    texts: list[str] = []
+    for move in line:
+        if state.is_over() or move not in state.legal_moves():
+            break
+        texts.append(state.move_str(move))
+        state.push(move)
+    for _ in texts:
+        state.pop()
+    return texts
 
 
 def unsolved(to_move: int, detail: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def test_bad_input_gets_messages_and_the_game_goes_on():
     assert "Commands:" in out and "undo" in out
     assert "Legal moves: c3 d3 e3 c4 e4 c5 d5 e5" in out
     assert "Nothing to undo." in out
-    assert "Player 2 to move; legal: c4 e4 c5 e5 c6 d6 e6" in out  # after 'n' to d5
+    assert "Red to move; legal: c4 e4 c5 e5 c6 d6 e6" in out  # after 'n' to d5
     assert out.rstrip().endswith("Goodbye.")
     assert "Traceback" not in proc.stderr
 
@@ -51,7 +51,7 @@ def test_end_of_input_ends_cleanly():
 def test_hotseat_game_to_the_end():
     proc = play("c3\nb2\na1\n", "--hotseat")
     assert proc.returncode == 0
-    assert "Game over: Player 1 wins (the snail reached a goal)." in proc.stdout
+    assert "Game over: Green wins (the snail reached a goal)." in proc.stdout
 
 
 def test_full_game_against_the_computer():
@@ -70,7 +70,7 @@ def test_full_game_against_the_computer():
     winner = state.outcome().winner
     proc = play("\n".join(human_moves) + "\n", "--size", "5", "--level", "2", "--seed", "11")
     assert proc.returncode == 0, proc.stderr
-    who = "Player 1 (you)" if winner == 1 else "Player 2 (computer)"
+    who = "Green (you)" if winner == 1 else "Red (computer)"
     assert f"Game over: {who} wins" in proc.stdout
     assert proc.stdout.count("Computer plays") == len(state.move_stack) - len(human_moves)
 

@@ -24,3 +24,30 @@ def browser() -> Iterator:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+DESKTOP = (1280, 900)
+
+
+@pytest.fixture
+def open_page(browser):
+    """``open_page(url, size=DESKTOP)``: a page in a fresh context (a separate person);
+    JavaScript errors on any of them fail the test."""
+    contexts, errors = [], []
+
+    def opener(url: str, size: tuple[int, int] = DESKTOP, **options):
+        # The pages forbid eval (CSP); Playwright's wait_for_function needs it: bypassed here.
+        context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, bypass_csp=True, **options
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        page.goto(url)
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert errors == [], "JavaScript errors on the page"

@@ -211,7 +211,9 @@ def test_new_redirects_to_the_creators_seat(client: TestClient) -> None:
 def test_new_rejects_bad_parameters(client: TestClient, path: str) -> None:
     response = client.get(path, follow_redirects=False)
     assert response.status_code == 400, response.text
-    assert response.json()["detail"]
+    # A link a person opened: the answer is the styled error page saying what was wrong.
+    assert response.headers["content-type"].startswith("text/html")
+    assert 'class="error-detail">' in response.text
 
 
 # -- moves -------------------------------------------------------------------------------

@@ -104,7 +104,7 @@ def start_from_home(page, base: str, game: str, **fields: str) -> None:
 def test_whole_game_against_the_computer_by_clicking(live_server, new_page) -> None:
     page = new_page()
     start_from_home(page, live_server, "slimetrail", level="1", side="1")
-    assert page.locator("#status").inner_text() == "Your move (Player 1)."
+    assert page.locator("#status").inner_text() == "Your move (Green)."
     for _ in range(40):
         wait_turn_or_result(page)
         if page.locator("#result").is_visible():
@@ -141,7 +141,7 @@ def test_friend_game_between_two_browsers_updates_live(live_server, new_page) ->
     alice.locator('#link-list .link-row:has(input[data-link="2"]) button').click()
     assert alice.evaluate("navigator.clipboard.readText()") == invite
     bob = new_page(invite)
-    assert bob.locator("#status").inner_text() == "Waiting for Player 1\u2026"
+    assert bob.locator("#status").inner_text() == "Waiting for Green\u2026"
     assert legal_cells(bob) == []
 
     alice.click('#board [data-cell="d5"]')
@@ -154,7 +154,7 @@ def test_friend_game_between_two_browsers_updates_live(live_server, new_page) ->
     bob.click('#board [data-cell="e6"]')
     wait_for_moves(alice, 2)
     assert moves(alice) == ["d5", "e6"]
-    assert alice.locator("#status").inner_text() == "Your move (Player 1)."
+    assert alice.locator("#status").inner_text() == "Your move (Green)."
     # The snail is drawn where the last move took it, and the trail runs through every cell.
     assert drawn_mark(alice, "e6", "snail")
     assert drawn_mark(alice, "d5", "slime")
@@ -374,7 +374,7 @@ def test_undo_analyse_and_new_game(live_server, new_page) -> None:
     match = match_api(live_server, page)
     assert (match["computer_side"], match["level"], match["options"]["size"]) == (1, 2, "5")
     assert page.locator('#players .player[data-player="2"] .name').inner_text() == (
-        "Player 2 \u00b7 you"
+        "Red \u00b7 you"
     )
     assert "to-move" in page.get_attribute('#players .player[data-player="2"]', "class")
 
@@ -418,7 +418,7 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
     page.goto(f"{live_server}/play/{real['id']}?seat={token}")
     wait_loaded(page)
     page.wait_for_selector("#thinking", state="visible")
-    assert page.locator("#status").inner_text() == "Player 2 (computer) to move."
+    assert page.locator("#status").inner_text() == "Red (computer) to move."
     assert legal_cells(page) == []
 
     won = {
@@ -438,7 +438,7 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
     assert page.locator("#thinking").is_hidden()
     assert page.locator("#result").inner_text().startswith("You win!")
     assert page.locator("#status").inner_text() == (
-        "Player 1 wins (1-0): the snail reached Player 1's goal corner."
+        "Green wins (1-0): the snail reached Green's goal corner."
     )
     assert page.locator("#move-input").is_disabled()
 

@@ -55,6 +55,7 @@ class SlitherGame(Game):
     player_names = ("Black", "White")
     player_colours = ("black", "white")
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS), repeats=True)
+    move_example = "b2-c3/e5"  # a step and a placement (the first move only places)
     option_specs = (
         OptionSpec("size", "9", tuple(map(str, range(4, 20))), "board size n"),
         OptionSpec("pie", "on", ("on", "off"), "White may swap after Black's first turn"),

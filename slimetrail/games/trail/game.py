@@ -159,6 +159,8 @@ class SlimetrailGame(TrailGame):
     id = "slimetrail"
     title = "Slimetrail (Rastros)"
     shape = "square"
+    # Players go by the colour they wear, as in every other game (one naming scheme).
+    player_names = ("Green", "Red")
     option_specs = (
         OptionSpec("size", "7", tuple(map(str, range(5, 16, 2))), "board size n (odd)"),
         OptionSpec("rules", "rastros", RULES, "rastros: stuck player loses; taylor: see RULES"),

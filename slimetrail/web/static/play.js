@@ -19,8 +19,11 @@ const page = {
   views: new Map(), // ply -> {svg} of past positions, for history browsing
   prefix: [], // clicks made so far towards a compound move
   clicks: {}, // the legal next clicks after `prefix`: click -> move text, or null for "more"
+  toGo: null, // [fewest, most] clicks still to make for the compound move under way
+  losing: [], // those of `clicks` that complete a move losing at once (marked as a warning)
   focus: null, // cell name under the keyboard focus
   analysis: null, // {key, result}
+  hint: null, // {key, move}: the suggested move for the position `key`
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
   busy: false,
   keyboard: true, // false after a pointer press: the focus mark is for keyboard players
@@ -55,15 +58,20 @@ function showBoard(svg) {
   for (const node of cellNodes()) {
     const name = node.dataset.cell;
     const legal = name in clicks;
+    const losing = legal && page.losing.includes(name);
     const chosen = live && page.prefix.includes(name);
     node.classList.toggle("legal", legal);
+    node.classList.toggle("losing", losing);
     node.classList.toggle("chosen", chosen);
     const words = [node.getAttribute("aria-label") || name];
-    if (legal) words.push("legal move");
+    if (legal) words.push(losing ? "legal move, loses at once" : "legal move");
     if (chosen) words.push("chosen");
     node.setAttribute("aria-label", words.join(", "));
   }
   drawAnalysisBadges();
+  drawWarnings(live);
+  const hinted = page.hint && page.hint.key === analysisKey() ? page.hint.move : null;
+  for (const node of cellNodes()) node.classList.toggle("hint", node.dataset.cell === hinted);
   drawFocus();
   renderClickBar();
 }
@@ -89,6 +97,14 @@ function svgEl(tag, attrs, text) {
 // ---------------------------------------------------------------- clicks and actions
 
 // Buttons for the clicks that are no cell (pass, swap), the partial move, and Cancel.
+// How many clicks the turn under way still takes (Snake Pit: a step for each snake).
+function toGoText() {
+  if (!page.toGo) return "";
+  const [fewest, most] = page.toGo;
+  const count = fewest === most ? String(fewest) : `${fewest}\u2013${most}`;
+  return `${count} more click${most === 1 ? "" : "s"} to finish this turn`;
+}
+
 function renderClickBar() {
   const match = page.match;
   const bar = $("actions-bar");
@@ -108,6 +124,9 @@ function renderClickBar() {
   const picking = live && page.prefix.length > 0;
   $("partial").hidden = !picking;
   $("partial").textContent = picking ? `Move so far: ${page.prefix.join(" ")}` : "";
+  const toGo = picking ? toGoText() : "";
+  $("to-go").hidden = !toGo;
+  $("to-go").textContent = toGo;
   $("cancel").hidden = !picking;
   const mine = match && mySeats(match).length > 0;
   $("resign").hidden = !mine || Boolean(match && match.outcome);
@@ -120,12 +139,11 @@ async function clickOn(click) {
     const restart = page.prefix.length > 0;
     cancelPartial();
     if (restart && click in page.clicks) clickOn(click);
-    else if (!restart && mySeats(page.match).includes(page.match.to_move) && !page.match.thinking) {
-      $("move-error").textContent = `${click} is not a legal click here.`;
-    }
+    else if (!restart) $("board-note").textContent = refusalText(click);
     return;
   }
   $("move-error").textContent = "";
+  $("board-note").textContent = "";
   const move = page.clicks[click];
   if (move !== null) {
     await sendMove(move);
@@ -141,16 +159,31 @@ async function clickOn(click) {
     if (request !== page.navigation || answer.ply !== page.match.ply) return;
     page.prefix = prefix;
     page.clicks = answer.clicks;
+    page.losing = answer.losing || [];
+    page.toGo = answer.to_go || null;
     showBoard(answer.svg);
   } catch (exc) {
     $("move-error").textContent = exc.message;
   }
 }
 
+// Why a click does nothing: said under the board, where the player is looking.
+function refusalText(click) {
+  const match = page.match;
+  if (match.outcome) return "The game is over.";
+  const mine = mySeats(match);
+  if (mine.length === 0) return "You are watching this game: only the players can move.";
+  if (match.thinking) return "Not your turn: the computer is thinking.";
+  if (!mine.includes(match.to_move)) return `Not your turn: waiting for ${playerName(match, match.to_move)}.`;
+  const why = (match.refusals || {})[click] || `${click} is not a legal move here`;
+  return `${why}.`;
+}
+
 function cancelPartial() {
   page.navigation++;
   page.prefix = [];
   page.clicks = page.match.clicks || {};
+  page.losing = page.match.losing || [];
   if (page.viewPly === null) showBoard(page.match.svg);
 }
 
@@ -181,6 +214,25 @@ function drawAnalysisBadges() {
       svgEl("text", { x, y: y + r * 0.4, "font-size": r * 1.2 }, value[0].toUpperCase()),
     );
     svg.append(badge);
+  }
+}
+
+// A move that loses at once gets a warning sign in its cell's corner, above the tokens (so
+// a goal's number stays readable and the sign is not hidden by the goal's outline).
+function drawWarnings(live) {
+  if (!live) return;
+  const svg = $("board").querySelector("svg");
+  for (const name of page.losing) {
+    const node = cellNode(name);
+    if (!node) continue;
+    const box = node.getBBox();
+    const r = Math.min(box.width, box.height) * 0.17;
+    const [x, y] = [box.x + box.width * 0.26, box.y + box.height * 0.26];
+    const sign = svgEl("g", { class: "warning", "data-for": name, "pointer-events": "none" });
+    const points = [[x, y - r], [x + r * 1.1, y + r * 0.8], [x - r * 1.1, y + r * 0.8]];
+    sign.append(svgEl("polygon", { points: points.map((p) => p.join(",")).join(" ") }));
+    sign.append(svgEl("text", { x, y: y + r * 0.62, "font-size": r * 1.3 }, "!"));
+    svg.append(sign);
   }
 }
 
@@ -217,8 +269,9 @@ function showAnalysis() {
   box.replaceChildren();
   const head = document.createElement("p");
   if (!r.solved) {
-    head.textContent = `Could not solve this position: ${r.detail || "not solved in time"}.`;
+    head.textContent = `Could not solve this position exactly: ${r.detail || "not solved in time"}.`;
     box.append(head);
+    if (r.engine) box.append(engineParagraph(r));
     return;
   }
   const mover = playerName(page.match, r.to_move || 1);
@@ -240,6 +293,60 @@ function showAnalysis() {
     list.append(item);
   }
   box.append(list);
+}
+
+// The engine's estimate where the exact solver gave up: its move, score and line.
+function engineParagraph(r) {
+  const e = r.engine;
+  const mover = playerName(page.match, r.to_move || 1);
+  const p = document.createElement("p");
+  p.className = "engine";
+  let judged;
+  if (e.proven) judged = `${mover} ${VALUE_WORDS[e.proven]} (proven by the search)`;
+  else if (e.score !== null && e.score !== undefined) {
+    judged = `score ${e.score > 0 ? "+" : ""}${e.score} for ${mover}`;
+  } else if (e.value !== null && e.value !== undefined) {
+    judged = `${mover} expected to score ${Math.round(e.value * 100)}%`;
+  } else judged = "no score";
+  const depth = e.depth ? `, depth ${e.depth}` : "";
+  const line = e.pv && e.pv.length > 1 ? `; expected line ${e.pv.join(" ")}` : "";
+  p.textContent = `The engine's view${depth}: best move ${e.best}, ${judged}${line}.`;
+  return p;
+}
+
+// The best move by the exact values where solved, else the engine's choice.
+function bestMove(r) {
+  if (r.solved) {
+    for (const value of ["win", "draw", "loss"]) {
+      const found = Object.entries(r.moves || {}).find(([, v]) => v === value);
+      if (found) return { move: found[0], why: `${VALUE_WORDS[value]} with best play` };
+    }
+    return null;
+  }
+  return r.engine ? { move: r.engine.best, why: "the engine's choice" } : null;
+}
+
+async function hint() {
+  const key = analysisKey();
+  const text = $("hint-text");
+  text.hidden = false;
+  text.textContent = "Looking for a good move\u2026";
+  $("hint").disabled = true;
+  try {
+    const result = await api("/api/analyse", {
+      method: "POST",
+      body: { game: page.match.game, options: page.match.options, moves: displayedMoves() },
+    });
+    if (key !== analysisKey()) return; // the position changed meanwhile
+    const best = bestMove(result);
+    page.hint = best ? { key, move: best.move } : null;
+    text.textContent = best ? `Hint: ${best.move} (${best.why}).` : "No hint: the game is over.";
+    redraw();
+  } catch (exc) {
+    text.textContent = `No hint: ${exc.message}`;
+  } finally {
+    $("hint").disabled = false;
+  }
 }
 
 // ---------------------------------------------------------------- panel
@@ -322,9 +429,33 @@ function playerBar(match, p) {
   return bar;
 }
 
+// Whose turn, where a player looks: the tab title, and a banner over the board.
+function turnText(match) {
+  if (match.outcome) return { text: describeOutcome(match).head, mine: false };
+  const name = playerName(match, match.to_move);
+  if (match.thinking) return { text: `${name} (computer) is thinking\u2026`, mine: false };
+  if (mySeats(match).includes(match.to_move)) {
+    return { text: mySeats(match).length === 1 ? "Your move" : `${name} to move`, mine: true };
+  }
+  return { text: `${name} to move`, mine: false };
+}
+
+function renderTurn(match) {
+  const turn = turnText(match);
+  const mineOnly = turn.mine && mySeats(match).length === 1;
+  document.title = `${mineOnly ? "(Your move) " : ""}${match.title} \u2014 Slimetrail`;
+  const banner = $("turn-banner");
+  banner.hidden = false;
+  banner.textContent = turn.text;
+  banner.classList.toggle("mine", turn.mine);
+  banner.classList.toggle("over", Boolean(match.outcome));
+  const mover = match.outcome ? null : match.players[match.to_move - 1];
+  banner.style.setProperty("--colour", mover ? mover.colour : "var(--line)");
+}
+
 function renderPanel() {
   const match = page.match;
-  document.title = `${match.title} \u2014 Slimetrail`;
+  renderTurn(match);
   $("title").textContent = match.title;
   const kinds = { computer: "against the computer", hotseat: "on one device", friend: "between friends" };
   $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
@@ -361,7 +492,11 @@ function renderPanel() {
   $("move-input").disabled = !canMove || page.viewPly !== null;
   const undo = $("undo");
   undo.hidden = !mine || match.opponent === "friend";
-  undo.disabled = !match.can_undo;
+  undo.disabled = !match.can_undo || Boolean(match.outcome);
+  // A game on one device (an imported record, say) may be carried on against the computer.
+  $("hint").hidden = !(mySeats(match).includes(match.to_move) && !match.outcome && !match.thinking);
+  if (!page.hint || page.hint.key !== analysisKey()) $("hint-text").hidden = true;
+  $("continue").hidden = !(match.opponent === "hotseat" && mine && !match.outcome);
 
   renderMoveList();
   renderLinks();
@@ -495,17 +630,37 @@ function setMatch(match) {
     first ||
     page.match.moves.join(" ") !== match.moves.join(" ") ||
     page.match.resigned !== match.resigned;
+  // A move played (not a take-back or a first load): sound and animation follow the redraw.
+  const moved = !first && match.ply > page.match.ply && page.viewPly === null;
+  const before = moved ? movingTokenCell(page.match) : null;
   page.match = match;
   if (changed || page.viewPly !== null) {
     page.prefix = [];
     page.navigation++;
     page.clicks = match.clicks || {};
+    page.losing = match.losing || [];
+    $("board-note").textContent = "";
   }
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
   if (page.prefix.length === 0 || changed) redraw();
-  if (first) initialFocus();
+  if (moved) {
+    playMoveSound();
+    animateMove(before);
+  }
+  if (first || changed) initialFocus();
+  if (changed && !first) returnFocus();
   schedulePoll();
+}
+
+// After a move (the computer's reply, say) the keyboard player's focus goes back to the
+// board, on the snail; never from a field being typed in, and never scrolling the page.
+function returnFocus() {
+  const active = document.activeElement;
+  const idle = !active || active === document.body || active === $("board");
+  if (!idle || !mySeats(page.match).includes(page.match.to_move) || page.match.outcome) return;
+  $("board").focus({ preventScroll: true });
+  drawFocus();
 }
 
 function initialFocus() {
@@ -573,6 +728,29 @@ async function resign() {
   if (match) setMatch(match);
 }
 
+// A new match from this position: the player to move is you, the computer plays the others.
+async function continueAgainstComputer() {
+  const match = page.match;
+  const level = Number($("new-game-form").elements.level.value || root.dataset.defaultLevel);
+  try {
+    const created = await api("/api/matches", {
+      method: "POST",
+      body: {
+        game: match.game,
+        options: match.options,
+        opponent: "computer",
+        side: match.to_move,
+        level,
+        moves: match.moves,
+      },
+    });
+    const mine = created.links[String(match.to_move)];
+    window.location.assign(mine);
+  } catch (exc) {
+    $("move-error").textContent = exc.message;
+  }
+}
+
 async function rematch() {
   const match = await post("rematch", {});
   if (match) window.location.assign(`/play/${match.id}?seat=${encodeURIComponent(page.token)}`);
@@ -599,8 +777,110 @@ async function goTo(ply) {
   }
   page.prefix = [];
   page.clicks = match.clicks || {};
+  page.losing = match.losing || [];
   renderPanel();
   redraw();
+}
+
+// ---------------------------------------------------------------- sound and animation
+
+// Each with an off switch under the move list, remembered in localStorage.
+const SETTINGS = { sound: "slimetrail.sound", animation: "slimetrail.animation" };
+
+function setting(name) {
+  let stored = null;
+  try {
+    stored = window.localStorage.getItem(SETTINGS[name]);
+  } catch {
+    // storage refused (a privacy mode): the defaults
+  }
+  if (stored !== null) return stored === "on";
+  if (name === "animation") return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return true;
+}
+
+function wireSettings() {
+  for (const name of Object.keys(SETTINGS)) {
+    const box = $(`setting-${name}`);
+    box.checked = setting(name);
+    box.addEventListener("change", () => {
+      try {
+        window.localStorage.setItem(SETTINGS[name], box.checked ? "on" : "off");
+      } catch {
+        // not remembered, but still applied to this page through the box
+      }
+    });
+  }
+}
+
+function enabled(name) {
+  return $(`setting-${name}`).checked;
+}
+
+let audio = null;
+
+// A short wooden "tock": a falling triangle tone, synthesised (no sound file to fetch).
+function playMoveSound() {
+  if (!enabled("sound")) return;
+  try {
+    audio = audio || new AudioContext();
+    const now = audio.currentTime;
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.type = "triangle";
+    tone.frequency.setValueAtTime(640, now);
+    tone.frequency.exponentialRampToValueAtTime(320, now + 0.08);
+    gain.gain.setValueAtTime(0.18, now);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + 0.12);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(now);
+    tone.stop(now + 0.13);
+  } catch {
+    // no audio on this device
+  }
+}
+
+// The cell of the token that moves (Slime Trail's snail, a snake's head), if the game has one.
+function movingTokenCell(match) {
+  const marks = (match.view && match.view.marks) || {};
+  const mover = match.to_move;
+  return Object.keys(marks).find((c) => marks[c].includes("snail") || marks[c].includes(`head-${mover}`)) || null;
+}
+
+function tokensAt(name) {
+  const cell = cellNode(name);
+  if (!cell) return [];
+  const box = cell.getBBox();
+  return [...$("board").querySelectorAll("svg .tokens > *")].filter((token) => {
+    const b = token.getBBox();
+    const [x, y] = [b.x + b.width / 2, b.y + b.height / 2];
+    return x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height;
+  });
+}
+
+// A short move animation: the moving token slides in from its old cell; anything else the
+// move put down (a stone) grows in.
+function animateMove(fromCell) {
+  if (!enabled("animation")) return;
+  const last = (page.match.view && page.match.view.last) || [];
+  const target = last[last.length - 1];
+  const options = { duration: 180, easing: "ease-out" };
+  let grown = last;
+  if (fromCell && target && fromCell !== target && cellNode(fromCell) && cellNode(target)) {
+    const [fx, fy] = centre(cellNode(fromCell));
+    const [tx, ty] = centre(cellNode(target));
+    for (const token of tokensAt(target)) {
+      token.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: "none" }], options);
+    }
+    grown = last.filter((name) => name !== target);
+  }
+  for (const name of grown) {
+    for (const token of tokensAt(name)) {
+      token.style.transformBox = "fill-box";
+      token.style.transformOrigin = "center";
+      token.animate([{ transform: "scale(0.4)", opacity: 0 }, { transform: "none", opacity: 1 }], options);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- live updates
@@ -736,18 +1016,21 @@ function wire() {
   });
   $("rematch").addEventListener("click", rematch);
   $("undo").addEventListener("click", undo);
+  $("continue").addEventListener("click", continueAgainstComputer);
   $("analyse").addEventListener("click", analyse);
+  $("hint").addEventListener("click", hint);
   $("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("move-input");
     const text = input.value.trim();
     if (!text) {
-      $("move-error").textContent = "Type a move first, such as a cell name (c3) or a direction (ne).";
+      $("move-error").textContent = `Type a move first, such as ${input.dataset.example}.`;
       return;
     }
     if (await sendMove(text)) input.value = "";
   });
   setupImport($("import-form"));
+  wireSettings();
 }
 
 wire();
