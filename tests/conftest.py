@@ -23,6 +23,16 @@ import toygames  # noqa: F401  (registers the toy games for every test)
 from slimetrail.web.liveserver import LiveServer, free_port, pg_program, temp_postgres
 
 
+@pytest.fixture(scope="session")
+def compiled_kernels() -> None:
+    """Every game's kernels compiled into numba's cache once, before any server starts: its
+    worker then loads them at once, instead of compiling them during a test's first computer
+    move (a minute on a fresh checkout of a loaded 2-core machine)."""
+    from slimetrail.web.workers import warm_up
+
+    warm_up()
+
+
 def _live_server(tmp_path: Path, *extra_args: str, db_url: str = "") -> Iterator[LiveServer]:
     db_url = db_url or f"sqlite:///{tmp_path / 'live.db'}"
     server = LiveServer(free_port(), db_url, tmp_path / "serve.log", extra_args)
@@ -34,19 +44,21 @@ def _live_server(tmp_path: Path, *extra_args: str, db_url: str = "") -> Iterator
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+def live_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveServer]:
     """A real server (1 worker, 0.3 s computer moves) on a fresh database."""
     yield from _live_server(tmp_path, "--workers", "1", "--move-time", "0.3")
 
 
 @pytest.fixture
-def slow_live_server(tmp_path: Path) -> Iterator[LiveServer]:
+def slow_live_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveServer]:
     """A real server whose computer takes 3 s a move: it is surely mid-move when killed."""
     yield from _live_server(tmp_path, "--workers", "1", "--move-time", "3")
 
 
 @pytest.fixture
-def pg_slow_live_server(tmp_path: Path, pg_database: Callable[[], str]) -> Iterator[LiveServer]:
+def pg_slow_live_server(
+    tmp_path: Path, pg_database: Callable[[], str], compiled_kernels: None
+) -> Iterator[LiveServer]:
     """``slow_live_server`` on a PostgreSQL database (opt-in, see above)."""
     args = ("--workers", "1", "--move-time", "3")
     yield from _live_server(tmp_path, *args, db_url=pg_database())

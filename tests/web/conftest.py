@@ -51,3 +51,28 @@ def open_page(browser):
     for context in contexts:
         context.close()
     assert errors == [], "JavaScript errors on the page"
+
+
+@pytest.fixture
+def new_page(browser):
+    """``new_page(url=None)``: a page in a fresh context (a separate person) at the 1200x900
+    desktop size, waited for until the board is drawn; JavaScript errors fail the test.  The
+    wait is generous: a computer's first move may wait for its worker to start."""
+    contexts, errors = [], []
+
+    def opener(url: str | None = None):
+        # The pages forbid eval (CSP); Playwright's wait_for_function needs it: bypassed here.
+        context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        if url:
+            page.goto(url)
+            page.wait_for_selector("#board [data-cell]", state="attached")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert errors == [], "JavaScript errors on the page"

@@ -1,14 +1,13 @@
 """Slime-Moku in a real browser: whole games against the computer by clicks on the play page.
 
 The server is the ``live_server`` of tests/conftest.py (0.3 s computer moves); the page
-helpers and the ``new_page`` fixture are those of test_web_browser.py.  The test side replays
-the move list on its own engine state to know what the page must show.
+helpers are those of test_web_browser.py, the ``new_page`` fixture that of conftest.py.  The
+test side replays the move list on its own engine state to know what the page must show.
 """
 
 from __future__ import annotations
 
 import pytest
-import test_web_browser as web
 from test_web_browser import (
     drawn_mark,
     legal_cells,
@@ -23,7 +22,6 @@ from slimetrail.core.bits import cells_of
 from slimetrail.core.registry import get_game
 
 pytestmark = pytest.mark.browser
-new_page = web.new_page  # the fixture: pages in fresh browser contexts, no JavaScript errors
 # The server's worker process starts on the first computer move: on the loaded machine that
 # took half a minute (the page's default wait is 20 s).
 SLOW_START = 90_000

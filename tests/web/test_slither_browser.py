@@ -6,42 +6,9 @@ from __future__ import annotations
 
 import httpx2 as httpx
 import pytest
+from test_web_browser import legal_cells, moves
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def new_page(browser):
-    """Pages in fresh browser contexts (separate cookies: separate people); no script
-    errors allowed."""
-    contexts, errors = [], []
-
-    def open_page(url: str):
-        # The pages forbid eval (CSP); Playwright's wait_for_function needs it.
-        context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
-        contexts.append(context)
-        page = context.new_page()
-        # generous: a fresh worker may load the compiled kernel on a loaded machine
-        page.set_default_timeout(90_000)
-        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        page.goto(url)
-        page.wait_for_selector("#board [data-cell]", state="attached")
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert errors == [], "JavaScript errors on the page"
-
-
-def moves(page) -> list[str]:
-    return page.locator("#move-list .mv").all_inner_texts()
-
-
-def legal_cells(page) -> list[str]:
-    return page.eval_on_selector_all(
-        "#board [data-cell].legal", "cells => cells.map(c => c.dataset.cell)"
-    )
 
 
 def marks(page, cell: str) -> set[str]:

@@ -20,29 +20,6 @@ from slimetrail.web.liveserver import LiveServer, free_port
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def new_page(browser):
-    """Opens pages in fresh browser contexts (separate cookies: separate people)."""
-    contexts, errors = [], []
-
-    def open_page(url: str | None = None):
-        # The pages forbid eval (CSP); Playwright's wait_for_function needs it: bypassed here.
-        context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        if url:
-            page.goto(url)
-            wait_loaded(page)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert errors == [], "JavaScript errors on the page"
-
-
 # -- helpers -------------------------------------------------------------------------
 
 

@@ -34,7 +34,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
-from slimetrail.games.snakepit import board, kernel
+from slimetrail.games.snakepit import board
 from slimetrail.games.snakepit.board import NEIGHBOURS
 
 PLAYERS = (1, 2, 3)
@@ -514,6 +514,9 @@ class SnakePitState(State):
             outcome = self.outcome()
             assert outcome is not None
             return outcome
+        # Imported here: numba loads only when a search needs it, not with the registry.
+        from slimetrail.games.snakepit import kernel
+
         seed = rng.getrandbits(63)
         if self.playout_turns is None:
             out, _, _ = kernel.play_out(
