@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ def load_uct():
     spec = importlib.util.spec_from_file_location("bench_uct", BENCH / "uct.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # Registered as importlib's recipe does: numba, loading the kernels from its cache,
+    # finds the functions they call through the module's name.
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
