@@ -28,6 +28,8 @@ from slimetrail.ai.search import EVAL_SCALE, MATE, MATE_BOUND
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import GameError
 from slimetrail.games.trail.board import get_board
+from slimetrail.games.trail.solver.kernel import now
+from slimetrail.games.trail.solver.kernel128 import bit, lowest
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailGame, TrailState
@@ -51,13 +53,6 @@ U0, U1 = np.uint64(0), np.uint64(1)
 S_NODES, S_ABORT = 0, 1
 
 
-@nb.njit(cache=True)
-def now():
-    with nb.objmode(t="float64"):
-        t = time.monotonic()
-    return t
-
-
 @nb.njit(cache=True, inline="always")
 def popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -67,31 +62,10 @@ def popcount(x):
 
 
 @nb.njit(cache=True, inline="always")
-def lowest_index(x):
-    """The index of the lowest set bit of a non-zero word."""
-    return popcount((x & (~x + U1)) - U1)
-
-
-@nb.njit(cache=True, inline="always")
 def has(lo, hi, i):
     if i < 64:
         return (lo >> np.uint64(i)) & U1 != U0
     return (hi >> np.uint64(i - 64)) & U1 != U0
-
-
-@nb.njit(cache=True, inline="always")
-def bit(i):
-    if i < 64:
-        return U1 << np.uint64(i), U0
-    return U0, U1 << np.uint64(i - 64)
-
-
-@nb.njit(cache=True, inline="always")
-def pop_lowest(lo, hi):
-    """The lowest cell of a non-empty set and the set without it."""
-    if lo != U0:
-        return lowest_index(lo), lo & (lo - U1), hi
-    return lowest_index(hi) + 64, lo, hi & (hi - U1)
 
 
 @nb.njit(cache=True)
@@ -99,7 +73,7 @@ def dilate(lo, hi, nbr):
     """Every cell next to a cell of the set."""
     out_lo, out_hi = U0, U0
     while (lo | hi) != U0:
-        i, lo, hi = pop_lowest(lo, hi)
+        i, lo, hi = lowest(lo, hi)
         out_lo |= nbr[i, 0]
         out_hi |= nbr[i, 1]
     return out_lo, out_hi
@@ -292,7 +266,7 @@ def negamax(
     ranks = np.empty(8, np.int64)
     n_kids = 0
     while (st_lo | st_hi) != U0:
-        m, st_lo, st_hi = pop_lowest(st_lo, st_hi)
+        m, st_lo, st_hi = lowest(st_lo, st_hi)
         rank = -history[side, m]
         if m == tt_move:
             rank = -(1 << 60)
@@ -428,7 +402,7 @@ def search_root(
     moves = np.empty(8, np.int64)
     n = 0
     while (st_lo | st_hi) != U0:
-        m, st_lo, st_hi = pop_lowest(st_lo, st_hi)
+        m, st_lo, st_hi = lowest(st_lo, st_hi)
         moves[n] = m
         n += 1
     best_move, best_score, done = moves[0], 0, 0
