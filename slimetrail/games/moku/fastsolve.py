@@ -28,7 +28,10 @@ MAX_BITS = 64
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_BITS = 22  # 4M slots, 80 MB
 CLOCK_EVERY = 4095
-S_NODES, S_ABORT = 0, 1
+S_NODES, S_ABORT, S_LIMIT = 0, 1, 2
+# Where the nodes go: nodes per ply, and at cut nodes the rank of the move that cut.
+S_PLY, S_CUT = 3, 3 + MAX_BITS
+STATS = 3 + 2 * MAX_BITS
 WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
@@ -147,7 +150,11 @@ def value(
 ):
     """The exact value for the mover (+1, 0, -1) in the window (alpha, beta); fail-soft."""
     stats[S_NODES] += 1
-    if deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline:
+    stats[S_PLY + ply] += 1
+    started = stats[S_NODES]
+    if (stats[S_NODES] & CLOCK_EVERY) == 0 and (
+        stats[S_NODES] >= stats[S_LIMIT] or (deadline > 0.0 and now() > deadline)
+    ):
         stats[S_ABORT] = 1
     if stats[S_ABORT] != 0:
         return 0
@@ -168,20 +175,26 @@ def value(
     alpha = max(alpha, lo)
     beta = min(beta, hi)
     c_mine, c_theirs, c_slime, sym = canonical(written, theirs, slime, rowmaps, perms)
-    slot = slot_of(c_mine, c_theirs, c_slime, np.uint64(t_info.shape[0] - 1))
+    slot = slot_of(c_mine, c_theirs, c_slime, np.uint64(t_info.shape[0] - 1)) & ~np.int64(1)
     first = -1
-    info = t_info[slot]
-    hit = info != 0 and t_mine[slot] == c_mine and t_theirs[slot] == c_theirs
-    if hit and ((info >> 16) & 0xFF) == c_slime:
-        stored = np.int64(info & 0xFF) - 1
-        flag = (info >> 8) & 0xFF
+    for probe in (slot, slot + 1):
+        info = t_info[probe]
         if (
-            flag == EXACT
-            or (flag == LOWER and stored >= beta)
-            or (flag == UPPER and stored <= alpha)
+            info != 0
+            and t_mine[probe] == c_mine
+            and t_theirs[probe] == c_theirs
+            and ((info >> 16) & 0xFF) == c_slime
         ):
-            return stored
-        first = perms[sym + 8, np.int64((info >> 24) & 0xFF)]  # kept in the image's cells
+            stored = np.int64(info & 0xFF) - 1
+            flag = (info >> 8) & 0xFF
+            if (
+                flag == EXACT
+                or (flag == LOWER and stored >= beta)
+                or (flag == UPPER and stored <= alpha)
+            ):
+                return stored
+            first = perms[sym + 8, np.int64((info >> 24) & 0xFF)]  # kept in the image's cells
+            break
     steps = neighbours[slime] & empty
     moves = steps if steps != U0 else empty
     # This node's rows of the scratch arrays (one row per ply: no allocation in the search).
@@ -219,6 +232,7 @@ def value(
                 1,
                 EXACT,
                 perms[sym, move],
+                1,
             )
             return 1
         # Insertion by fewest safe replies (the table's move first).
@@ -232,7 +246,7 @@ def value(
         order[j] = move
         count += 1
     if count == 0:
-        store(t_mine, t_theirs, t_info, slot, c_mine, c_theirs, c_slime, -1, EXACT, 0)
+        store(t_mine, t_theirs, t_info, slot, c_mine, c_theirs, c_slime, -1, EXACT, 0, 1)
         return -1
     best, best_move, start_alpha = -2, order[0], alpha
     for i in range(count):
@@ -265,20 +279,50 @@ def value(
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    stats[S_CUT + i] += 1
                     break
     best = max(lo, min(hi, best))  # a bound of the children, inside what the windows allow
     flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
+    work = stats[S_NODES] - started + 1
     store(
-        t_mine, t_theirs, t_info, slot, c_mine, c_theirs, c_slime, best, flag, perms[sym, best_move]
+        t_mine,
+        t_theirs,
+        t_info,
+        slot,
+        c_mine,
+        c_theirs,
+        c_slime,
+        best,
+        flag,
+        perms[sym, best_move],
+        work,
     )
     return best
 
 
-@nb.njit(cache=True, inline="always")
-def store(t_mine, t_theirs, t_info, slot, written, theirs, slime, v, flag, move):
-    t_mine[slot] = written
-    t_theirs[slot] = theirs
-    t_info[slot] = (v + 1) | (flag << 8) | (slime << 16) | (move << 24) | (1 << 32)
+@nb.njit(cache=True)
+def store(t_mine, t_theirs, t_info, slot, written, theirs, slime, v, flag, move, work):
+    """Keep a result in the node's bucket of two slots: over its own older entry if there is
+    one, else over the entry whose subtree took fewer nodes (the bigger proofs stay)."""
+    size = np.int64(0)
+    while work > 1 and size < 63:
+        work >>= 1
+        size += 1
+    target = -1
+    for probe in (slot, slot + 1):
+        if (
+            target < 0
+            and t_info[probe] != 0
+            and t_mine[probe] == written
+            and t_theirs[probe] == theirs
+            and ((t_info[probe] >> 16) & 0xFF) == slime
+        ):
+            target = probe
+    if target < 0:
+        target = slot + 1 if (t_info[slot + 1] >> 33) < (t_info[slot] >> 33) else slot
+    t_mine[target] = written
+    t_theirs[target] = theirs
+    t_info[target] = (v + 1) | (flag << 8) | (slime << 16) | (move << 24) | (1 << 32) | (size << 33)
 
 
 class FastSearch:
@@ -291,7 +335,7 @@ class FastSearch:
         self.t_mine = np.zeros(1 << table_bits, dtype=np.uint64)
         self.t_theirs = np.zeros(1 << table_bits, dtype=np.uint64)
         self.t_info = np.zeros(1 << table_bits, dtype=np.int64)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(STATS, dtype=np.int64)
         self.orders = np.zeros((2 * MAX_BITS, MAX_BITS), dtype=np.int64)
 
     @property
@@ -299,18 +343,30 @@ class FastSearch:
         return int(self.stats[S_NODES])
 
     def value(
-        self, mine: int, theirs: int, empty: int, slime: int, time_limit: float | None = None
+        self,
+        mine: int,
+        theirs: int,
+        empty: int,
+        slime: int,
+        time_limit: float | None = None,
+        *,
+        window: tuple[int, int] = (-1, 1),
+        budget: int | None = None,
     ) -> int:
-        """The exact value for the mover of the node (``mine`` without the slime's cell)."""
+        """The value for the mover of the node (``mine`` without the slime's cell), exact
+        inside ``window`` (alpha, beta), else a bound on its side (fail-soft).  Raises
+        :class:`SolveTimeout` after ``time_limit`` seconds or ``budget`` more nodes; the
+        table keeps what was learnt, so the same call again goes on from there."""
         self.stats[S_ABORT] = 0
+        self.stats[S_LIMIT] = 1 << 62 if budget is None else self.stats[S_NODES] + budget
         deadline = 0.0 if time_limit is None else time.monotonic() + time_limit
         v = value(
             np.uint64(mine),
             np.uint64(theirs),
             np.uint64(empty),
             np.int64(slime),
-            -1,
-            1,
+            np.int64(window[0]),
+            np.int64(window[1]),
             self.board.k,
             self.neighbours,
             self.lines,
@@ -331,36 +387,66 @@ class FastSearch:
 
 
 def solve_start(
-    n: int, k: int, time_limit: float | None = None, *, progress: bool = False
+    n: int,
+    k: int,
+    time_limit: float | None = None,
+    *,
+    progress: bool = False,
+    table_bits: int = TABLE_BITS,
+    exact: bool = True,
+    chunk: int | None = None,
 ) -> tuple[dict[str, str], int]:
     """The value of every first move of Black from the start of the n x n board (``win``,
-    ``draw`` or ``loss`` for Black), and the nodes searched.  First moves that a symmetry
-    of the board fixing the start maps onto each other are searched once."""
+    ``draw`` or ``loss`` for Black; ``no win`` for a move that does not win when not
+    ``exact``), and the nodes searched.  First moves that a symmetry of the board fixing the
+    start maps onto each other are searched once.  Each first move is first asked only
+    whether Black wins (a null window), then, if not and ``exact``, whether White does.
+    ``chunk``: search in slices of that many nodes, printing progress between them."""
     from slimetrail.core.registry import get_game
 
     state = get_game("slime-moku", size=n, k=k).new_state()
     board = get_board(n, k)
-    search = FastSearch(board)
+    search = FastSearch(board, table_bits)
     deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def white_value(window: tuple[int, int]) -> int:
+        while True:
+            left = None if deadline is None else max(0.001, deadline - time.monotonic())
+            try:
+                return search.value(
+                    state.white,
+                    state.black,
+                    state.empty,
+                    state.slime,
+                    left,
+                    window=window,
+                    budget=chunk,
+                )
+            except SolveTimeout:
+                if progress:
+                    print(f"  {name}: {search.nodes} nodes, no answer yet", flush=True)
+                if chunk is None or (deadline is not None and time.monotonic() > deadline):
+                    raise
+
     fixing = [perm for perm, _, _ in symmetries(board) if perm[state.slime] == state.slime]
     values: dict[str, str] = {}
     for move in state.legal_moves():
+        name = board.name(move)
         twin = next((perm[move] for perm in fixing if board.name(perm[move]) in values), None)
         if twin is not None:
-            values[board.name(move)] = values[board.name(twin)]
+            values[name] = values[board.name(twin)]
             continue
         state.push(move)
-        left = None if deadline is None else max(0.001, deadline - time.monotonic())
-        try:
-            v = -search.value(state.white, state.black, state.empty, state.slime, left)
-        except SolveTimeout:
-            if progress:
-                print(f"  {board.name(move)}: out of time after {search.nodes} nodes", flush=True)
-            raise
+        # Black wins iff White's value is -1: White's window (-1, 0) asks just that.
+        if white_value((-1, 0)) <= -1:
+            values[name] = "win"
+        elif exact:
+            values[name] = "loss" if white_value((0, 1)) >= 1 else "draw"
+        else:
+            values[name] = "no win"
         state.pop()
-        values[board.name(move)] = WORDS[v]
         if progress:
-            print(f"  {board.name(move)}: {WORDS[v]} ({search.nodes} nodes)", flush=True)
+            print(f"  {name}: {values[name]} ({search.nodes} nodes)", flush=True)
     return values, search.nodes
 
 
@@ -369,11 +455,22 @@ def main() -> None:
     parser.add_argument("n", type=int)
     parser.add_argument("k", type=int)
     parser.add_argument("--minutes", type=float, default=None)
+    parser.add_argument("--table-bits", type=int, default=TABLE_BITS)
+    parser.add_argument("--chunk", type=int, default=None, help="nodes between progress lines")
+    parser.add_argument("--win-only", action="store_true", help="only ask whether Black wins")
     args = parser.parse_args()
     started = time.monotonic()
     limit = None if args.minutes is None else 60 * args.minutes
-    values, nodes = solve_start(args.n, args.k, limit, progress=True)
-    best = max(values.values(), key=["loss", "draw", "win"].index)
+    values, nodes = solve_start(
+        args.n,
+        args.k,
+        limit,
+        progress=True,
+        table_bits=args.table_bits,
+        exact=not args.win_only,
+        chunk=args.chunk,
+    )
+    best = max(values.values(), key=["loss", "no win", "draw", "win"].index)
     print(
         f"{args.n}x{args.n} k={args.k}: {best} for Black; first moves: {values}; "
         f"{nodes} nodes, {time.monotonic() - started:.1f} s"
