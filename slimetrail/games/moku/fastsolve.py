@@ -21,7 +21,7 @@ import numpy as np
 from slimetrail.core.game import GameOptionError, SolveTimeout
 from slimetrail.games.moku.board import MokuBoard, get_board
 from slimetrail.games.moku.solver import symmetries
-from slimetrail.games.trail.solver.kernel import cttz, now
+from slimetrail.games.trail.solver.kernel import cttz, now, popcount
 
 U0, U1 = np.uint64(0), np.uint64(1)
 MAX_BITS = 64
@@ -147,6 +147,7 @@ def value(
     ply,
     rowmaps,
     perms,
+    sym_empty,
 ):
     """The exact value for the mover (+1, 0, -1) in the window (alpha, beta); fail-soft."""
     stats[S_NODES] += 1
@@ -174,7 +175,11 @@ def value(
         return lo
     alpha = max(alpha, lo)
     beta = min(beta, hi)
-    c_mine, c_theirs, c_slime, sym = canonical(written, theirs, slime, rowmaps, perms)
+    if popcount(empty) >= sym_empty:
+        c_mine, c_theirs, c_slime, sym = canonical(written, theirs, slime, rowmaps, perms)
+    else:
+        # Deep in the tree the images of a node are seldom met: the identity key is cheaper.
+        c_mine, c_theirs, c_slime, sym = written, theirs, slime, 0
     slot = slot_of(c_mine, c_theirs, c_slime, np.uint64(t_info.shape[0] - 1)) & ~np.int64(1)
     first = -1
     for probe in (slot, slot + 1):
@@ -271,6 +276,7 @@ def value(
             ply + 1,
             rowmaps,
             perms,
+            sym_empty,
         )
         if stats[S_ABORT] != 0:
             return 0
@@ -328,8 +334,9 @@ def store(t_mine, t_theirs, t_info, slot, written, theirs, slime, v, flag, move,
 class FastSearch:
     """One board's compiled search and its table (kept between calls)."""
 
-    def __init__(self, board: MokuBoard, table_bits: int = TABLE_BITS) -> None:
+    def __init__(self, board: MokuBoard, table_bits: int = TABLE_BITS, sym_empty: int = 0) -> None:
         self.board = board
+        self.sym_empty = np.int64(sym_empty)  # nodes with fewer empty cells skip symmetry
         self.neighbours, self.lines, self.shifts = geometry(board)
         self.rowmaps, self.perms = symmetry_tables(board)
         self.t_mine = np.zeros(1 << table_bits, dtype=np.uint64)
@@ -380,6 +387,7 @@ class FastSearch:
             0,
             self.rowmaps,
             self.perms,
+            self.sym_empty,
         )
         if self.stats[S_ABORT]:
             raise SolveTimeout("slime-moku fast solve ran out of time")
@@ -395,18 +403,20 @@ def solve_start(
     table_bits: int = TABLE_BITS,
     exact: bool = True,
     chunk: int | None = None,
+    sym_empty: int = 0,
 ) -> tuple[dict[str, str], int]:
     """The value of every first move of Black from the start of the n x n board (``win``,
     ``draw`` or ``loss`` for Black; ``no win`` for a move that does not win when not
     ``exact``), and the nodes searched.  First moves that a symmetry of the board fixing the
     start maps onto each other are searched once.  Each first move is first asked only
     whether Black wins (a null window), then, if not and ``exact``, whether White does.
-    ``chunk``: search in slices of that many nodes, printing progress between them."""
+    ``chunk``: search in slices of that many nodes, printing progress between them;
+    ``sym_empty``: nodes with fewer empty cells are keyed as they are, not by symmetry."""
     from slimetrail.core.registry import get_game
 
     state = get_game("slime-moku", size=n, k=k).new_state()
     board = get_board(n, k)
-    search = FastSearch(board, table_bits)
+    search = FastSearch(board, table_bits, sym_empty)
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
     def white_value(window: tuple[int, int]) -> int:
@@ -457,6 +467,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=None)
     parser.add_argument("--table-bits", type=int, default=TABLE_BITS)
     parser.add_argument("--chunk", type=int, default=None, help="nodes between progress lines")
+    parser.add_argument("--sym-empty", type=int, default=0, help="symmetry from this many empty")
     parser.add_argument("--win-only", action="store_true", help="only ask whether Black wins")
     args = parser.parse_args()
     started = time.monotonic()
@@ -469,6 +480,7 @@ def main() -> None:
         table_bits=args.table_bits,
         exact=not args.win_only,
         chunk=args.chunk,
+        sym_empty=args.sym_empty,
     )
     best = max(values.values(), key=["loss", "no win", "draw", "win"].index)
     print(
