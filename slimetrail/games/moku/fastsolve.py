@@ -153,8 +153,8 @@ def value(
     stats[S_NODES] += 1
     stats[S_PLY + ply] += 1
     started = stats[S_NODES]
-    if (stats[S_NODES] & CLOCK_EVERY) == 0 and (
-        stats[S_NODES] >= stats[S_LIMIT] or (deadline > 0.0 and now() > deadline)
+    if stats[S_NODES] > stats[S_LIMIT] or (
+        deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline
     ):
         stats[S_ABORT] = 1
     if stats[S_ABORT] != 0:

@@ -68,3 +68,61 @@ def test_limits() -> None:
     search = FastSearch(state.game.board, table_bits=12)
     with pytest.raises(SolveTimeout):
         search.value(state.white, state.black, state.empty, state.slime, time_limit=0.01)
+
+
+@pytest.mark.parametrize(("n", "k"), [(4, 4), (4, 5), (5, 4), (5, 5)])
+def test_every_first_move_matches_the_python_solver(n: int, k: int) -> None:
+    state = get_game("slime-moku", size=n, k=k).new_state()
+    slow = solver.solve(state)
+    expected = {state.move_str(m): v for m, v in slow.move_values.items()}
+    for sym_empty in (0, 12):
+        values, _ = solve_start(n, k, table_bits=18, sym_empty=sym_empty)
+        assert values == expected
+        wins, _ = solve_start(n, k, table_bits=18, exact=False)
+        assert wins == {m: "win" if v == "win" else "no win" for m, v in expected.items()}
+
+
+def mid_games(n: int, k: int, plies: int, count: int, seed: int):
+    game = get_game("slime-moku", size=n, k=k)
+    rng = random.Random(seed)
+    while count:
+        state = game.new_state()
+        for _ in range(plies):
+            state.push(rng.choice(state.legal_moves()))
+            if state.is_over():
+                break
+        if not state.is_over():
+            count -= 1
+            yield state
+
+
+def test_null_windows_and_plain_keys_agree_with_the_python_solver_on_6x6() -> None:
+    board = get_game("slime-moku", size=6, k=4).board
+    plain = FastSearch(board, table_bits=18, sym_empty=99)  # never keyed by symmetry
+    mixed = FastSearch(board, table_bits=18, sym_empty=14)
+    seen = set()
+    for state in mid_games(6, 4, 14, 8, seed=6):
+        exact = VALUES[solver.solve(state).value]
+        seen.add(exact)
+        assert fast_value(plain, state) == exact, state.fen()
+        mine, theirs = (
+            (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+        )
+        node = (mine, theirs, state.empty, state.slime)
+        # A fail-soft null window answers its one question: above or below its cut.
+        assert (mixed.value(*node, window=(0, 1)) >= 1) == (exact == 1), state.fen()
+        assert (mixed.value(*node, window=(-1, 0)) <= -1) == (exact == -1), state.fen()
+    assert len(seen) >= 2, seen
+
+
+def test_a_node_budget_stops_the_search_and_the_table_resumes_it() -> None:
+    board = get_game("slime-moku", size=6, k=4).board
+    for state in mid_games(6, 4, 12, 3, seed=9):
+        search = FastSearch(board, table_bits=18, sym_empty=14)
+        mine, theirs = (
+            (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+        )
+        with pytest.raises(SolveTimeout):
+            search.value(mine, theirs, state.empty, state.slime, budget=1000)
+        assert search.nodes == 1001  # the node past the budget stops it
+        assert fast_value(search, state) == VALUES[solver.solve(state).value], state.fen()
