@@ -13,12 +13,13 @@ an exact match up to symmetry.  Run it from the command line::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 
 import numba as nb
 import numpy as np
 
-from slimetrail.core.game import GameOptionError, SolveTimeout
+from slimetrail.core.game import GameError, GameOptionError, SolveTimeout, State
 from slimetrail.games.moku.board import MokuBoard, get_board
 from slimetrail.games.moku.solver import symmetries
 from slimetrail.games.trail.solver.kernel import cttz, now, popcount
@@ -404,6 +405,7 @@ def solve_start(
     exact: bool = True,
     chunk: int | None = None,
     sym_empty: int = 0,
+    search: FastSearch | None = None,
 ) -> tuple[dict[str, str], int]:
     """The value of every first move of Black from the start of the n x n board (``win``,
     ``draw`` or ``loss`` for Black; ``no win`` for a move that does not win when not
@@ -411,12 +413,14 @@ def solve_start(
     start maps onto each other are searched once.  Each first move is first asked only
     whether Black wins (a null window), then, if not and ``exact``, whether White does.
     ``chunk``: search in slices of that many nodes, printing progress between them;
-    ``sym_empty``: nodes with fewer empty cells are keyed as they are, not by symmetry."""
+    ``sym_empty``: nodes with fewer empty cells are keyed as they are, not by symmetry;
+    ``search``: the search (and table) to use instead of a new one."""
     from slimetrail.core.registry import get_game
 
     state = get_game("slime-moku", size=n, k=k).new_state()
     board = get_board(n, k)
-    search = FastSearch(board, table_bits, sym_empty)
+    if search is None:
+        search = FastSearch(board, table_bits, sym_empty)
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
     def white_value(window: tuple[int, int]) -> int:
@@ -460,6 +464,51 @@ def solve_start(
     return values, search.nodes
 
 
+def winning_line(search: FastSearch, state: State, budget: int = 1_000_000) -> list[str]:
+    """A principal line from ``state``, which the side to move wins (else GameError).  The
+    win of each move is proved with ``search`` (its table as the solve left it); how hard a
+    move is to refute is measured by a fresh search of at most ``budget`` nodes: the winner
+    plays the winning move that is quickest to prove, the loser the move that is hardest."""
+    winner = state.to_move
+    state = state.copy()
+    fresh = FastSearch(search.board, 18, int(search.sym_empty))
+    line: list[str] = []
+    while not state.is_over():
+        scored = []  # (a proven win for the winner, fresh nodes to prove it, move)
+        for move in state.legal_moves():
+            state.push(move)
+            outcome = state.outcome()
+            cost = 0
+            if outcome is not None:
+                wins = outcome.winner == winner
+            else:
+                mine, theirs = (
+                    (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+                )
+                node = (mine, theirs, state.empty, state.slime)
+                window = (0, 1) if state.to_move == winner else (-1, 0)
+                v = search.value(*node, window=window)
+                wins = v >= 1 if state.to_move == winner else v <= -1
+                fresh.t_info[:] = 0
+                before = fresh.nodes
+                with contextlib.suppress(SolveTimeout):
+                    fresh.value(*node, window=window, budget=budget)
+                cost = fresh.nodes - before
+            state.pop()
+            scored.append((wins, cost, move))
+        if state.to_move == winner:
+            pick = min(((cost, move) for wins, cost, move in scored if wins), default=None)
+        else:
+            pick = max((cost, move) for _, cost, move in scored)
+            if not all(wins for wins, _, _ in scored):
+                pick = None
+        if pick is None:
+            raise GameError(f"{state.fen()}: not a win for player {winner}")
+        line.append(state.move_str(pick[1]))
+        state.push(pick[1])
+    return line
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="solve the start of an n x n board")
     parser.add_argument("n", type=int)
@@ -469,8 +518,10 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=None, help="nodes between progress lines")
     parser.add_argument("--sym-empty", type=int, default=0, help="symmetry from this many empty")
     parser.add_argument("--win-only", action="store_true", help="only ask whether Black wins")
+    parser.add_argument("--line", action="store_true", help="and a principal line of the win")
     args = parser.parse_args()
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
+    search = FastSearch(get_board(args.n, args.k), args.table_bits, args.sym_empty)
     limit = None if args.minutes is None else 60 * args.minutes
     values, nodes = solve_start(
         args.n,
@@ -480,13 +531,20 @@ def main() -> None:
         table_bits=args.table_bits,
         exact=not args.win_only,
         chunk=args.chunk,
-        sym_empty=args.sym_empty,
+        search=search,
     )
     best = max(values.values(), key=["loss", "no win", "draw", "win"].index)
     print(
         f"{args.n}x{args.n} k={args.k}: {best} for Black; first moves: {values}; "
-        f"{nodes} nodes, {time.monotonic() - started:.1f} s"
+        f"{nodes} nodes, {time.process_time() - cpu:.0f} s CPU, "
+        f"{time.monotonic() - started:.0f} s wall",
+        flush=True,
     )
+    if args.line and best == "win":
+        from slimetrail.core.registry import get_game
+
+        state = get_game("slime-moku", size=args.n, k=args.k).new_state()
+        print(f"principal line: {' '.join(winning_line(search, state))}")
 
 
 if __name__ == "__main__":

@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from moku_model import from_fen, minimax
+from moku_model import LETTERS, from_fen, minimax
 
-from slimetrail.core.game import GameOptionError, SolveTimeout
+from slimetrail.core.game import GameError, GameOptionError, SolveTimeout
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku import solver
-from slimetrail.games.moku.fastsolve import FastSearch, solve_start
+from slimetrail.games.moku.fastsolve import FastSearch, solve_start, winning_line
 
 VALUES = {"win": 1, "draw": 0, "loss": -1}
 
@@ -126,3 +126,23 @@ def test_a_node_budget_stops_the_search_and_the_table_resumes_it() -> None:
             search.value(mine, theirs, state.empty, state.slime, budget=1000)
         assert search.nodes == 1001  # the node past the budget stops it
         assert fast_value(search, state) == VALUES[solver.solve(state).value], state.fen()
+
+
+def test_the_principal_line_of_a_won_position_ends_in_the_winners_row_on_the_model() -> None:
+    board = get_game("slime-moku", size=6, k=4).board
+    search = FastSearch(board, table_bits=18, sym_empty=14)
+    checked = 0
+    for state in mid_games(6, 4, 14, 12, seed=3):
+        exact = VALUES[solver.solve(state).value]
+        if exact != 1:
+            with pytest.raises(GameError):
+                winning_line(search, state, budget=2000)
+            continue
+        line = winning_line(search, state, budget=2000)
+        model = from_fen(6, 4, state.fen())
+        mover = model.to_move
+        for text in line:
+            model.play((LETTERS.index(text[0]), int(text[1:]) - 1))
+        assert model.winner() == mover, (state.fen(), line)
+        checked += 1
+    assert checked >= 2
