@@ -406,6 +406,7 @@ def solve_start(
     chunk: int | None = None,
     sym_empty: int = 0,
     search: FastSearch | None = None,
+    firsts: list[str] | None = None,
 ) -> tuple[dict[str, str], int]:
     """The value of every first move of Black from the start of the n x n board (``win``,
     ``draw`` or ``loss`` for Black; ``no win`` for a move that does not win when not
@@ -414,7 +415,8 @@ def solve_start(
     whether Black wins (a null window), then, if not and ``exact``, whether White does.
     ``chunk``: search in slices of that many nodes, printing progress between them;
     ``sym_empty``: nodes with fewer empty cells are keyed as they are, not by symmetry;
-    ``search``: the search (and table) to use instead of a new one."""
+    ``search``: the search (and table) to use instead of a new one; ``firsts``: only these
+    first moves (and their images) are solved."""
     from slimetrail.core.registry import get_game
 
     state = get_game("slime-moku", size=n, k=k).new_state()
@@ -446,6 +448,9 @@ def solve_start(
     values: dict[str, str] = {}
     for move in state.legal_moves():
         name = board.name(move)
+        images = {board.name(perm[move]) for perm in fixing}
+        if firsts is not None and not images & set(firsts):
+            continue
         twin = next((perm[move] for perm in fixing if board.name(perm[move]) in values), None)
         if twin is not None:
             values[name] = values[board.name(twin)]
@@ -464,12 +469,15 @@ def solve_start(
     return values, search.nodes
 
 
-def winning_line(search: FastSearch, state: State, budget: int = 1_000_000) -> list[str]:
-    """A principal line from ``state``, which the side to move wins (else GameError).  The
+def winning_line(
+    search: FastSearch, state: State, budget: int = 1_000_000, winner: int | None = None
+) -> list[str]:
+    """A principal line from ``state``, which ``winner`` (default: the side to move) wins
+    (else GameError).  The
     win of each move is proved with ``search`` (its table as the solve left it); how hard a
     move is to refute is measured by a fresh search of at most ``budget`` nodes: the winner
     plays the winning move that is quickest to prove, the loser the move that is hardest."""
-    winner = state.to_move
+    winner = state.to_move if winner is None else winner
     state = state.copy()
     fresh = FastSearch(search.board, 18, int(search.sym_empty))
     line: list[str] = []
@@ -519,6 +527,7 @@ def main() -> None:
     parser.add_argument("--sym-empty", type=int, default=0, help="symmetry from this many empty")
     parser.add_argument("--win-only", action="store_true", help="only ask whether Black wins")
     parser.add_argument("--line", action="store_true", help="and a principal line of the win")
+    parser.add_argument("--first", default=None, help="only these first moves (comma list)")
     args = parser.parse_args()
     started, cpu = time.monotonic(), time.process_time()
     search = FastSearch(get_board(args.n, args.k), args.table_bits, args.sym_empty)
@@ -532,6 +541,7 @@ def main() -> None:
         exact=not args.win_only,
         chunk=args.chunk,
         search=search,
+        firsts=None if args.first is None else args.first.split(","),
     )
     best = max(values.values(), key=["loss", "no win", "draw", "win"].index)
     print(
@@ -544,7 +554,10 @@ def main() -> None:
         from slimetrail.core.registry import get_game
 
         state = get_game("slime-moku", size=args.n, k=args.k).new_state()
-        print(f"principal line: {' '.join(winning_line(search, state))}")
+        first = next(move for move, word in values.items() if word == "win")
+        state.push(state.parse_move(first))
+        line = [first, *winning_line(search, state, winner=1)]
+        print(f"principal line: {' '.join(line)}")
 
 
 if __name__ == "__main__":
