@@ -29,6 +29,7 @@ MAX_BITS = 64
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_BITS = 22  # 4M slots, 80 MB
 CLOCK_EVERY = 4095
+HISTORY_MAX = (1 << 32) - 1
 S_NODES, S_ABORT, S_LIMIT = 0, 1, 2
 # Where the nodes go: nodes per ply, and at cut nodes the rank of the move that cut.
 S_PLY, S_CUT = 3, 3 + MAX_BITS
@@ -149,6 +150,7 @@ def value(
     rowmaps,
     perms,
     sym_empty,
+    history,
 ):
     """The exact value for the mover (+1, 0, -1) in the window (alpha, beta); fail-soft."""
     stats[S_NODES] += 1
@@ -241,8 +243,9 @@ def value(
                 1,
             )
             return 1
-        # Insertion by fewest safe replies (the table's move first).
-        key = -1 if move == first else safe
+        # Insertion by fewest safe replies, ties by the history of cuts (the table's move
+        # first).
+        key = -1 if move == first else (safe << 32) - min(history[ply & 1, move], HISTORY_MAX)
         j = count
         while j > 0 and safes[j - 1] > key:
             safes[j] = safes[j - 1]
@@ -278,6 +281,7 @@ def value(
             rowmaps,
             perms,
             sym_empty,
+            history,
         )
         if stats[S_ABORT] != 0:
             return 0
@@ -287,6 +291,8 @@ def value(
                 alpha = v
                 if alpha >= beta:
                     stats[S_CUT + i] += 1
+                    left = popcount(empty)
+                    history[ply & 1, move] += np.int64(1) << min(np.int64(left), np.int64(24))
                     break
     best = max(lo, min(hi, best))  # a bound of the children, inside what the windows allow
     flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
@@ -345,6 +351,8 @@ class FastSearch:
         self.t_info = np.zeros(1 << table_bits, dtype=np.int64)
         self.stats = np.zeros(STATS, dtype=np.int64)
         self.orders = np.zeros((2 * MAX_BITS, MAX_BITS), dtype=np.int64)
+        # Per side (ply parity) and cell: how much cutting that move has done.
+        self.history = np.zeros((2, MAX_BITS), dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -389,6 +397,7 @@ class FastSearch:
             self.rowmaps,
             self.perms,
             self.sym_empty,
+            self.history,
         )
         if self.stats[S_ABORT]:
             raise SolveTimeout("slime-moku fast solve ran out of time")
