@@ -526,6 +526,47 @@ def winning_line(
     return line
 
 
+def prove_replies(search: FastSearch, n: int, k: int, first: str, chunk: int | None) -> bool:
+    """Whether Black wins after ``first``, asked of White's replies one at a time (replies
+    whose positions are images of each other once), each printed as it is decided: the
+    proven part of an unfinished solve.  Stops at the first reply Black does not beat."""
+    from slimetrail.core.registry import get_game
+
+    state = get_game("slime-moku", size=n, k=k).new_state()
+    state.push(state.parse_move(first))
+    seen = set()
+    for reply in state.legal_moves():
+        state.push(reply)
+        key = canonical(
+            np.uint64(state.black),
+            np.uint64(state.white),
+            np.int64(state.slime),
+            search.rowmaps,
+            search.perms,
+        )[:3]
+        if key in seen:
+            state.pop()
+            continue
+        seen.add(key)
+        node = (state.black, state.white, state.empty, state.slime)
+        before = search.nodes
+        while True:
+            try:
+                wins = search.value(*node, window=(0, 1), budget=chunk) >= 1
+                break
+            except SolveTimeout:
+                print(f"  {first} {state.move_str(reply)}: {search.nodes} nodes", flush=True)
+        print(
+            f"  {first} {state.move_str(reply)}: Black {'wins' if wins else 'does not win'} "
+            f"({search.nodes - before} nodes)",
+            flush=True,
+        )
+        state.pop()
+        if not wins:
+            return False
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="solve the start of an n x n board")
     parser.add_argument("n", type=int)
@@ -537,9 +578,15 @@ def main() -> None:
     parser.add_argument("--win-only", action="store_true", help="only ask whether Black wins")
     parser.add_argument("--line", action="store_true", help="and a principal line of the win")
     parser.add_argument("--first", default=None, help="only these first moves (comma list)")
+    parser.add_argument(
+        "--replies", action="store_true", help="prove each reply to the first move on its own"
+    )
     args = parser.parse_args()
     started, cpu = time.monotonic(), time.process_time()
     search = FastSearch(get_board(args.n, args.k), args.table_bits, args.sym_empty)
+    if args.replies and args.first:
+        for first in args.first.split(","):
+            prove_replies(search, args.n, args.k, first, args.chunk)
     limit = None if args.minutes is None else 60 * args.minutes
     values, nodes = solve_start(
         args.n,
