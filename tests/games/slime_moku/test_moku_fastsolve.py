@@ -11,7 +11,7 @@ from moku_model import LETTERS, from_fen, minimax
 from slimetrail.core.game import GameError, GameOptionError, SolveTimeout
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku import solver
-from slimetrail.games.moku.fastsolve import FastSearch, solve_start, winning_line
+from slimetrail.games.moku.fastsolve import FastSearch, prove_replies, solve_start, winning_line
 
 VALUES = {"win": 1, "draw": 0, "loss": -1}
 
@@ -146,3 +146,20 @@ def test_the_principal_line_of_a_won_position_ends_in_the_winners_row_on_the_mod
         assert model.winner() == mover, (state.fen(), line)
         checked += 1
     assert checked >= 2
+
+
+def test_replies_one_at_a_time_give_the_first_moves_value(capsys) -> None:
+    five = get_game("slime-moku", size=5, k=4)
+    state = five.new_state()
+    first = state.move_str(state.legal_moves()[0])
+    state.push(state.legal_moves()[0])
+    black_wins = solver.solve(state).value == "loss"  # for White, to move
+    assert prove_replies(FastSearch(five.board, 18), 5, 4, first, None) == black_wins
+    # 6x6: Black wins after c3 (the Python solver cannot do the whole board: the compiled
+    # solve of the start, checked above on the small boards, is the reference).
+    six = FastSearch(get_game("slime-moku", size=6, k=4).board, 20, sym_empty=14)
+    assert prove_replies(six, 6, 4, "c3", None)
+    proven = [line for line in capsys.readouterr().out.splitlines() if "c3 " in line]
+    assert len(proven) == 4 and all("Black wins" in line for line in proven)
+    values, _ = solve_start(6, 4, exact=False, search=six, firsts=["c3"])
+    assert values == {"c3": "win"}  # e5 is no image of c3 on 6x6 (d4 is off the centre)
