@@ -101,7 +101,7 @@ def test_null_windows_and_plain_keys_agree_with_the_python_solver_on_6x6() -> No
     plain = FastSearch(board, table_bits=18, sym_empty=99)  # never keyed by symmetry
     mixed = FastSearch(board, table_bits=18, sym_empty=14)
     seen = set()
-    for state in mid_games(6, 4, 14, 8, seed=6):
+    for state in mid_games(6, 4, 16, 6, seed=6):
         exact = VALUES[solver.solve(state).value]
         seen.add(exact)
         assert fast_value(plain, state) == exact, state.fen()
@@ -117,7 +117,7 @@ def test_null_windows_and_plain_keys_agree_with_the_python_solver_on_6x6() -> No
 
 def test_a_node_budget_stops_the_search_and_the_table_resumes_it() -> None:
     board = get_game("slime-moku", size=6, k=4).board
-    for state in mid_games(6, 4, 12, 3, seed=9):
+    for state in mid_games(6, 4, 14, 2, seed=9):
         search = FastSearch(board, table_bits=18, sym_empty=14)
         mine, theirs = (
             (state.black, state.white) if state.to_move == 1 else (state.white, state.black)

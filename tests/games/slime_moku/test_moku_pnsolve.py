@@ -43,9 +43,9 @@ def test_values_match_the_python_solver_in_mid_game() -> None:
     search = ProofSearch(game.board, table_bits=18)
     rng = random.Random(11)
     seen = set()
-    for _ in range(12):
+    for _ in range(10):
         state = game.new_state()
-        for _ in range(6):
+        for _ in range(8):
             state.push(rng.choice(state.legal_moves()))
         if state.is_over():
             continue
