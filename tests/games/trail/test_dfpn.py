@@ -8,7 +8,7 @@ import pytest
 
 from slimetrail.core.game import GameError, SolveTimeout
 from slimetrail.core.registry import get_game
-from slimetrail.games.trail.solver import reachable
+from slimetrail.games.trail.solver import reachable, solve
 from slimetrail.games.trail.solver.dfpn import prove
 from slimetrail.games.trail.solver.reference import reference_solve
 
@@ -65,6 +65,30 @@ def test_dfpn_proves_the_first_moves_of_a_small_board():
         child = start.copy()
         child.push(move)
         assert prove(child).value == reference_solve(child).value, start.move_str(move)
+
+
+@pytest.mark.parametrize("rules", ["rastros", "taylor"])
+def test_dfpn_agrees_with_alpha_beta_in_the_middle_game(rules):
+    # Positions too big for the reference: the compiled alpha-beta (itself tested against
+    # the reference) is the yardstick; every named winning move must win by it too.
+    game = get_game("slimetrail", rules=rules)
+    rng = random.Random(f"dfpn mid {rules}")
+    for _ in range(12):
+        state = game.new_state()
+        for _ in range(rng.randrange(8, 15)):
+            if state.outcome() is not None:
+                break
+            state.push(rng.choice(state.legal_moves()))
+        if state.outcome() is not None:
+            continue
+        got = prove(state)
+        assert got.value == solve(state, book=False, first_win=True).value, state.fen()
+        if got.value == "win":
+            mover = state.to_move
+            state.push(got.winning_moves[0])
+            over = state.outcome()
+            assert over.winner == mover if over else solve(state, book=False).value == "loss"
+            state.pop()
 
 
 def test_dfpn_steps_into_its_goal():
