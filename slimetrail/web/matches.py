@@ -416,7 +416,10 @@ class MatchService:
             "seat": legacy_seat(held),
             "seats": list(held),
             "thinking": live.thinking,
-            "can_undo": bool(held) and live.people() == 1 and self.undo_plies(live, held) > 0,
+            "can_undo": outcome is None
+            and bool(held)
+            and live.people() == 1
+            and self.undo_plies(live, held) > 0,
             "links": self.links(live, held),
             "rematch": self.rematch_link(live, held),
         }
@@ -649,7 +652,11 @@ class MatchService:
                 raise ApiError(409, "undo is not available in games between two people")
             if live.resigned is not None:
                 raise ApiError(409, "the game was resigned: it cannot be taken back")
-            self._check_ply(live, ply)  # a finished game may be taken back too
+            if live.outcome() is not None:  # as on the page: a result stands once reached
+                raise ApiError(
+                    409, f"the game is over ({result_text(live)}): moves cannot be taken back"
+                )
+            self._check_ply(live, ply)
             count = self.undo_plies(live, held)
             if count == 0:
                 raise ApiError(409, "you have no move to take back")
