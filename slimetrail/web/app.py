@@ -40,7 +40,7 @@ from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.web.admission import ANALYSIS, MOVE, SERVER, Admission, Refused, Ticket
 from slimetrail.web.db import COMPUTER, default_db_url, make_engine, make_sessionmaker, upgrade
-from slimetrail.web.hardening import RequestGuard, document_errors, redact_logs
+from slimetrail.web.hardening import LimitExcept, RequestGuard, document_errors, redact_logs
 from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, match_handler, new_origin
 from slimetrail.web.matches import (
     ApiError,
@@ -81,6 +81,8 @@ MAX_CLICKS = 64
 # The WebSocket close code of a watcher refused by a cap (RFC 6455 "Try Again Later").
 TRY_AGAIN_LATER = 1013
 FORM_TYPE = "application/x-www-form-urlencoded"
+# Requests outside the in-flight cap: an analysis waits for the worker pool, in its own queue.
+UNLIMITED_PATHS = ("/api/analyse",)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 OptionValue = StrictStr | StrictInt
 Text = Annotated[str, Field(max_length=TEXT_LIMIT)]
@@ -405,7 +407,13 @@ def create_app(
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
     app.add_middleware(RequestGuard)
     # Outermost: sheds before a body is read.
-    app.add_middleware(InFlightLimit, limit=limits.in_flight, wait=limits.in_flight_wait)
+    app.add_middleware(
+        LimitExcept,
+        limiter=InFlightLimit,
+        exempt=UNLIMITED_PATHS,
+        limit=limits.in_flight,
+        wait=limits.in_flight_wait,
+    )
     document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service
