@@ -40,7 +40,13 @@ from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.web.admission import ANALYSIS, MOVE, SERVER, Admission, Refused, Ticket
 from slimetrail.web.db import COMPUTER, default_db_url, make_engine, make_sessionmaker, upgrade
-from slimetrail.web.hardening import LimitExcept, RequestGuard, document_errors, redact_logs
+from slimetrail.web.hardening import (
+    LimitExcept,
+    RequestGuard,
+    ServerTiming,
+    document_errors,
+    redact_logs,
+)
 from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, match_handler, new_origin
 from slimetrail.web.matches import (
     ApiError,
@@ -406,7 +412,7 @@ def create_app(
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
     app.add_middleware(RequestGuard)
-    # Outermost: sheds before a body is read.
+    # Around the guard: sheds before a body is read.
     app.add_middleware(
         LimitExcept,
         limiter=InFlightLimit,
@@ -414,6 +420,7 @@ def create_app(
         limit=limits.in_flight,
         wait=limits.in_flight_wait,
     )
+    app.add_middleware(ServerTiming)  # outermost: the time includes any wait for a place
     document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service

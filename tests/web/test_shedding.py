@@ -115,3 +115,11 @@ def test_one_place_one_held_request_the_next_is_answered_503(tmp_path, monkeypat
             client.post(f"/api/matches/{HELD}/move", json={"move": "c3", "ply": 0}).status_code
             == 404
         )
+
+
+def test_every_answer_says_how_long_the_server_took(tmp_path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'timing.db'}", workers=1, limits=Limits())
+    with TestClient(app) as client:
+        for answer in (client.get("/healthz"), client.get("/api/matches/nosuch")):
+            name, _, took = answer.headers["server-timing"].partition(";dur=")
+            assert name == "app" and float(took) >= 0
