@@ -133,7 +133,9 @@ async def watch(
 async def run_load(
     servers: list[str], games: int, seconds: float, think: float, watched: int
 ) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    # A connection per game: a move never waits in the load generator for a connection, so
+    # the latencies are the servers' (their queueing and shedding), not the client's pool.
+    limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         made: list[Game] = []
 

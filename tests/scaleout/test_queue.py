@@ -73,6 +73,7 @@ def test_a_listener_whose_connection_is_cut_reconnects_and_says_so(db_url: str) 
                 await other.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                     " WHERE query LIKE 'LISTEN%%' AND pid <> pg_backend_pid()"
+                    " AND datname = current_database()"
                 )
                 async with asyncio.timeout(30):
                     while not reconnects:

@@ -71,9 +71,9 @@ def test_hits_racing_from_many_threads_are_counted_one_at_a_time(storages) -> No
 
 def test_a_hit_leaves_the_window_when_its_time_has_passed(storages) -> None:
     limiter = MovingWindowRateLimiter(storages[0])
-    item = parse("2/second")
+    item = parse("2 per 3 seconds")  # room for a pause of the machine between the hits
     assert [limiter.hit(item, "k") for _ in range(3)] == [True, True, False]
-    time.sleep(1.2)
+    time.sleep(3.2)
     assert [limiter.hit(item, "k") for _ in range(3)] == [True, True, False]
     assert not limiter.hit(parse("1/minute"), "k", cost=2)  # more than the whole rate
 
