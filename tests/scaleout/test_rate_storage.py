@@ -131,3 +131,21 @@ def test_two_web_processes_share_one_clients_creation_rate(db_url: str, tmp_path
         assert response.status_code == 429, response.text
         assert "too many new matches from your address" in response.json()["detail"]
         assert 1 <= int(response.headers["retry-after"]) <= 60
+
+
+def test_rows_whose_window_has_passed_are_deleted_now_and_then(storages) -> None:
+    from sqlalchemy import text
+
+    from slimetrail.web.pgstorage import CLEANUP_INTERVAL, COUNTERS, WINDOWS
+
+    storage = storages[0]
+    limiter = MovingWindowRateLimiter(storage)
+    assert limiter.hit(parse("1/second"), "gone") and storage.incr("counter", 1) == 1
+    assert limiter.hit(parse("1/minute"), "kept")
+    time.sleep(1.2)
+    storage.cleaned -= CLEANUP_INTERVAL  # the next hit finds the interval over
+    assert limiter.hit(parse("1/minute"), "new")
+    with storage.engine.connect() as connection:
+        windows = connection.execute(text(f"SELECT key FROM {WINDOWS}")).scalars().all()
+        counters = connection.execute(text(f"SELECT count(*) FROM {COUNTERS}")).scalar()
+    assert sorted(key.split("/")[1] for key in windows) == ["kept", "new"] and counters == 0
