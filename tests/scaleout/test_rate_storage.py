@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import START_TIMEOUT
 from limits import parse
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
+from scaleout_site import START_TIMEOUT
 
 from slimetrail.web.pgstorage import PostgresStorage
 from slimetrail.web.ratelimit import RateLimits, rate_storage_uri

@@ -10,7 +10,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 import websockets
-from conftest import START_TIMEOUT, Site
+from scaleout_site import START_TIMEOUT, Site
 
 pytestmark = pytest.mark.slow
 
