@@ -341,7 +341,7 @@ def create_app(
     # PostgreSQL: every change is announced to the other processes (slimetrail.web.live).
     origin = new_origin()
     service = MatchService(sessions, on_change=MatchAnnouncer(origin) if postgres else None)
-    rates = RateLimits(limits)
+    rates = RateLimits(limits, url)
     hub = Hub(service, limits)
     pool: WorkerPool | None = None
     admission: Admission | None = None
@@ -408,6 +408,7 @@ def create_app(
                 await queue.close()
             if listener is not None:
                 await listener.stop()
+            rates.close()
             engine.dispose()
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
@@ -481,7 +482,7 @@ def create_app(
         seats: list[dict[str, Any]] | None,
         **old: Any,
     ) -> tuple[Live, str, dict[str, Any]]:
-        rates.hit(CREATE, client)
+        await rates.hit(CREATE, client)
         wants_computer = (
             old.get("opponent", "computer") == "computer"
             if seats is None
@@ -623,7 +624,7 @@ def create_app(
 
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
     async def rematch(request: Request, match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
-        rates.hit(CREATE, client_of(request))
+        await rates.hit(CREATE, client_of(request))
         _, json = await changed_with_reply(
             request, match_id, service.rematch, match_id, body.seat, token=body.seat
         )
@@ -647,14 +648,14 @@ def create_app(
 
     @app.post("/api/import", status_code=201)
     async def import_record(request: Request, body: ImportBody) -> dict[str, Any]:
-        rates.hit(CREATE, client_of(request))
+        await rates.hit(CREATE, client_of(request))
         live, token = await run_in_threadpool(service.import_record, body.record)
         return {"url": f"/play/{live.id}?seat={token}", "match": await answered(live, token)}
 
     @app.post("/api/analyse")
     async def analyse_position(request: Request, body: AnalyseBody) -> dict[str, Any]:
         client = client_of(request)
-        rates.hit(ANALYSE, client)
+        await rates.hit(ANALYSE, client)
         game = make_game(body.game, body.options)
         state, moves, _ = await run_in_threadpool(replay_moves, game, body.moves)
         if queue is not None:  # refused (429/503) the same way, counted over every process

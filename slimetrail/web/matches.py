@@ -380,7 +380,7 @@ class MatchService:
             players.append(
                 {
                     "player": player,
-                    "name": game.player_names[player - 1],
+                    "name": state.player_name(player),
                     "colour": render.PALETTE[colours[player - 1]],
                     "colour_name": colours[player - 1],
                     "kind": seat.kind,

@@ -22,10 +22,11 @@ class Limits:
     analysis_queue: int = 4
     analysis_wait: float = 30.0
     # Per-client rates (``limits`` notation): match creation (/api/matches, /new,
-    # /api/import, rematch) and /api/analyse; ``rate_storage`` a ``limits`` storage URI.
+    # /api/import, rematch) and /api/analyse; ``rate_storage`` a ``limits`` storage URI,
+    # "" for the database when it is PostgreSQL (shared by all processes), else memory://.
     create_rate: str = "30/minute"
     analyse_rate: str = "30/minute"
-    rate_storage: str = "memory://"
+    rate_storage: str = ""
     # WebSocket watchers per match and in total.
     match_watchers: int = 100
     total_watchers: int = 2000
