@@ -98,7 +98,8 @@ def test_whole_game_against_the_computer_with_a_swap_and_a_step(live_server, new
         pytest.fail("the game did not end")
     match = match_api(live_server, page)
     assert match["outcome"] is not None
-    assert stepped is not None and any("-" in m and "/" in m for m in match["moves"][2::2])
+    # After the swap White (the computer, player 1) moves: mine are the odd plies from 3.
+    assert stepped is not None and any("-" in m and "/" in m for m in match["moves"][3::2])
     assert moves(page) == match["moves"]
     expected = "You win!" if match["outcome"]["winner"] == 2 else "You lose"
     assert expected in page.locator("#result").inner_text()
