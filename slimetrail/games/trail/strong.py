@@ -1,9 +1,13 @@
 """The top level's player on the big Slime Trail boards (more than 64 cells, up to 128).
 
-On these boards the exact solver rarely answers from the start, so the time goes to the
-compiled alpha-beta (:mod:`.search_kernel`); once the snail's region is small enough for the
-solver to answer quickly, a share of the time goes to an exact solve first, and a proven
-win is played as proven.  Smaller boards keep the ladder's own top level (books and solver).
+On these boards the exact solver rarely answers from the start.  Once the snail's region is
+small enough for it to answer quickly, a share of the time goes to an exact solve first.  Then
+a short compiled alpha-beta (:mod:`.search_kernel`) looks for a forced win (a mate, or under
+Taylor's rules the cut-off of the opponent's goal); without one, the rest of the move goes to
+the compiled MCTS-Solver (:mod:`.mcts_kernel`), whose playouts judge the open positions where
+the goal-distance evaluation is blind (against plain UCT on 11x11 and under Taylor's rules the
+alpha-beta alone lost 15-40% of its games).  A proven win is played as proven.  Smaller boards
+keep the ladder's own top level (books and solver).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import TYPE_CHECKING
 from slimetrail.ai.limits import PlayResult
 from slimetrail.ai.search import mate_in
 from slimetrail.core.game import GameError, State
-from slimetrail.games.trail import search_kernel
+from slimetrail.games.trail import mcts_kernel, search_kernel
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
@@ -22,6 +26,7 @@ if TYPE_CHECKING:
 MIN_CELLS = 65  # boards of at most 64 cells keep the books-and-solver top level
 SOLVE_REGION = 40  # cells the snail can still reach, at most, before the solver is tried
 SOLVER_SHARE = 0.5  # of the move's time, for that exact solve
+TACTICS_SHARE = 0.2  # of the time left, for the alpha-beta's look for a forced win
 
 
 def handles(state: State) -> bool:
@@ -50,18 +55,28 @@ def play(state: TrailState, seconds: float) -> PlayResult:
         if solved is not None:
             return solved
     left = max(0.005, deadline - time.perf_counter())
-    found = search_kernel.search(state, left)
+    found = search_kernel.search(state, TACTICS_SHARE * left)
     mate = mate_in(found.score)
-    proven = None if mate is None else "win" if mate > 0 else "loss"
+    if found.score >= search_kernel.KNOWN_WIN:  # a mate, or the only goal left in reach
+        return PlayResult(
+            found.move,
+            score=found.score,
+            proven="win",
+            mate=mate,
+            pv=[found.move],
+            nodes=found.nodes,
+            depth=found.depth,
+            info={"search": "compiled alpha-beta"},
+        )
+    left = max(0.005, deadline - time.perf_counter())
+    tree = mcts_kernel.search(state, left, seed=len(state.move_stack))
     return PlayResult(
-        found.move,
-        score=found.score,
-        proven=proven,
-        mate=mate,
-        pv=[found.move],
-        nodes=found.nodes,
+        tree.move,
+        proven=tree.proven,
+        pv=[tree.move],
+        nodes=tree.iterations + found.nodes,
         depth=found.depth,
-        info={"search": "compiled alpha-beta"},
+        info={"search": "MCTS-Solver", "iterations": tree.iterations, "visits": tree.visits},
     )
 
 
