@@ -3,7 +3,9 @@
 For each (board, rules) pair, ``--games`` games with sides alternating (the top level is
 player 1 in the even games), each side given ``--seconds`` a move; prints one line per game
 and a table (markdown) of the top level's score per pair.  UCT is bench/uct.py: random
-playouts, compiled, independent of our AI.
+playouts, compiled, independent of our AI.  "our depth" is the depth of the top level's
+alpha-beta (its look for a forced win), "our it/s" the iterations a second of its MCTS-Solver
+(0 where it did not run: a move found by the solver or the alpha-beta).
 
     PYTHONPATH=$PWD nice -n 10 python bench/bigboard.py --seconds 0.25 --games 40 \\
         --pairs 9:rastros 9:taylor 11:rastros 11:taylor hex10:rastros hex10:taylor \\
@@ -42,12 +44,14 @@ def play_game(game, ours: int, seconds: float, level: int, seed: int) -> tuple[i
     """One game; returns the winner (0: a draw) and what the players did."""
     uct = UCT(game, seed=seed)
     state = game.new_state()
-    uct_iterations, our_depths = [], []
+    uct_iterations, our_depths, our_iterations = [], [], []
     while state.outcome() is None:
         if state.to_move == ours:
             result = play(state, level, Limit(time=seconds), seed=seed)
             move = result.move
             our_depths.append(result.depth)
+            if "iterations" in result.info:
+                our_iterations.append(result.info["iterations"] / seconds)
         else:
             move, iterations = uct.choose(state, seconds)
             uct_iterations.append(iterations / seconds)
@@ -58,6 +62,7 @@ def play_game(game, ours: int, seconds: float, level: int, seed: int) -> tuple[i
         "plies": len(state.move_stack),
         "uct_rate": statistics.mean(uct_iterations) if uct_iterations else 0.0,
         "depth": statistics.mean(our_depths) if our_depths else 0.0,
+        "our_rate": statistics.mean(our_iterations) if our_iterations else 0.0,
         "moves": " ".join(state.move_str(m) for m in state.move_stack),
     }
 
@@ -76,7 +81,7 @@ def main() -> None:
         UCT(game).choose(game.new_state(), 0.05)  # compile outside the games
         play(game.new_state(), level, Limit(time=0.05))
         score = {1: 0.0, 2: 0.0}
-        rates, depths, started = [], [], time.perf_counter()
+        rates, depths, our_rates, started = [], [], [], time.perf_counter()
         for index in range(args.games):
             ours = 1 if index % 2 == 0 else 2
             winner, info = play_game(game, ours, args.seconds, level, seed=index)
@@ -84,22 +89,27 @@ def main() -> None:
             score[ours] += points
             rates.append(info["uct_rate"])
             depths.append(info["depth"])
+            our_rates.append(info["our_rate"])
             print(
                 f"{pair} game {index + 1}: ours as player {ours}: {points} "
                 f"({info['plies']} plies, UCT {info['uct_rate']:.0f} it/s, our depth "
-                f"{info['depth']:.1f}) {info['moves']}",
+                f"{info['depth']:.1f}, our tree {info['our_rate']:.0f} it/s) {info['moves']}",
                 flush=True,
             )
         half = args.games / 2
         rows.append(
             f"| {pair} | {score[1] + score[2]:g}/{args.games} | {score[1]:g}/{half:g} | "
             f"{score[2]:g}/{half:g} | {statistics.mean(rates):.0f} | "
-            f"{statistics.mean(depths):.1f} | {time.perf_counter() - started:.0f} |"
+            f"{statistics.mean(depths):.1f} | {statistics.mean(our_rates):.0f} | "
+            f"{time.perf_counter() - started:.0f} |"
         )
         print(rows[-1], flush=True)
     print(f"\nlevel top vs plain UCT, {args.seconds} s a move each, {args.games} games a pair")
-    print("| board:rules | ours | as player 1 | as player 2 | UCT it/s | our depth | wall s |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| board:rules | ours | as player 1 | as player 2 | UCT it/s | our depth | our it/s "
+        "| wall s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
 
 

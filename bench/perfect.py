@@ -13,6 +13,7 @@ and whether every game from a start won for our side was won.
     python bench/perfect.py --rules rastros --starts e5 d4 --seconds 1
     python bench/perfect.py --swap               # our side the other way round
     python bench/perfect.py --winner             # our side: the one the start is won for
+    python bench/perfect.py --loser              # our side lost: are the mistakes punished?
 """
 
 from __future__ import annotations
@@ -116,10 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--winner", action="store_true", help="our side: the one each start is won for"
     )
+    parser.add_argument(
+        "--loser", action="store_true", help="our side: the one each start is lost for"
+    )
     args = parser.parse_args(argv)
+    if args.winner and args.loser:
+        parser.error("--winner and --loser exclude each other")
     starts = args.starts or every_start()
     warm_up()
     won_starts = won_games = 0
+    lost_starts = punished = 0  # games from a start lost for our side, and those we won
     booked: list[bool] = []  # per game from a won start: won, for the starts the books cover
     print(
         "| start | rules | our side | proven value (first player) | result | plies "
@@ -137,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                 if value is None:  # a start the books do not cover yet: the proven table
                     value = f"{'loss' if start in LOST_STARTS else 'win'} (docs)"
                 ours = 1 + (i + flip) % 2
-                if args.winner:
-                    ours = 1 if value.startswith("win") else 2
+                if args.winner or args.loser:
+                    ours = 1 if value.startswith("win") == args.winner else 2
                 game = play(binary, rules, start, ours, args.seconds)
                 ours_wins = value.startswith("win") == (ours == 1)
                 if ours_wins:
@@ -146,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
                     won_games += game["won"]
                     if not value.endswith("(docs)"):
                         booked.append(game["won"])
+                else:
+                    lost_starts += 1
+                    punished += game["won"]
                 print(
                     f"| {start} | {rules} | {ours} | {value} | "
                     f"{'won' if game['won'] else 'lost'} | {game['plies']} | {game['booked']} | "
@@ -155,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\ngames from a start won for our side: {won_starts}, won: {won_games}")
     print(f"of them from starts the play books cover: {len(booked)}, won: {sum(booked)}")
     print(f"every game from a won start won: {'yes' if won_games == won_starts else 'no'}")
+    print(f"games from a start lost for our side: {lost_starts}, won all the same: {punished}")
     return 0
 
 

@@ -12,6 +12,10 @@ The baseline is the first row (1 process, fewest games), measured in the same ru
 processes' CPU time per request (moves and creations) is given too: unlike latencies, the
 machine's load does not change it, so it tells the capacity of an idle machine.
 
+The servers keep their load shedding (``in_flight``): a move answered 503 is counted as shed
+and sent again after a short pause; only the rate of creations is lifted (one client makes
+every game).  The load generator runs on the same machine as the servers and PostgreSQL.
+
     nice -n 10 python bench/scaleout.py [--processes 1 2 4] [--games 200 1000] [--seconds 20]
 """
 
@@ -35,6 +39,15 @@ import websockets
 from slimetrail.web.liveserver import LiveServer, free_port, temp_postgres
 
 GAME = {"game": "slimetrail", "options": {"size": 15}, "opponent": "hotseat"}
+SERVER_ARGS = (
+    "--workers",
+    "0",
+    "--limit",
+    "create_rate=1000000/minute",
+    "--limit",
+    "expiry_interval=0",
+)
+SHED_PAUSE = 0.2
 
 
 def cpu_seconds(pid: int) -> float:
@@ -69,6 +82,7 @@ async def play(
     think: float,
     latencies: list[float],
     errors: list[str],
+    shed: list[float],
     sent: dict[tuple[str, int], float] | None,
 ) -> None:
     await asyncio.sleep(random.uniform(0, think * 2))
@@ -87,6 +101,10 @@ async def play(
         except httpx.HTTPError as exc:
             errors.append(type(exc).__name__)
             return
+        if response.status_code == 503:  # shed: the player tries again
+            shed.append(time.monotonic() - begin)
+            await asyncio.sleep(SHED_PAUSE)
+            continue
         if response.status_code != 200:
             errors.append(str(response.status_code))
             return
@@ -115,18 +133,29 @@ async def watch(
 async def run_load(
     servers: list[str], games: int, seconds: float, think: float, watched: int
 ) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    # A connection per game: a move never waits in the load generator for a connection, so
+    # the latencies are the servers' (their queueing and shedding), not the client's pool.
+    limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         made: list[Game] = []
+
+        async def create(server: str) -> Game:
+            while True:
+                response = await client.post(f"{server}/api/matches", json=GAME)
+                if response.status_code == 201:
+                    return Game(response.json())
+                assert response.status_code == 503, response.text
+                await asyncio.sleep(SHED_PAUSE)
+
         for start in range(0, games, 50):
             batch = [
-                client.post(f"{servers[n % len(servers)]}/api/matches", json=GAME)
-                for n in range(start, min(games, start + 50))
+                create(servers[n % len(servers)]) for n in range(start, min(games, start + 50))
             ]
-            made += [Game(r.json()) for r in await asyncio.gather(*batch)]
+            made += await asyncio.gather(*batch)
         latencies: list[float] = []
         live: list[float] = []
         errors: list[str] = []
+        shed: list[float] = []
         sent: dict[tuple[str, int], float] = {}
         began = time.monotonic()
         until = began + seconds
@@ -146,6 +175,7 @@ async def run_load(
                     think,
                     latencies,
                     errors,
+                    shed,
                     sent if n < watched else None,
                 )
                 for n, g in enumerate(made)
@@ -163,6 +193,7 @@ async def run_load(
         "live_p50": statistics.median(live) * 1000 if live else float("nan"),
         "live_p99": percentile(live, 0.99) * 1000,
         "live_count": len(live),
+        "shed": len(shed),
         "errors": len(errors),
         "error_kinds": sorted(set(errors)),
     }
@@ -186,17 +217,17 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores shared)")
     header = (
-        "| web processes | games | moves | moves/s | p50 ms | p99 ms | live p50 ms "
+        "| web processes | games | moves | moves/s | p50 ms | p99 ms | shed (503) | live p50 ms "
         "| live p99 ms | errors | server CPU ms per request |"
     )
-    rows = [header, "|" + "---|" * 10]
+    rows = [header, "|" + "---|" * 11]
     results: list[tuple[int, int, dict[str, Any]]] = []
     with temp_postgres() as pg, tempfile.TemporaryDirectory() as tmp:
         for processes in args.processes:
             for games in args.games:
                 db = new_database(pg)
                 servers = [
-                    LiveServer(free_port(), db, Path(tmp) / f"web{n}.log", ("--workers", "0"))
+                    LiveServer(free_port(), db, Path(tmp) / f"web{n}.log", SERVER_ARGS)
                     for n in range(processes)
                 ]
                 try:
@@ -219,7 +250,8 @@ def main() -> None:
                 results.append((processes, games, result))
                 row = (
                     f"| {processes} | {games} | {result['moves']} | {result['per_second']:.0f} "
-                    f"| {result['p50']:.0f} | {result['p99']:.0f} | {result['live_p50']:.0f} "
+                    f"| {result['p50']:.0f} | {result['p99']:.0f} | {result['shed']} "
+                    f"| {result['live_p50']:.0f} "
                     f"| {result['live_p99']:.0f} | {result['errors']} | {result['cpu_ms']:.1f} |"
                 )
                 rows.append(row)

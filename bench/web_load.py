@@ -9,7 +9,10 @@ starts a new game when one ends.  Each step runs ``--seconds``; the players doub
 server sheds more than 5% of the moves (past the load it holds at p99 < 100 ms).  The baseline,
 measured first in the same run, is one player moving without thinking.  Finally the heaviest
 step runs again with shedding turned off (``in_flight`` unlimited), to show what the 503s
-save the moves that are answered.
+save the moves that are answered.  Each line gives the p99 as the players see it and as the
+server counts it (its ``Server-Timing``: from the request reaching the app, any wait for an
+in-flight place included, to its answer); the difference is the load generator and the
+machine, which share the same cores.
 
     python bench/web_load.py [--db sqlite,postgres] [--seconds 15] [--think 0.5]
 """
@@ -45,11 +48,12 @@ class Step:
     players: int
     seconds: float
     moves: list[float] = field(default_factory=list)  # latencies of answered moves
+    server: list[float] = field(default_factory=list)  # their time in the server (s)
     shed: int = 0  # moves answered 503
     errors: int = 0
 
-    def p(self, q: float) -> float:
-        ordered = sorted(self.moves)
+    def p(self, q: float, times: list[float] | None = None) -> float:
+        ordered = sorted(self.moves if times is None else times)
         return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000 if ordered else 0.0
 
     @property
@@ -65,8 +69,9 @@ class Step:
         median = statistics.median(self.moves) * 1000 if self.moves else 0.0
         return (
             f"{self.players:4d} players: {self.rate:6.1f} moves/s answered, median "
-            f"{median:6.1f} ms, p99 {self.p(0.99):7.1f} ms, shed {self.shed} "
-            f"({self.shed_share:.0%}), errors {self.errors}"
+            f"{median:6.1f} ms, p99 {self.p(0.99):7.1f} ms (in the server "
+            f"{self.p(0.99, self.server):6.1f}), shed {self.shed} ({self.shed_share:.0%}), "
+            f"errors {self.errors}"
         )
 
 
@@ -102,6 +107,7 @@ async def player(
         elapsed = time.perf_counter() - begin
         if answer.status_code == 200:
             step.moves.append(elapsed)
+            step.server.append(server_time(answer))
             match = answer.json()
         elif answer.status_code == 503:
             step.shed += 1
@@ -110,6 +116,12 @@ async def player(
             match_id, token, match = await new_game(client, size)
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think))
+
+
+def server_time(answer: httpx.Response) -> float:
+    """The server's own time over a request, from its ``Server-Timing: app;dur=MS``."""
+    timing = answer.headers.get("server-timing", "")
+    return float(timing.partition("dur=")[2] or "nan") / 1000
 
 
 async def run_step(url: str, players: int, seconds: float, think: float, size: str) -> Step:

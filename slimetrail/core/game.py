@@ -368,6 +368,11 @@ class State(ABC):
         """The palette colour of every player in this position (a swap exchanges them)."""
         return self.game.player_colours
 
+    def player_name(self, player: int) -> str:
+        """What front ends call ``player`` in this position (a game whose players are named
+        after their colours renames them when a swap exchanges the colours)."""
+        return self.game.player_names[player - 1]
+
     @abstractmethod
     def view(self) -> dict[str, Any]:
         """The position for the board renderer and front ends.

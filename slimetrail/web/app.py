@@ -40,7 +40,13 @@ from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.web.admission import ANALYSIS, MOVE, SERVER, Admission, Refused, Ticket
 from slimetrail.web.db import COMPUTER, default_db_url, make_engine, make_sessionmaker, upgrade
-from slimetrail.web.hardening import RequestGuard, document_errors, redact_logs
+from slimetrail.web.hardening import (
+    LimitExcept,
+    RequestGuard,
+    ServerTiming,
+    document_errors,
+    redact_logs,
+)
 from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, match_handler, new_origin
 from slimetrail.web.matches import (
     ApiError,
@@ -81,6 +87,8 @@ MAX_CLICKS = 64
 # The WebSocket close code of a watcher refused by a cap (RFC 6455 "Try Again Later").
 TRY_AGAIN_LATER = 1013
 FORM_TYPE = "application/x-www-form-urlencoded"
+# Requests outside the in-flight cap: an analysis waits for the worker pool, in its own queue.
+UNLIMITED_PATHS = ("/api/analyse",)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 OptionValue = StrictStr | StrictInt
 Text = Annotated[str, Field(max_length=TEXT_LIMIT)]
@@ -333,7 +341,7 @@ def create_app(
     # PostgreSQL: every change is announced to the other processes (slimetrail.web.live).
     origin = new_origin()
     service = MatchService(sessions, on_change=MatchAnnouncer(origin) if postgres else None)
-    rates = RateLimits(limits)
+    rates = RateLimits(limits, url)
     hub = Hub(service, limits)
     pool: WorkerPool | None = None
     admission: Admission | None = None
@@ -400,12 +408,20 @@ def create_app(
                 await queue.close()
             if listener is not None:
                 await listener.stop()
+            rates.close()
             engine.dispose()
 
     app = FastAPI(title="Slimetrail", lifespan=lifespan)
     app.add_middleware(RequestGuard)
-    # Outermost: sheds before a body is read.
-    app.add_middleware(InFlightLimit, limit=limits.in_flight, wait=limits.in_flight_wait)
+    # Around the guard: sheds before a body is read.
+    app.add_middleware(
+        LimitExcept,
+        limiter=InFlightLimit,
+        exempt=UNLIMITED_PATHS,
+        limit=limits.in_flight,
+        wait=limits.in_flight_wait,
+    )
+    app.add_middleware(ServerTiming)  # outermost: the time includes any wait for a place
     document_errors(app)
     # ``store``: the name the pages module reads the service by.
     app.state.service = app.state.store = service
@@ -466,7 +482,7 @@ def create_app(
         seats: list[dict[str, Any]] | None,
         **old: Any,
     ) -> tuple[Live, str, dict[str, Any]]:
-        rates.hit(CREATE, client)
+        await rates.hit(CREATE, client)
         wants_computer = (
             old.get("opponent", "computer") == "computer"
             if seats is None
@@ -608,7 +624,7 @@ def create_app(
 
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
     async def rematch(request: Request, match_id: str, body: SeatOnlyBody) -> dict[str, Any]:
-        rates.hit(CREATE, client_of(request))
+        await rates.hit(CREATE, client_of(request))
         _, json = await changed_with_reply(
             request, match_id, service.rematch, match_id, body.seat, token=body.seat
         )
@@ -632,14 +648,14 @@ def create_app(
 
     @app.post("/api/import", status_code=201)
     async def import_record(request: Request, body: ImportBody) -> dict[str, Any]:
-        rates.hit(CREATE, client_of(request))
+        await rates.hit(CREATE, client_of(request))
         live, token = await run_in_threadpool(service.import_record, body.record)
         return {"url": f"/play/{live.id}?seat={token}", "match": await answered(live, token)}
 
     @app.post("/api/analyse")
     async def analyse_position(request: Request, body: AnalyseBody) -> dict[str, Any]:
         client = client_of(request)
-        rates.hit(ANALYSE, client)
+        await rates.hit(ANALYSE, client)
         game = make_game(body.game, body.options)
         state, moves, _ = await run_in_threadpool(replay_moves, game, body.moves)
         if queue is not None:  # refused (429/503) the same way, counted over every process

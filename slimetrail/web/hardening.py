@@ -7,6 +7,11 @@
   handler or database ever meets a value it cannot write back.
 * Security headers on every HTTP answer: seat links carry secret tokens in their query, so
   no page sends a referrer or may be framed; scripts come only from this site.
+* :class:`LimitExcept`: a load-shedding middleware (``InFlightLimit``) for every request but
+  those that mostly wait for the worker pool (an analysis), which has its own capped queue.
+* :class:`ServerTiming`: every answer says how long the server took over it, from the
+  request reaching the app (before any wait for a place) to its answer (``Server-Timing``):
+  the latency benchmark tells the server's time from the client's and the machine's.
 * :class:`RedactSeats`: the access log shows ``seat=…`` instead of the token.
 * :func:`document_errors`: the OpenAPI spec lists the error statuses the API answers with.
 """
@@ -17,6 +22,8 @@ import json
 import logging
 import math
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
@@ -146,6 +153,48 @@ class RequestGuard:
             }
         )
         await send({"type": "http.response.body", "body": payload})
+
+
+class LimitExcept:
+    """``limiter(app, **options)`` for every HTTP request except those whose path starts with
+    one of ``exempt``, which go to ``app`` directly.
+
+    An in-flight cap counts requests the web process is working on; an analysis waits seconds
+    for a worker without using the process, and a few of them holding every place would shed
+    all the moves.  Analyses are capped by their own queue (:mod:`slimetrail.web.admission`)."""
+
+    def __init__(
+        self, app: ASGIApp, limiter: Callable[..., ASGIApp], exempt: tuple[str, ...], **options: Any
+    ) -> None:
+        self.app, self.exempt = app, exempt
+        self.limited = limiter(app, **options)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].startswith(self.exempt):
+            await self.app(scope, receive, send)
+        else:
+            await self.limited(scope, receive, send)
+
+
+class ServerTiming:
+    """Adds ``Server-Timing: app;dur=<ms>`` to every HTTP answer (the outermost middleware)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                took = f"app;dur={(time.perf_counter() - began) * 1000:.1f}".encode()
+                message["headers"] = [*message.get("headers", []), (b"server-timing", took)]
+            await send(message)
+
+        await self.app(scope, receive, timed)
 
 
 SEAT_TOKEN = re.compile(r"(seat=)[^&\s\"]+")

@@ -35,7 +35,8 @@ from collections.abc import Callable
 from typing import Any
 
 import procrastinate
-from procrastinate.exceptions import AlreadyEnqueued
+from procrastinate.exceptions import AlreadyEnqueued, UniqueViolation
+from procrastinate.jobs import Status
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail.web.admission import Refused
@@ -361,16 +362,25 @@ class Worker:
     async def sweep(self) -> None:
         """Retry the jobs of dead workers; queue a move for every match whose computer is to
         move but has no job."""
-        for job in await self.app.job_manager.get_stalled_jobs(
-            seconds_since_heartbeat=self.stall_seconds
-        ):
+        manager = self.app.job_manager
+        for job in await manager.get_stalled_jobs(seconds_since_heartbeat=self.stall_seconds):
             log.warning("retrying job %s (%s): its worker stopped", job.id, job.task_name)
-            await self.app.job_manager.retry_job(job)
+            try:
+                await manager.retry_job(job)
+            except UniqueViolation:
+                # A job of the match was queued while this one ran (by a web process or a
+                # sweep: the two cannot see each other's insert in time), and only one may
+                # wait.  That one plays the move; ending this one frees the match's lock for
+                # it (left as it was, the dead job would hold the lock for ever).
+                log.warning("job %s ended: another job of its match waits to play", job.id)
+                await manager.finish_job(job, status=Status.FAILED, delete_job=False)
+        # Pending matches first, then the jobs: a job queued in between is seen.
+        pending = await run_in_threadpool(self.service.pending_computer_moves)
         rows = await self.app.connector.execute_query_all_async(
             MATCHES_WITH_JOBS, task=COMPUTER_TASK
         )
         queued = {row["match_id"] for row in rows}
-        for match_id, ply in await run_in_threadpool(self.service.pending_computer_moves):
+        for match_id, ply in pending:
             if match_id not in queued:
                 await enqueue_computer(self.app, match_id, ply, "")
 

@@ -2,7 +2,9 @@
 
 * :class:`RateLimits`: match creation and analysis requests per client in a moving window;
   over the rate a request is refused (429 with ``Retry-After``) before it does anything.  The
-  storage is a ``limits`` URI (``memory://`` for one process; ``redis://...`` for several).
+  storage is a ``limits`` URI (``Limits.rate_storage``); by default the server's database when
+  it is PostgreSQL (:mod:`slimetrail.web.pgstorage`: every process counts a client's requests
+  in one place), else ``memory://`` (SQLite: one process).  ``redis://...`` works too.
 * :class:`InFlightLimit` (ASGI middleware): beyond ``limit`` HTTP requests being served at
   once a request waits a short while for a place, then is answered 503, rather than queueing
   for seconds behind the others (the thread pool and the database serve a few at a time,
@@ -20,9 +22,12 @@ from collections import deque
 from limits import parse
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from slimetrail.web.admission import Refused
+from slimetrail.web.live import is_postgres
+from slimetrail.web.pgstorage import PostgresStorage  # registers the postgresql:// scheme
 from slimetrail.web.settings import Limits
 
 CREATE, ANALYSE = "create", "analyse"
@@ -31,13 +36,38 @@ WHAT = {CREATE: "new matches", ANALYSE: "analyses"}
 UNSHED = ("/healthz", "/static/", "/palette.css")
 
 
+MEMORY = "memory://"
+
+
+def rate_storage_uri(rate_storage: str, db_url: str) -> str:
+    """The storage to count rates in: ``rate_storage`` if given, else the database when it is
+    PostgreSQL (shared by every process), else each process's memory."""
+    if rate_storage:
+        return rate_storage
+    return db_url if is_postgres(db_url) else MEMORY
+
+
 class RateLimits:
-    def __init__(self, limits: Limits) -> None:
-        self.limiter = MovingWindowRateLimiter(storage_from_string(limits.rate_storage))
+    def __init__(self, limits: Limits, db_url: str = "") -> None:
+        uri = rate_storage_uri(limits.rate_storage, db_url)
+        self.storage = storage_from_string(uri)
+        # A storage elsewhere costs a round trip: counted in a thread, off the event loop.
+        self.remote = not uri.startswith(MEMORY)
+        self.limiter = MovingWindowRateLimiter(self.storage)
         self.items = {CREATE: parse(limits.create_rate), ANALYSE: parse(limits.analyse_rate)}
 
-    def hit(self, what: str, client: str) -> None:
+    async def hit(self, what: str, client: str) -> None:
         """Count one request of ``what`` by ``client``, or :class:`Refused` (429) over the rate."""
+        if self.remote:
+            await run_in_threadpool(self.count, what, client)
+        else:
+            self.count(what, client)
+
+    def close(self) -> None:
+        if isinstance(self.storage, PostgresStorage):
+            self.storage.close()
+
+    def count(self, what: str, client: str) -> None:
         item = self.items[what]
         if self.limiter.hit(item, what, client):
             return

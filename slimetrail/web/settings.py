@@ -22,17 +22,20 @@ class Limits:
     analysis_queue: int = 4
     analysis_wait: float = 30.0
     # Per-client rates (``limits`` notation): match creation (/api/matches, /new,
-    # /api/import, rematch) and /api/analyse; ``rate_storage`` a ``limits`` storage URI.
+    # /api/import, rematch) and /api/analyse; ``rate_storage`` a ``limits`` storage URI,
+    # "" for the database when it is PostgreSQL (shared by all processes), else memory://.
     create_rate: str = "30/minute"
     analyse_rate: str = "30/minute"
-    rate_storage: str = "memory://"
+    rate_storage: str = ""
     # WebSocket watchers per match and in total.
     match_watchers: int = 100
     total_watchers: int = 2000
     # Back-pressure: HTTP requests served at once; one more waits at most ``in_flight_wait``
-    # seconds for a place, then is answered 503.
-    in_flight: int = 8
-    in_flight_wait: float = 0.5
+    # seconds for a place, then is answered 503.  Two at once keep the processor busy (one
+    # computes while the other waits for the database) and a served move inside 100 ms; more
+    # only queue in the interpreter (bench/web_load.py, bench/RESULTS.md).
+    in_flight: int = 2
+    in_flight_wait: float = 0.05
     # Retention (slimetrail.web.retention): an unfinished match with no move for this many
     # days, a finished one this many days after its last change, are deleted; checked every
     # ``expiry_interval`` seconds by the server (0: never, leave it to ``slimetrail expire``).

@@ -11,17 +11,19 @@ import pytest
 
 from slimetrail.ai import Limit, play
 from slimetrail.core.registry import get_game
-from slimetrail.games.trail import strong
+from slimetrail.games.trail import search_kernel, strong
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def load_uct():
-    spec = importlib.util.spec_from_file_location("bench_uct", BENCH / "uct.py")
+    # Named "uct" as bench/bigboard.py imports it: numba's cache (one per file) records the
+    # module's name and, loading the kernels, finds the functions they call through it.
+    if "uct" in sys.modules:
+        return sys.modules["uct"]
+    spec = importlib.util.spec_from_file_location("uct", BENCH / "uct.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    # Registered as importlib's recipe does: numba, loading the kernels from its cache,
-    # finds the functions they call through the module's name.
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
@@ -35,11 +37,13 @@ def test_the_big_board_player_takes_the_boards_of_65_to_128_cells():
     assert not strong.handles(get_game("slimetrail", size="13").new_state())
 
 
-def test_top_level_on_9x9_searches_with_the_compiled_kernel():
+def test_top_level_on_9x9_searches_with_the_compiled_kernels():
     state = get_game("slimetrail", size="9").new_state()
     result = play(state, 6, Limit(time=0.3), seed=1)
     assert result.move in state.legal_moves()
-    assert result.info["search"] == "compiled alpha-beta" and result.depth >= 3
+    # Nothing forced from the start: the alpha-beta's look ahead, then the tree search.
+    assert result.info["search"] == "MCTS-Solver" and result.depth >= 3
+    assert result.info["iterations"] >= 1 and result.proven is None
     # The lower levels keep the generic search.
     assert "search" not in play(state, 5, Limit(time=0.3), seed=1).info
 
@@ -71,6 +75,30 @@ def test_top_level_wins_at_once_and_plays_a_proven_endgame_to_the_win():
         else:
             state.push(rng.choice(state.legal_moves()))
     assert state.outcome().winner == me
+
+
+def test_top_level_plays_the_cut_off_win_the_alpha_beta_sees_under_taylors_rules():
+    game = get_game("slimetrail", size="9", rules="taylor")
+    rng = random.Random(8)
+    found = 0
+    while found < 3:
+        state = game.new_state()
+        while state.outcome() is None and strong.region_size(state) > strong.SOLVE_REGION:
+            quick = search_kernel.search(state, 5.0, max_depth=2)
+            if quick.score == search_kernel.KNOWN_WIN:  # one step cuts the other goal off
+                me = state.to_move
+                result = play(state, 6, Limit(time=0.3))
+                assert result.proven == "win" and result.info["search"] == "compiled alpha-beta"
+                state.push(result.move)
+                # Under Taylor's rule every game from here ends in our goal.
+                for _ in range(5):
+                    played = state.copy()
+                    while played.outcome() is None:
+                        played.push(rng.choice(played.legal_moves()))
+                    assert played.outcome().winner == me, state.fen()
+                found += 1
+                break
+            state.push(rng.choice(state.legal_moves()))
 
 
 @pytest.mark.parametrize(

@@ -4,33 +4,16 @@ The PostgreSQL comes from ``pg_database`` (tests/conftest.py: a throwaway cluste
 outside CI).  ``site`` starts ``a`` and ``b`` (``slimetrail serve --workers 0``) and a
 ``worker`` (``slimetrail worker``, one process, 2 s time cap a move, taken for dead after 3 s
 of silence), all on loopback, once for the module: a test that kills one starts it again.
-The start timeouts are generous: on a loaded machine a cold start (JIT) takes long.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from scaleout_site import STALL_SECONDS, START_TIMEOUT, Site, web_only
 
-from slimetrail.web.liveserver import LiveServer, LiveWorker, free_port
-
-STALL_SECONDS = 3.0
-START_TIMEOUT = 300.0
-
-
-@dataclass
-class Site:
-    a: LiveServer
-    b: LiveServer
-    worker: LiveWorker
-    db_url: str
-
-
-def web_only(db_url: str, log: Path) -> LiveServer:
-    return LiveServer(free_port(), db_url, log, ("--workers", "0"))
+from slimetrail.web.liveserver import LiveWorker
 
 
 @pytest.fixture(scope="module")

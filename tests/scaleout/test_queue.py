@@ -73,6 +73,7 @@ def test_a_listener_whose_connection_is_cut_reconnects_and_says_so(db_url: str) 
                 await other.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                     " WHERE query LIKE 'LISTEN%%' AND pid <> pg_backend_pid()"
+                    " AND datname = current_database()"
                 )
                 async with asyncio.timeout(30):
                     while not reconnects:
@@ -235,4 +236,39 @@ def test_the_sweep_queues_a_move_for_a_computer_turn_that_has_no_job(db_url: str
             return counts
 
     assert asyncio.run(scenario()) == [[waiting.id], [waiting.id]]
+    engine.dispose()
+
+
+def test_a_dead_workers_job_whose_match_has_a_waiting_job_is_ended_not_retried(
+    db_url: str,
+) -> None:
+    """A second job of a match can be queued while the first runs (a sweep and a web process
+    racing); if the first one's worker dies, retrying it would break the one-waiting-job rule
+    and leave its lock held for ever: the sweep ends it, and the waiting job can run."""
+    engine = make_engine(db_url)
+    upgrade(engine)
+    worker = jobs.Worker(MatchService(make_sessionmaker(engine)), db_url, workers=1)
+
+    async def scenario() -> tuple[str, bool, bool]:
+        await jobs.ensure_schema(db_url)
+        async with worker.app.open_async():
+            manager = worker.app.job_manager
+            dead = await manager.register_worker()
+            assert await jobs.enqueue_computer(worker.app, "m1", 0, "c")
+            running = await manager.fetch_job([jobs.COMPUTER_QUEUE], worker_id=dead)
+            assert running is not None
+            assert await jobs.enqueue_computer(worker.app, "m1", 0, "c")  # a second one
+            await manager.unregister_worker(dead)  # its heartbeat is gone: it is stalled
+            await worker.sweep()
+            ended = list(await manager.list_jobs_async(id=running.id))
+            alive = await manager.register_worker()
+            waiting = await manager.fetch_job([jobs.COMPUTER_QUEUE], worker_id=alive)
+            again = await manager.fetch_job([jobs.COMPUTER_QUEUE], worker_id=alive)
+            return (
+                ended[0].status,
+                waiting is not None and waiting.id != running.id,
+                again is None,
+            )
+
+    assert asyncio.run(scenario()) == ("failed", True, True)
     engine.dispose()

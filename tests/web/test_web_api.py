@@ -246,6 +246,19 @@ def test_moves_accept_directions_and_store_canonical_text(client: TestClient) ->
     assert response.status_code == 200 and response.json()["moves"] == ["e5"]
 
 
+def test_a_swap_renames_the_players_after_the_colours_they_now_wear(client: TestClient) -> None:
+    match = create(client, game="slither", options={"size": "5"}, opponent="friend")
+    one, two = token_of(match, 1), token_of(match, 2)
+    names = [p["name"] for p in match["players"]]
+    assert names == ["Black", "White"]
+    match = move(client, match, one, "c3").json()
+    match = move(client, match, two, "swap").json()
+    assert [(p["name"], p["colour_name"]) for p in match["players"]] == [
+        ("White", "white"),
+        ("Black", "black"),
+    ]
+
+
 def test_bad_moves_are_refused_and_change_nothing(client: TestClient) -> None:
     match = create(client, opponent="friend")
     one, two = token_of(match, 1), token_of(match, 2)

@@ -198,6 +198,10 @@ class SlitherState(State):
     def colours(self) -> tuple[str, ...]:
         return ("white", "black") if self.swapped else ("black", "white")
 
+    def player_name(self, player: int) -> str:
+        # Black and White are colours here: after a swap the players wear each other's.
+        return self.colours()[player - 1].capitalize()
+
     def swap_available(self) -> bool:
         return (
             self.game.pie and self.turns == 1 and self.colour == WHITE and not self.swapped

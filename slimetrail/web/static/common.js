@@ -17,6 +17,11 @@ function errorText(status, body) {
   return `the server answered ${status}`;
 }
 
+// A 503 (the server shedding load, or a full queue) was refused before anything changed: ask
+// again after its Retry-After, a few times, before showing the error.
+const BUSY_RETRIES = 3;
+const BUSY_WAIT_MAX = 5; // seconds
+
 export async function api(path, { method = "GET", body } = {}) {
   const options = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
@@ -24,10 +29,15 @@ export async function api(path, { method = "GET", body } = {}) {
     options.body = JSON.stringify(body);
   }
   let response;
-  try {
-    response = await fetch(path, options);
-  } catch {
-    throw new ApiError(0, "cannot reach the server; check the connection and try again");
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      response = await fetch(path, options);
+    } catch {
+      throw new ApiError(0, "cannot reach the server; check the connection and try again");
+    }
+    if (response.status !== 503 || attempt === BUSY_RETRIES) break;
+    const wait = Math.min(BUSY_WAIT_MAX, Number(response.headers.get("Retry-After")) || 1);
+    await new Promise((resume) => setTimeout(resume, wait * 1000));
   }
   let data = null;
   const text = await response.text();
