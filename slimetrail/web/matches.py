@@ -299,12 +299,14 @@ class MatchService:
         if version is None:
             raise ApiError(404, f"no match {match_id!r}")
         live = self.cache.get(match_id)
-        if live is not None and live.version != version:
+        if live is not None and live.version < version:
             # A write of this process may be between its commit and counting it in memory
             # (under the match's lock): wait for it rather than replay the match.
             with live.lock:
                 pass
-        if live is not None and live.version == version:
+        # Versions only grow, and memory counts a write after its commit: a version read
+        # before a write of this process committed is older than memory, not newer.
+        if live is not None and live.version >= version:
             return live
         live = self._read(match_id)
         self.cache.put(live)

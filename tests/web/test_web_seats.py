@@ -427,3 +427,20 @@ def test_migration_moves_old_seats_and_moves_into_their_tables(backend, tmp_path
     service.move("hotseat1", "tok-b", "e6", 1)
     assert MatchService(make_sessionmaker(engine)).load("hotseat1").moves == ["d5", "e6"]
     engine.dispose()
+
+
+def test_a_version_read_before_this_processs_write_committed_replays_nothing(
+    client: TestClient,
+) -> None:
+    service: MatchService = client.app.state.service
+    match = client.post("/api/matches", json={"game": "slimetrail", "opponent": "hotseat"}).json()
+    live = service.load(match["id"])
+    before = service.replays
+    # Memory is a write ahead of the version this request read (the write committed after
+    # the read): the match in memory is the newer one, so it is served, not replayed.
+    live.version += 1
+    try:
+        assert service.load(match["id"]) is live
+    finally:
+        live.version -= 1
+    assert service.replays == before
