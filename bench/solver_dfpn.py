@@ -28,20 +28,11 @@ import argparse
 import os
 import random
 
+from solver import random_mid_game  # bench/solver.py, beside this script
+
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.solver import SolveTimeout, solve, warm_up
 from slimetrail.games.trail.solver.dfpn import prove
-
-
-def random_position(game, rng: random.Random, low: int, high: int):
-    while True:
-        state = game.new_state()
-        for _ in range(rng.randrange(low, high + 1)):
-            if state.outcome() is not None:
-                break
-            state.push(rng.choice(state.legal_moves()))
-        if state.outcome() is None:
-            return state
 
 
 def run_set(label: str, positions, args) -> None:
@@ -96,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     for rules in ("rastros", "taylor"):
         game = get_game("slimetrail", rules=rules)
-        positions = [random_position(game, rng, 6, 16) for _ in range(args.mid)]
+        positions = [random_mid_game(game, rng, 6, 16) for _ in range(args.mid)]
         run_set(f"7x7 {rules}, 6-16 plies in", positions, args)
     if args.square:
         for rules in ("rastros", "taylor"):
@@ -115,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     if args.big:
         game = get_game("slimetrail-square", size="8", rules="taylor")
-        positions = [random_position(game, rng, 8, 14) for _ in range(args.big)]
+        positions = [random_mid_game(game, rng, 8, 14) for _ in range(args.big)]
         run_set("8x8 square taylor, 8-14 plies in", positions, args)
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
