@@ -33,8 +33,9 @@ def move_count(page) -> int:
 def play_a_move(page, cell: str) -> None:
     """Tap ``cell`` where it is on screen and wait for the computer's reply (or the end)."""
     before = move_count(page)
-    box = page.locator(f'#board [data-cell="{cell}"]').bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # A locator click waits until the cell is on screen and steady (the board is redrawn when
+    # the live connection delivers the state), then taps its centre as a finger would.
+    page.locator(f'#board [data-cell="{cell}"]').click()
     page.wait_for_function(
         "n => document.querySelectorAll('#move-list .mv').length >= n + 2"
         " || !document.getElementById('result').hidden",
