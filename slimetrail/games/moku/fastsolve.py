@@ -526,9 +526,17 @@ def winning_line(
     return line
 
 
-def prove_replies(search: FastSearch, n: int, k: int, first: str, chunk: int | None) -> bool:
+def prove_replies(
+    search: FastSearch,
+    n: int,
+    k: int,
+    first: str,
+    chunk: int | None,
+    only: set[str] | None = None,
+) -> bool:
     """Whether Black wins after ``first``, asked of White's replies one at a time (replies
-    whose positions are images of each other once), each printed as it is decided: the
+    whose positions are images of each other once; only those named in ``only`` if given,
+    so that one long solve can be split over processes), each printed as it is decided: the
     proven part of an unfinished solve.  Stops at the first reply Black does not beat."""
     from slimetrail.core.registry import get_game
 
@@ -536,6 +544,8 @@ def prove_replies(search: FastSearch, n: int, k: int, first: str, chunk: int | N
     state.push(state.parse_move(first))
     seen = set()
     for reply in state.legal_moves():
+        if only is not None and state.move_str(reply) not in only:
+            continue
         state.push(reply)
         key = canonical(
             np.uint64(state.black),
@@ -581,12 +591,19 @@ def main() -> None:
     parser.add_argument(
         "--replies", action="store_true", help="prove each reply to the first move on its own"
     )
+    parser.add_argument("--reply", default=None, help="with --replies: only these (comma list)")
+    parser.add_argument(
+        "--replies-only", action="store_true", help="with --replies: skip the whole solve after"
+    )
     args = parser.parse_args()
     started, cpu = time.monotonic(), time.process_time()
     search = FastSearch(get_board(args.n, args.k), args.table_bits, args.sym_empty)
     if args.replies and args.first:
+        only = None if args.reply is None else set(args.reply.split(","))
         for first in args.first.split(","):
-            prove_replies(search, args.n, args.k, first, args.chunk)
+            prove_replies(search, args.n, args.k, first, args.chunk, only)
+        if args.replies_only:
+            return
     limit = None if args.minutes is None else 60 * args.minutes
     values, nodes = solve_start(
         args.n,

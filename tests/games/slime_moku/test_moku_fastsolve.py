@@ -163,3 +163,20 @@ def test_replies_one_at_a_time_give_the_first_moves_value(capsys) -> None:
     assert len(proven) == 4 and all("Black wins" in line for line in proven)
     values, _ = solve_start(6, 4, exact=False, search=six, firsts=["c3"])
     assert values == {"c3": "win"}  # e5 is no image of c3 on 6x6 (d4 is off the centre)
+
+
+def test_replies_can_be_split_over_runs(capsys) -> None:
+    """``only`` proves just the named replies (one long solve split over processes): the
+    6x6 replies to c3, two runs of two, print the same four proofs as one run."""
+    board = get_game("slime-moku", size=6, k=4).board
+    everything = prove_replies(FastSearch(board, 20, sym_empty=14), 6, 4, "c3", None)
+    whole = [line for line in capsys.readouterr().out.splitlines() if "Black" in line]
+    replies = [line.split()[1].rstrip(":") for line in whole]
+    assert everything and len(replies) == 4
+    split = []
+    for part in (set(replies[:2]), set(replies[2:])):
+        assert prove_replies(FastSearch(board, 20, sym_empty=14), 6, 4, "c3", None, part)
+        split += [line for line in capsys.readouterr().out.splitlines() if "Black" in line]
+    assert sorted(line.split(" (")[0] for line in split) == sorted(
+        line.split(" (")[0] for line in whole
+    )
