@@ -91,41 +91,47 @@ def flood(seed, free, nbr, passable):
 
 
 @nb.njit(cache=True)
-def _lca(a, b, match, base, parent, n):
-    seen = np.zeros(n, np.bool_)
+def _lca(a, b, match, base, parent):
+    seen = U0
     while True:
         a = base[a]
-        seen[a] = True
+        seen |= bit(a)
         if match[a] == -1:
             break
         a = parent[match[a]]
     while True:
         b = base[b]
-        if seen[b]:
+        if seen & bit(b):
             return b
         b = parent[match[b]]
 
 
 @nb.njit(cache=True)
 def _mark_path(v, b, child, match, base, parent, blossom):
+    """Mark the blossom's bases on the path from ``v`` to base ``b``; the grown mask."""
     while base[v] != b:
-        blossom[base[v]] = True
-        blossom[base[match[v]]] = True
+        blossom |= bit(base[v]) | bit(base[match[v]])
         parent[v] = child
         child = match[v]
         v = parent[match[v]]
+    return blossom
 
 
 @nb.njit(cache=True)
-def _augment_from(root, verts, nbr, match, n):
+def _augment_from(root, verts, nbr, match, work):
     """Look for an augmenting path from the exposed vertex ``root`` inside ``verts``;
-    if there is one, flip it (``match`` grows by one edge) and return True."""
-    used = np.zeros(n, np.bool_)
-    parent = np.full(n, -1, np.int64)
-    base = np.arange(n)
-    queue = np.empty(n, np.int64)
+    if there is one, flip it (``match`` grows by one edge) and return True.  ``work``:
+    scratch rows (parent, base, queue) of at least as many vertices, reused between calls
+    so that the search allocates nothing."""
+    parent, base, queue = work[0], work[1], work[2]
+    rest = verts
+    while rest != U0:
+        i = np.int64(cttz(rest))
+        rest &= rest - U1
+        parent[i] = -1
+        base[i] = i
+    used = bit(root)
     head, tail = 0, 0
-    used[root] = True
     queue[tail] = root
     tail += 1
     while head < tail:
@@ -138,18 +144,17 @@ def _augment_from(root, verts, nbr, match, n):
             if base[v] == base[to] or match[v] == to:
                 continue
             if to == root or (match[to] != -1 and parent[match[to]] != -1):
-                cur = _lca(v, to, match, base, parent, n)
-                blossom = np.zeros(n, np.bool_)
-                _mark_path(v, cur, to, match, base, parent, blossom)
-                _mark_path(to, cur, v, match, base, parent, blossom)
+                cur = _lca(v, to, match, base, parent)
+                blossom = _mark_path(v, cur, to, match, base, parent, U0)
+                blossom = _mark_path(to, cur, v, match, base, parent, blossom)
                 rest = verts
                 while rest != U0:
                     i = np.int64(cttz(rest))
                     rest &= rest - U1
-                    if blossom[base[i]]:
+                    if blossom & bit(base[i]):
                         base[i] = cur
-                        if not used[i]:
-                            used[i] = True
+                        if not used & bit(i):
+                            used |= bit(i)
                             queue[tail] = i
                             tail += 1
             elif parent[to] == -1:
@@ -164,16 +169,16 @@ def _augment_from(root, verts, nbr, match, n):
                         to = nxt
                     return True
                 nxt = match[to]
-                used[nxt] = True
+                used |= bit(nxt)
                 queue[tail] = nxt
                 tail += 1
     return False
 
 
 @nb.njit(cache=True)
-def max_matching(verts, nbr, n):
-    """A maximum matching of the graph induced by ``verts``: ``(size, match)``."""
-    match = np.full(n, -1, np.int64)
+def _grow_matching(verts, nbr, match, work):
+    """Grow ``match`` (every vertex of ``verts`` unmatched) into a maximum matching of the
+    graph ``verts`` induces; its size."""
     size = 0
     rest = verts
     while rest != U0:  # greedy start
@@ -193,8 +198,16 @@ def max_matching(verts, nbr, n):
     while rest != U0:
         v = np.int64(cttz(rest))
         rest &= rest - U1
-        if match[v] == -1 and _augment_from(v, verts, nbr, match, n):
+        if match[v] == -1 and _augment_from(v, verts, nbr, match, work):
             size += 1
+    return size
+
+
+@nb.njit(cache=True)
+def max_matching(verts, nbr, n):
+    """A maximum matching of the graph induced by ``verts``: ``(size, match)``."""
+    match = np.full(n, -1, np.int64)
+    size = _grow_matching(verts, nbr, match, np.empty((3, n), np.int64))
     return size, match
 
 
@@ -203,8 +216,11 @@ def geography_wins(free, snail, nbr, n):
     """Undirected vertex geography: the player to move from ``snail`` wins iff the snail's
     vertex lies in every maximum matching of the region, i.e. iff a maximum matching of the
     region without it has an augmenting path from it."""
-    _, match = max_matching(free, nbr, n)
-    return _augment_from(snail, free | bit(snail), nbr, match, n)
+    work = np.empty((4, n), np.int64)  # match, then _augment_from's scratch rows
+    match = work[3]
+    match[:] = -1
+    _grow_matching(free, nbr, match, work)
+    return _augment_from(snail, free | bit(snail), nbr, match, work)
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -264,6 +280,23 @@ def entry_flag(data):
 @nb.njit(cache=True, inline="always")
 def _tag(snail, side):
     return np.int64(snail * 2 + side)
+
+
+@nb.njit(cache=True, inline="always")
+def pick_move(moves, tt_move, free, side, nbr, order):
+    """The first of ``moves`` in search order: ``tt_move`` if among them, else the fewest
+    replies (neighbours in ``free``), ties by ``order[side]`` then the lowest vertex."""
+    pick = np.int64(-1)
+    pick_rank = np.int64(1) << 40
+    while moves != U0:
+        m = np.int64(cttz(moves))
+        moves &= moves - U1
+        if m == tt_move:
+            return m
+        rank = np.int64(popcount(nbr[m] & free)) * 64 + order[side, m]
+        if rank < pick_rank:
+            pick, pick_rank = m, rank
+    return pick
 
 
 @nb.njit(cache=True)
@@ -358,34 +391,16 @@ def negamax(
                 best_move = np.int64(cttz(near))
             rest &= ~near
 
-    # Order the other moves: the table's best move first.
-    n_kids = 0
-    kid_move = np.empty(8, np.int64)
-    kid_rank = np.empty(8, np.int64)
-    while rest != U0:
-        m = np.int64(cttz(rest))
-        rest &= rest - U1
-        # Fewest replies for the opponent first; ties: nearer the mover's own goal.
-        rank = np.int64(popcount(nbr[m] & free)) * 64 + order[side, m]
-        if m == tt_move:
-            rank = -1
-        j = n_kids
-        while j > 0 and kid_rank[j - 1] > rank:
-            kid_move[j] = kid_move[j - 1]
-            kid_rank[j] = kid_rank[j - 1]
-            j -= 1
-        kid_move[j] = m
-        kid_rank[j] = rank
-        n_kids += 1
-
     if best > alpha:
         alpha = best
-    if alpha < beta and n_kids > 1 and popcount(free) >= ETC_MIN_CELLS:
+    if alpha < beta and (rest & (rest - U1)) != U0 and popcount(free) >= ETC_MIN_CELLS:
         # Enhanced transposition cutoff: a child the table already knows to lose (for the
         # opponent) by enough ends this node before any subtree is searched.
         goal_bits = mine | theirs
-        for k in range(n_kids):
-            m = kid_move[k]
+        scan = rest
+        while scan != U0:
+            m = np.int64(cttz(scan))
+            scan &= scan - U1
             kid_free = flood(bit(m), free & ~bit(m), nbr, ~goal_bits)
             found = _find(
                 tt_keys, tt_data, _slot(kid_free, m, 1 - side, mask), kid_free, _tag(m, 1 - side)
@@ -394,36 +409,37 @@ def negamax(
                 score = adjust(entry_value(tt_data[found]), dist)
                 if score >= beta:
                     return score
-    if alpha < beta:
-        for k in range(n_kids):
-            m = kid_move[k]
-            raw = negamax(
-                free & ~bit(m),
-                m,
-                1 - side,
-                unadjust(beta, dist),
-                unadjust(alpha, dist),
-                nbr,
-                goals,
-                order,
-                params,
-                tt_keys,
-                tt_data,
-                stats,
-                deadline,
-            )
-            if stats[S_ABORT] != 0:
-                return 0
-            if raw == ILLEGAL:
-                continue
-            score = adjust(raw, dist)
-            if score > best:
-                best = score
-                best_move = m
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
+    # The other moves, best first, each picked when its turn comes (a cutoff usually comes
+    # at the first, so the rest are never ranked; no per-node arrays): the table's move,
+    # then fewest replies for the opponent, ties nearer the mover's own goal.
+    while rest != U0 and alpha < beta:
+        m = pick_move(rest, tt_move, free, side, nbr, order)
+        rest &= ~bit(m)
+        raw = negamax(
+            free & ~bit(m),
+            m,
+            1 - side,
+            unadjust(beta, dist),
+            unadjust(alpha, dist),
+            nbr,
+            goals,
+            order,
+            params,
+            tt_keys,
+            tt_data,
+            stats,
+            deadline,
+        )
+        if stats[S_ABORT] != 0:
+            return 0
+        if raw == ILLEGAL:
+            continue
+        score = adjust(raw, dist)
+        if score > best:
+            best = score
+            best_move = m
+            if score > alpha:
+                alpha = score
     if best == -INF:
         # No legal move: stuck.  (Under Taylor's rule only when no goal can be reached,
         # which the rule itself prevents after the first move.)
