@@ -283,6 +283,29 @@ def _tag(snail, side):
 
 
 @nb.njit(cache=True, inline="always")
+def _entry(tag, value, flag, move):
+    """A table entry's data word: the position's tag, its score, the bound flag and the
+    best move."""
+    return tag | ((np.int64(value) + 0x8000) << 8) | (np.int64(flag) << 24) | (np.int64(move) << 26)
+
+
+@nb.njit(cache=True, inline="always")
+def _store(tt_keys, tt_data, slot, free, tag, data):
+    """Store an entry in the bucket at ``slot``: slot 0 keeps the bigger region (more work
+    to redo), slot 1 always takes the newest."""
+    same = tt_keys[slot] == free and (tt_data[slot] & 255) == tag
+    if same or tt_data[slot] == 0 or popcount(tt_keys[slot]) <= popcount(free):
+        if not same:
+            tt_keys[slot + 1] = tt_keys[slot]
+            tt_data[slot + 1] = tt_data[slot]
+        tt_keys[slot] = free
+        tt_data[slot] = data
+    else:
+        tt_keys[slot + 1] = free
+        tt_data[slot + 1] = data
+
+
+@nb.njit(cache=True, inline="always")
 def pick_move(moves, tt_move, free, side, nbr, order):
     """The first of ``moves`` in search order: ``tt_move`` if among them, else the fewest
     replies (neighbours in ``free``), ties by ``order[side]`` then the lowest vertex."""
@@ -327,30 +350,19 @@ def negamax(
     free = flood(bit(snail), free, nbr, ~(mine | theirs))
     reach_mine = (free & mine) != U0
     reach_theirs = (free & theirs) != U0
+    matching = not dist and params[P_MATCHING] != 0
     if not reach_mine and not reach_theirs:
         if taylor:
             return ILLEGAL
         if steps == U0:
             return -win
-        if not dist and params[P_MATCHING] != 0:
-            return win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
-    elif reach_mine != reach_theirs and not dist and params[P_MATCHING] != 0:
-        if taylor:
-            # Every legal move keeps the one reachable goal reachable and the snail cannot
-            # get stuck, so the game ends in that goal: its owner wins.
-            return win if reach_mine else -win
-        # Rastros: the player whose goal is cut off can only win by geography.  If the
-        # mover wins geography on the cells other than their own goal, they win here too
-        # (the opponent's extra option, entering that goal, loses); if the mover loses
-        # geography on the cells other than the opponent's goal, the opponent's pairing
-        # strategy wins here too (the mover's extra option, entering it, loses).
-        n = nbr.shape[0]
-        if reach_mine and geography_wins(free & ~mine, snail, nbr, n):
-            return win
-        if reach_theirs and not geography_wins(free & ~theirs, snail, nbr, n):
-            return -win
+    elif reach_mine != reach_theirs and matching and taylor:
+        # Every legal move keeps the one reachable goal reachable and the snail cannot get
+        # stuck, so the game ends in that goal: its owner wins.
+        return win if reach_mine else -win
 
-    # Transposition table: a bucket of two slots.
+    # Transposition table: a bucket of two slots.  Probed before the matching shortcuts
+    # below, which cost more than a probe and whose answers are stored too.
     mask = np.uint64(tt_keys.shape[0] - 1)
     slot = _slot(free, snail, side, mask)
     tag = _tag(snail, side)
@@ -372,6 +384,26 @@ def negamax(
             alpha = value
         elif flag == UPPER and value < beta:
             beta = value
+
+    if matching and not reach_mine and not reach_theirs:
+        value = win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
+        _store(tt_keys, tt_data, slot, free, tag, _entry(tag, value, EXACT, 0))
+        return value
+    if matching and reach_mine != reach_theirs:
+        # Rastros: the player whose goal is cut off can only win by geography.  If the
+        # mover wins geography on the cells other than their own goal, they win here too
+        # (the opponent's extra option, entering that goal, loses); if the mover loses
+        # geography on the cells other than the opponent's goal, the opponent's pairing
+        # strategy wins here too (the mover's extra option, entering it, loses).
+        n = nbr.shape[0]
+        value = 0
+        if reach_mine and geography_wins(free & ~mine, snail, nbr, n):
+            value = win
+        elif reach_theirs and not geography_wins(free & ~theirs, snail, nbr, n):
+            value = -win
+        if value != 0:
+            _store(tt_keys, tt_data, slot, free, tag, _entry(tag, value, EXACT, 0))
+            return value
 
     best = -INF
     best_move = -1
@@ -451,21 +483,5 @@ def negamax(
         flag = LOWER
     else:
         flag = EXACT
-    data = (
-        tag
-        | ((np.int64(best) + 0x8000) << 8)
-        | (np.int64(flag) << 24)
-        | (np.int64(best_move) << 26)
-    )
-    # Slot 0 keeps the bigger region (more work to redo); slot 1 always takes the newest.
-    same = tt_keys[slot] == free and (tt_data[slot] & 255) == tag
-    if same or tt_data[slot] == 0 or popcount(tt_keys[slot]) <= popcount(free):
-        if not same:
-            tt_keys[slot + 1] = tt_keys[slot]
-            tt_data[slot + 1] = tt_data[slot]
-        tt_keys[slot] = free
-        tt_data[slot] = data
-    else:
-        tt_keys[slot + 1] = free
-        tt_data[slot + 1] = data
+    _store(tt_keys, tt_data, slot, free, tag, _entry(tag, best, flag, best_move))
     return best
