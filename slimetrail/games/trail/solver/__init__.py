@@ -27,6 +27,7 @@ __all__ = [
     "SolveTimeout",
     "SolveTooLarge",
     "can_solve",
+    "release_table",
     "solve",
     "warm_up",
 ]
@@ -36,6 +37,11 @@ WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faste
 WORD_MASK = (1 << 64) - 1
 MATE = 1000  # a win in k plies scores MATE - k (with distances)
 SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
+# Tables of up to 2**SPARE_BITS entries (16 MB) are kept for the thread's next solve:
+# clearing a kept table costs a fraction of the page faults of a fresh one, which dominated
+# solves of small positions.
+SPARE_BITS = 20
+_spare_tables = threading.local()
 
 
 class SolveTooLarge(GameError):
@@ -144,6 +150,8 @@ def solve(
         return search.solve(state, start, value_only=first_win)
     finally:
         finished.set()
+        if isinstance(search, _Root):
+            release_table(search.tt_keys, search.tt_data)
 
 
 def _stop_on(stop: threading.Event, finished: threading.Event, search) -> None:
@@ -234,10 +242,17 @@ class Labelling:
         return sum(1 << index[cell] for cell in cells_of(cells))
 
     def new_table(self, bits: int):
-        """An empty transposition table of ``2**bits`` entries: (keys, data)."""
+        """An empty transposition table of ``2**bits`` entries: (keys, data); the thread's
+        spare table of that shape (see :func:`release_table`) cleared, if it has one."""
         import numpy as np
 
-        return np.zeros(self.words << bits, np.uint64), np.zeros(1 << bits, np.int64)
+        spares = getattr(_spare_tables, "by_shape", {})
+        table = spares.pop((self.words, bits), None)
+        if table is None:
+            return np.zeros(self.words << bits, np.uint64), np.zeros(1 << bits, np.int64)
+        for part in table:
+            part.fill(0)
+        return table
 
     def negamax(
         self,
@@ -283,6 +298,17 @@ class Labelling:
                 np.float64(stop),
             )
         )
+
+
+def release_table(keys, data) -> None:
+    """Hand a table from :meth:`Labelling.new_table` back once its solve is over, for the
+    thread's next solve of the same table size (only tables of up to 2**SPARE_BITS entries
+    are kept, one per size)."""
+    entries = len(data)
+    if entries <= 1 << SPARE_BITS:
+        if not hasattr(_spare_tables, "by_shape"):
+            _spare_tables.by_shape = {}
+        _spare_tables.by_shape[(len(keys) // entries, entries.bit_length() - 1)] = (keys, data)
 
 
 def _words(values: list[int], words: int):

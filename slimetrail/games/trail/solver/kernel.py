@@ -91,41 +91,47 @@ def flood(seed, free, nbr, passable):
 
 
 @nb.njit(cache=True)
-def _lca(a, b, match, base, parent, n):
-    seen = np.zeros(n, np.bool_)
+def _lca(a, b, match, base, parent):
+    seen = U0
     while True:
         a = base[a]
-        seen[a] = True
+        seen |= bit(a)
         if match[a] == -1:
             break
         a = parent[match[a]]
     while True:
         b = base[b]
-        if seen[b]:
+        if seen & bit(b):
             return b
         b = parent[match[b]]
 
 
 @nb.njit(cache=True)
 def _mark_path(v, b, child, match, base, parent, blossom):
+    """Mark the blossom's bases on the path from ``v`` to base ``b``; the grown mask."""
     while base[v] != b:
-        blossom[base[v]] = True
-        blossom[base[match[v]]] = True
+        blossom |= bit(base[v]) | bit(base[match[v]])
         parent[v] = child
         child = match[v]
         v = parent[match[v]]
+    return blossom
 
 
 @nb.njit(cache=True)
-def _augment_from(root, verts, nbr, match, n):
+def _augment_from(root, verts, nbr, match, work):
     """Look for an augmenting path from the exposed vertex ``root`` inside ``verts``;
-    if there is one, flip it (``match`` grows by one edge) and return True."""
-    used = np.zeros(n, np.bool_)
-    parent = np.full(n, -1, np.int64)
-    base = np.arange(n)
-    queue = np.empty(n, np.int64)
+    if there is one, flip it (``match`` grows by one edge) and return True.  ``work``:
+    scratch rows (parent, base, queue) of at least as many vertices, reused between calls
+    so that the search allocates nothing."""
+    parent, base, queue = work[0], work[1], work[2]
+    rest = verts
+    while rest != U0:
+        i = np.int64(cttz(rest))
+        rest &= rest - U1
+        parent[i] = -1
+        base[i] = i
+    used = bit(root)
     head, tail = 0, 0
-    used[root] = True
     queue[tail] = root
     tail += 1
     while head < tail:
@@ -138,18 +144,17 @@ def _augment_from(root, verts, nbr, match, n):
             if base[v] == base[to] or match[v] == to:
                 continue
             if to == root or (match[to] != -1 and parent[match[to]] != -1):
-                cur = _lca(v, to, match, base, parent, n)
-                blossom = np.zeros(n, np.bool_)
-                _mark_path(v, cur, to, match, base, parent, blossom)
-                _mark_path(to, cur, v, match, base, parent, blossom)
+                cur = _lca(v, to, match, base, parent)
+                blossom = _mark_path(v, cur, to, match, base, parent, U0)
+                blossom = _mark_path(to, cur, v, match, base, parent, blossom)
                 rest = verts
                 while rest != U0:
                     i = np.int64(cttz(rest))
                     rest &= rest - U1
-                    if blossom[base[i]]:
+                    if blossom & bit(base[i]):
                         base[i] = cur
-                        if not used[i]:
-                            used[i] = True
+                        if not used & bit(i):
+                            used |= bit(i)
                             queue[tail] = i
                             tail += 1
             elif parent[to] == -1:
@@ -164,16 +169,16 @@ def _augment_from(root, verts, nbr, match, n):
                         to = nxt
                     return True
                 nxt = match[to]
-                used[nxt] = True
+                used |= bit(nxt)
                 queue[tail] = nxt
                 tail += 1
     return False
 
 
 @nb.njit(cache=True)
-def max_matching(verts, nbr, n):
-    """A maximum matching of the graph induced by ``verts``: ``(size, match)``."""
-    match = np.full(n, -1, np.int64)
+def _grow_matching(verts, nbr, match, work):
+    """Grow ``match`` (every vertex of ``verts`` unmatched) into a maximum matching of the
+    graph ``verts`` induces; its size."""
     size = 0
     rest = verts
     while rest != U0:  # greedy start
@@ -193,8 +198,16 @@ def max_matching(verts, nbr, n):
     while rest != U0:
         v = np.int64(cttz(rest))
         rest &= rest - U1
-        if match[v] == -1 and _augment_from(v, verts, nbr, match, n):
+        if match[v] == -1 and _augment_from(v, verts, nbr, match, work):
             size += 1
+    return size
+
+
+@nb.njit(cache=True)
+def max_matching(verts, nbr, n):
+    """A maximum matching of the graph induced by ``verts``: ``(size, match)``."""
+    match = np.full(n, -1, np.int64)
+    size = _grow_matching(verts, nbr, match, np.empty((3, n), np.int64))
     return size, match
 
 
@@ -203,8 +216,11 @@ def geography_wins(free, snail, nbr, n):
     """Undirected vertex geography: the player to move from ``snail`` wins iff the snail's
     vertex lies in every maximum matching of the region, i.e. iff a maximum matching of the
     region without it has an augmenting path from it."""
-    _, match = max_matching(free, nbr, n)
-    return _augment_from(snail, free | bit(snail), nbr, match, n)
+    work = np.empty((4, n), np.int64)  # match, then _augment_from's scratch rows
+    match = work[3]
+    match[:] = -1
+    _grow_matching(free, nbr, match, work)
+    return _augment_from(snail, free | bit(snail), nbr, match, work)
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -266,6 +282,46 @@ def _tag(snail, side):
     return np.int64(snail * 2 + side)
 
 
+@nb.njit(cache=True, inline="always")
+def _entry(tag, value, flag, move):
+    """A table entry's data word: the position's tag, its score, the bound flag and the
+    best move."""
+    return tag | ((np.int64(value) + 0x8000) << 8) | (np.int64(flag) << 24) | (np.int64(move) << 26)
+
+
+@nb.njit(cache=True, inline="always")
+def _store(tt_keys, tt_data, slot, free, tag, data):
+    """Store an entry in the bucket at ``slot``: slot 0 keeps the bigger region (more work
+    to redo), slot 1 always takes the newest."""
+    same = tt_keys[slot] == free and (tt_data[slot] & 255) == tag
+    if same or tt_data[slot] == 0 or popcount(tt_keys[slot]) <= popcount(free):
+        if not same:
+            tt_keys[slot + 1] = tt_keys[slot]
+            tt_data[slot + 1] = tt_data[slot]
+        tt_keys[slot] = free
+        tt_data[slot] = data
+    else:
+        tt_keys[slot + 1] = free
+        tt_data[slot + 1] = data
+
+
+@nb.njit(cache=True, inline="always")
+def pick_move(moves, tt_move, free, side, nbr, order):
+    """The first of ``moves`` in search order: ``tt_move`` if among them, else the fewest
+    replies (neighbours in ``free``), ties by ``order[side]`` then the lowest vertex."""
+    pick = np.int64(-1)
+    pick_rank = np.int64(1) << 40
+    while moves != U0:
+        m = np.int64(cttz(moves))
+        moves &= moves - U1
+        if m == tt_move:
+            return m
+        rank = np.int64(popcount(nbr[m] & free)) * 64 + order[side, m]
+        if rank < pick_rank:
+            pick, pick_rank = m, rank
+    return pick
+
+
 @nb.njit(cache=True)
 def negamax(
     free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, tt_data, stats, deadline
@@ -294,30 +350,19 @@ def negamax(
     free = flood(bit(snail), free, nbr, ~(mine | theirs))
     reach_mine = (free & mine) != U0
     reach_theirs = (free & theirs) != U0
+    matching = not dist and params[P_MATCHING] != 0
     if not reach_mine and not reach_theirs:
         if taylor:
             return ILLEGAL
         if steps == U0:
             return -win
-        if not dist and params[P_MATCHING] != 0:
-            return win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
-    elif reach_mine != reach_theirs and not dist and params[P_MATCHING] != 0:
-        if taylor:
-            # Every legal move keeps the one reachable goal reachable and the snail cannot
-            # get stuck, so the game ends in that goal: its owner wins.
-            return win if reach_mine else -win
-        # Rastros: the player whose goal is cut off can only win by geography.  If the
-        # mover wins geography on the cells other than their own goal, they win here too
-        # (the opponent's extra option, entering that goal, loses); if the mover loses
-        # geography on the cells other than the opponent's goal, the opponent's pairing
-        # strategy wins here too (the mover's extra option, entering it, loses).
-        n = nbr.shape[0]
-        if reach_mine and geography_wins(free & ~mine, snail, nbr, n):
-            return win
-        if reach_theirs and not geography_wins(free & ~theirs, snail, nbr, n):
-            return -win
+    elif reach_mine != reach_theirs and matching and taylor:
+        # Every legal move keeps the one reachable goal reachable and the snail cannot get
+        # stuck, so the game ends in that goal: its owner wins.
+        return win if reach_mine else -win
 
-    # Transposition table: a bucket of two slots.
+    # Transposition table: a bucket of two slots.  Probed before the matching shortcuts
+    # below, which cost more than a probe and whose answers are stored too.
     mask = np.uint64(tt_keys.shape[0] - 1)
     slot = _slot(free, snail, side, mask)
     tag = _tag(snail, side)
@@ -340,6 +385,26 @@ def negamax(
         elif flag == UPPER and value < beta:
             beta = value
 
+    if matching and not reach_mine and not reach_theirs:
+        value = win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
+        _store(tt_keys, tt_data, slot, free, tag, _entry(tag, value, EXACT, 0))
+        return value
+    if matching and reach_mine != reach_theirs:
+        # Rastros: the player whose goal is cut off can only win by geography.  If the
+        # mover wins geography on the cells other than their own goal, they win here too
+        # (the opponent's extra option, entering that goal, loses); if the mover loses
+        # geography on the cells other than the opponent's goal, the opponent's pairing
+        # strategy wins here too (the mover's extra option, entering it, loses).
+        n = nbr.shape[0]
+        value = 0
+        if reach_mine and geography_wins(free & ~mine, snail, nbr, n):
+            value = win
+        elif reach_theirs and not geography_wins(free & ~theirs, snail, nbr, n):
+            value = -win
+        if value != 0:
+            _store(tt_keys, tt_data, slot, free, tag, _entry(tag, value, EXACT, 0))
+            return value
+
     best = -INF
     best_move = -1
     # Stepping into the opponent's corner loses at once; stepping next to it (when
@@ -358,34 +423,16 @@ def negamax(
                 best_move = np.int64(cttz(near))
             rest &= ~near
 
-    # Order the other moves: the table's best move first.
-    n_kids = 0
-    kid_move = np.empty(8, np.int64)
-    kid_rank = np.empty(8, np.int64)
-    while rest != U0:
-        m = np.int64(cttz(rest))
-        rest &= rest - U1
-        # Fewest replies for the opponent first; ties: nearer the mover's own goal.
-        rank = np.int64(popcount(nbr[m] & free)) * 64 + order[side, m]
-        if m == tt_move:
-            rank = -1
-        j = n_kids
-        while j > 0 and kid_rank[j - 1] > rank:
-            kid_move[j] = kid_move[j - 1]
-            kid_rank[j] = kid_rank[j - 1]
-            j -= 1
-        kid_move[j] = m
-        kid_rank[j] = rank
-        n_kids += 1
-
     if best > alpha:
         alpha = best
-    if alpha < beta and n_kids > 1 and popcount(free) >= ETC_MIN_CELLS:
+    if alpha < beta and (rest & (rest - U1)) != U0 and popcount(free) >= ETC_MIN_CELLS:
         # Enhanced transposition cutoff: a child the table already knows to lose (for the
         # opponent) by enough ends this node before any subtree is searched.
         goal_bits = mine | theirs
-        for k in range(n_kids):
-            m = kid_move[k]
+        scan = rest
+        while scan != U0:
+            m = np.int64(cttz(scan))
+            scan &= scan - U1
             kid_free = flood(bit(m), free & ~bit(m), nbr, ~goal_bits)
             found = _find(
                 tt_keys, tt_data, _slot(kid_free, m, 1 - side, mask), kid_free, _tag(m, 1 - side)
@@ -394,36 +441,37 @@ def negamax(
                 score = adjust(entry_value(tt_data[found]), dist)
                 if score >= beta:
                     return score
-    if alpha < beta:
-        for k in range(n_kids):
-            m = kid_move[k]
-            raw = negamax(
-                free & ~bit(m),
-                m,
-                1 - side,
-                unadjust(beta, dist),
-                unadjust(alpha, dist),
-                nbr,
-                goals,
-                order,
-                params,
-                tt_keys,
-                tt_data,
-                stats,
-                deadline,
-            )
-            if stats[S_ABORT] != 0:
-                return 0
-            if raw == ILLEGAL:
-                continue
-            score = adjust(raw, dist)
-            if score > best:
-                best = score
-                best_move = m
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
+    # The other moves, best first, each picked when its turn comes (a cutoff usually comes
+    # at the first, so the rest are never ranked; no per-node arrays): the table's move,
+    # then fewest replies for the opponent, ties nearer the mover's own goal.
+    while rest != U0 and alpha < beta:
+        m = pick_move(rest, tt_move, free, side, nbr, order)
+        rest &= ~bit(m)
+        raw = negamax(
+            free & ~bit(m),
+            m,
+            1 - side,
+            unadjust(beta, dist),
+            unadjust(alpha, dist),
+            nbr,
+            goals,
+            order,
+            params,
+            tt_keys,
+            tt_data,
+            stats,
+            deadline,
+        )
+        if stats[S_ABORT] != 0:
+            return 0
+        if raw == ILLEGAL:
+            continue
+        score = adjust(raw, dist)
+        if score > best:
+            best = score
+            best_move = m
+            if score > alpha:
+                alpha = score
     if best == -INF:
         # No legal move: stuck.  (Under Taylor's rule only when no goal can be reached,
         # which the rule itself prevents after the first move.)
@@ -435,21 +483,5 @@ def negamax(
         flag = LOWER
     else:
         flag = EXACT
-    data = (
-        tag
-        | ((np.int64(best) + 0x8000) << 8)
-        | (np.int64(flag) << 24)
-        | (np.int64(best_move) << 26)
-    )
-    # Slot 0 keeps the bigger region (more work to redo); slot 1 always takes the newest.
-    same = tt_keys[slot] == free and (tt_data[slot] & 255) == tag
-    if same or tt_data[slot] == 0 or popcount(tt_keys[slot]) <= popcount(free):
-        if not same:
-            tt_keys[slot + 1] = tt_keys[slot]
-            tt_data[slot + 1] = tt_data[slot]
-        tt_keys[slot] = free
-        tt_data[slot] = data
-    else:
-        tt_keys[slot + 1] = free
-        tt_data[slot + 1] = data
+    _store(tt_keys, tt_data, slot, free, tag, _entry(tag, best, flag, best_move))
     return best

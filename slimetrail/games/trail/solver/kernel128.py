@@ -15,7 +15,6 @@ import numpy as np
 
 from slimetrail.games.trail.solver.kernel import (
     CLOCK_EVERY,
-    ETC_MIN_CELLS,
     EXACT,
     ILLEGAL,
     INF,
@@ -38,6 +37,12 @@ from slimetrail.games.trail.solver.kernel import (
     popcount,
     unadjust,
 )
+
+# Regions at least this big try enhanced transposition cutoffs.  Higher than the one-word
+# kernel's: a flood of two words per child costs more than the subtrees it saves below this
+# (hex 10x10 Taylor positions 12-30 plies in: 1.55x faster than at 20 cells, 1.22x the nodes;
+# bench/RESULTS.md).
+WIDE_ETC_MIN_CELLS = 60
 
 __all__ = ["MATE", "geography_wins", "max_matching", "negamax"]
 
@@ -216,6 +221,21 @@ def _find(tt_keys, tt_data, slot, lo, hi, tag):
     return -1
 
 
+@nb.njit(cache=True, inline="always")
+def pick_move(m_lo, m_hi, tt_move, free_lo, free_hi, side, nbr, order):
+    """The first of the moves ``m_lo``/``m_hi`` in :func:`.kernel.pick_move`'s order."""
+    pick = np.int64(-1)
+    pick_rank = np.int64(1) << 40
+    while (m_lo | m_hi) != U0:
+        m, m_lo, m_hi = lowest(m_lo, m_hi)
+        if m == tt_move:
+            return m
+        rank = count(nbr[m, 0] & free_lo, nbr[m, 1] & free_hi) * 64 + order[side, m]
+        if rank < pick_rank:
+            pick, pick_rank = m, rank
+    return pick
+
+
 @nb.njit(cache=True)
 def negamax(
     free_lo,
@@ -311,29 +331,14 @@ def negamax(
             r_lo &= ~near_lo
             r_hi &= ~near_hi
 
-    n_kids = 0
-    kid_move = np.empty(8, np.int64)
-    kid_rank = np.empty(8, np.int64)
-    while (r_lo | r_hi) != U0:
-        m, r_lo, r_hi = lowest(r_lo, r_hi)
-        rank = count(nbr[m, 0] & free_lo, nbr[m, 1] & free_hi) * 64 + order[side, m]
-        if m == tt_move:
-            rank = -1
-        j = n_kids
-        while j > 0 and kid_rank[j - 1] > rank:
-            kid_move[j] = kid_move[j - 1]
-            kid_rank[j] = kid_rank[j - 1]
-            j -= 1
-        kid_move[j] = m
-        kid_rank[j] = rank
-        n_kids += 1
-
     if best > alpha:
         alpha = best
     g_lo, g_hi = ~(mine_lo | th_lo), ~(mine_hi | th_hi)
-    if alpha < beta and n_kids > 1 and count(free_lo, free_hi) >= ETC_MIN_CELLS:
-        for k in range(n_kids):  # enhanced transposition cutoff, as in kernel.py
-            m = kid_move[k]
+    several = count(r_lo, r_hi) > 1
+    if alpha < beta and several and count(free_lo, free_hi) >= WIDE_ETC_MIN_CELLS:
+        scan_lo, scan_hi = r_lo, r_hi
+        while (scan_lo | scan_hi) != U0:  # enhanced transposition cutoff, as in kernel.py
+            m, scan_lo, scan_hi = lowest(scan_lo, scan_hi)
             m_lo, m_hi = bit(m)
             k_lo, k_hi = flood(m_lo, m_hi, free_lo & ~m_lo, free_hi & ~m_hi, nbr, g_lo, g_hi)
             kid_slot = _slot(k_lo, k_hi, m, 1 - side, mask)
@@ -342,38 +347,37 @@ def negamax(
                 score = adjust(entry_value(tt_data[found]), dist)
                 if score >= beta:
                     return score
-    if alpha < beta:
-        for k in range(n_kids):
-            m = kid_move[k]
-            m_lo, m_hi = bit(m)
-            raw = negamax(
-                free_lo & ~m_lo,
-                free_hi & ~m_hi,
-                m,
-                1 - side,
-                unadjust(beta, dist),
-                unadjust(alpha, dist),
-                nbr,
-                goals,
-                order,
-                params,
-                tt_keys,
-                tt_data,
-                stats,
-                deadline,
-            )
-            if stats[S_ABORT] != 0:
-                return 0
-            if raw == ILLEGAL:
-                continue
-            score = adjust(raw, dist)
-            if score > best:
-                best = score
-                best_move = m
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
+    while (r_lo | r_hi) != U0 and alpha < beta:  # in kernel.py's order, picked as it goes
+        m = pick_move(r_lo, r_hi, tt_move, free_lo, free_hi, side, nbr, order)
+        m_lo, m_hi = bit(m)
+        r_lo &= ~m_lo
+        r_hi &= ~m_hi
+        raw = negamax(
+            free_lo & ~m_lo,
+            free_hi & ~m_hi,
+            m,
+            1 - side,
+            unadjust(beta, dist),
+            unadjust(alpha, dist),
+            nbr,
+            goals,
+            order,
+            params,
+            tt_keys,
+            tt_data,
+            stats,
+            deadline,
+        )
+        if stats[S_ABORT] != 0:
+            return 0
+        if raw == ILLEGAL:
+            continue
+        score = adjust(raw, dist)
+        if score > best:
+            best = score
+            best_move = m
+            if score > alpha:
+                alpha = score
     if best == -INF:
         return 0 if taylor else -win
 
