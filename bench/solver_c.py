@@ -94,6 +94,8 @@ def run_set(
     our two-word kernel on regions that fit one word (to check the dispatch by size);
     ``old``: also the way before the two-word kernel (the Python layer over the one-word
     kernel for regions over 64 cells), on the positions both solved."""
+    if not positions:
+        return
     lines, boards = zip(*(c_input(s) for s in positions), strict=True)
     out = subprocess.run(
         [exe, str(args.table_bits), str(args.limit)],
