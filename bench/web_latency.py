@@ -52,7 +52,10 @@ def main() -> None:
     parser.add_argument("--move-time", type=float, default=2.0)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    from slimetrail.ai import MAX_LEVEL
+    from slimetrail.ai import levels_for
+    from slimetrail.core.registry import get_game
+
+    top = max(levels_for(get_game("slimetrail")))
 
     with tempfile.TemporaryDirectory() as tmp:
         server = start_server(Path(tmp), args.move_time, args.workers)
@@ -77,7 +80,7 @@ def main() -> None:
                         json={
                             "game": "slimetrail",
                             "options": {"size": 15},
-                            "level": MAX_LEVEL,
+                            "level": top,
                             "side": 2,
                         },
                     ).json()

@@ -9,8 +9,9 @@ from functools import cache
 
 import pytest
 
-from slimetrail.ai import Limit, choose_move, levels
+from slimetrail.ai import Limit, choose_move
 from slimetrail.core.registry import get_game
+from slimetrail.games.trail import ladder
 
 solver = pytest.importorskip("slimetrail.games.trail.solver")
 
@@ -135,7 +136,7 @@ def test_the_play_book_answers_the_portuguese_openings():
 def test_the_search_keeps_a_fair_share_when_the_solver_runs_out(monkeypatch):
     """The solver gets at most SOLVER_SHARE of the budget; the search gets the rest."""
     given: dict[str, float] = {}
-    real_search = levels.search
+    real_search = ladder.search
 
     def slow_solve(state, **options):
         given["solver"] = options["time_limit"]
@@ -146,8 +147,8 @@ def test_the_search_keeps_a_fair_share_when_the_solver_runs_out(monkeypatch):
         return real_search(state, Limit(depth=1))
 
     monkeypatch.setattr(solver, "solve", slow_solve)
-    monkeypatch.setattr(levels, "search", fake_search)
+    monkeypatch.setattr(ladder, "search", fake_search)
     state = get_game("slimetrail").state_from_fen("7/7/7/7/7/7/4o2 2")  # in no book
     choose_move(state, 6, time_limit=2.0)
-    assert given["solver"] <= levels.SOLVER_SHARE * 2.0
-    assert given["search"] >= (1 - levels.SOLVER_SHARE) * 2.0 * 0.9
+    assert given["solver"] <= ladder.SOLVER_SHARE * 2.0
+    assert given["search"] >= (1 - ladder.SOLVER_SHARE) * 2.0 * 0.9

@@ -21,19 +21,17 @@ Levels: a game declares its own ladder by overriding ``Game.ai_ladder(self)`` to
 :class:`Ladder` -- ``Ladder(levels={1: player, 2: ..., top: ...}, analyse=function)``, where
 each player has a ``description`` and ``play(state, limit, rng) -> PlayResult`` (see the
 :class:`~slimetrail.ai.levels.Player` protocol) and ``analyse(state, limit, stop, on_info)``
-is the game's full-strength analysis.  The Slime Trail games return :data:`SEARCH_LADDER`
-(alpha-beta, the exact solver at level 6); every other game gets :data:`MCTS_LADDER`
+is the game's full-strength analysis; its optional ``solved`` hook gives engines a proven
+move with its score.  The games with ladders of their own keep them in their folders (the
+Slime Trail games': alpha-beta, the books and the exact solver at level 6, in
+:mod:`slimetrail.games.trail.ladder`); every other game gets :data:`MCTS_LADDER`
 (:func:`mcts_ladder`): level 1 random but never missing a win in one, then MCTS with more
-and more playouts, the top level using the whole time limit.  ``LEVELS``/``MAX_LEVEL`` are
-the Slime Trail ladder's, kept for callers that know only that game; use
-:func:`levels_for` for any game.
+and more playouts, the top level using the whole time limit.  :func:`levels_for` gives any
+game's levels.
 """
 
 from slimetrail.ai.levels import (
-    LEVELS,
-    MAX_LEVEL,
     MCTS_LADDER,
-    SEARCH_LADDER,
     Ladder,
     analyse,
     choose_move,
@@ -47,12 +45,9 @@ from slimetrail.ai.mcts import MCTS, mcts
 from slimetrail.ai.search import MATE, require_two_player_zero_sum, search
 
 __all__ = [
-    "LEVELS",
     "MATE",
-    "MAX_LEVEL",
     "MCTS",
     "MCTS_LADDER",
-    "SEARCH_LADDER",
     "Ladder",
     "Limit",
     "PlayResult",

@@ -289,3 +289,42 @@ def search(
     result.nodes = searcher.nodes
     result.seconds = time.perf_counter() - started
     return result
+
+
+def score_moves_within(state: State, depth: int, deadline: float) -> dict[Move, int]:
+    """Every move's score at ``depth`` (a ``time.perf_counter()`` deadline), shallower if
+    the deadline is hit; all 0 if even depth 1 does not fit."""
+    for d in range(depth, 0, -1):
+        # Each shallower retry gets a few milliseconds even past the deadline.
+        searcher = Searcher(state, movetime=max(0.02, deadline - time.perf_counter()))
+        try:
+            return searcher.score_moves(d)
+        except _Abort:
+            continue
+    return dict.fromkeys(state.legal_moves(), 0)
+
+
+def best_by_search(
+    state: State,
+    moves: list[Move],
+    deadline: float,
+    nodes: int,
+    stop: threading.Event | None = None,
+) -> Move:
+    """The search's favourite among ``moves`` (all of equal game-theoretic value), deepening
+    until ``deadline`` (``time.perf_counter()``), ``nodes`` or ``stop``."""
+    best = moves[0]
+    if len(moves) == 1:
+        return best
+    searcher = Searcher(
+        state, movetime=max(0.001, deadline - time.perf_counter()), nodes=nodes, stop=stop
+    )
+    try:
+        for depth in range(1, MAX_DEPTH + 1):
+            searcher.hit_horizon = False
+            _, best = searcher.root(depth, searcher.ordered(moves, 0, best))
+            if not searcher.hit_horizon:
+                break
+    except _Abort:
+        pass  # keep the choice of the last completed depth
+    return best

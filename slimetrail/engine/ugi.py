@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from slimetrail import __version__
-from slimetrail.ai import Limit, PlayResult, analyse, choose_move, levels_for
+from slimetrail.ai import Limit, PlayResult, analyse, choose_move, ladder_for, levels_for
 from slimetrail.ai.search import mate_from_plies
 from slimetrail.core.game import Game, GameError, Move, State
 from slimetrail.core.registry import GAMES, get_game
@@ -130,16 +130,12 @@ class UgiEngine:
 
     def _cmd_isready(self, args: list[str]) -> None:
         if not self._warm and not self.searching:
-            # The protocol's moment for slow set-up: compile (or load) the solver's kernel.
-            from slimetrail.ai.levels import _solver_module
-
-            solver = _solver_module()
+            # The protocol's moment for slow set-up: the game compiles (or loads) its kernels.
             self._warm = True
-            if solver is not None and hasattr(solver, "warm_up"):
-                try:
-                    solver.warm_up()
-                except Exception as exc:  # the search still works without the solver
-                    self.send(f"info string error solver unavailable: {exc}")
+            try:
+                type(self.game).warm_up()
+            except Exception as exc:  # the search still works without the kernels
+                self.send(f"info string error solver unavailable: {exc}")
         self.send("readyok")
 
     def _cmd_uginewgame(self, args: list[str]) -> None:
@@ -307,9 +303,8 @@ class UgiEngine:
     ) -> Move | None:
         """The books' or the solver's move, reported with its proven score, if they answer
         within the budget (and before ``stop``)."""
-        from slimetrail.ai.levels import solver_choice
-
-        choice = solver_choice(state, started + budget, 20_000, stop)
+        solved = ladder_for(state.game).solved
+        choice = None if solved is None else solved(state, started + budget, 20_000, stop)
         if choice is None:
             return None
         elapsed = int((time.perf_counter() - started) * 1000)

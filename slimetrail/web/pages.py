@@ -119,8 +119,9 @@ def palette() -> Response:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> HTMLResponse:
-    available = levels()
     cards = [game_card(cls) for cls in GAMES.values()]
+    # "Play now" is the headline game's: its levels and their default.
+    available = levels(next(iter(GAMES.values()))()) if GAMES else {}
     return templates.TemplateResponse(
         request,
         "home.html",
@@ -168,7 +169,7 @@ def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
         detail = "This seat link is not valid for this game: it may be mistyped or incomplete."
         ways = [(f"/play/{match_id}", "Watch this game"), ("/", "Start a new game")]
         return error_page(request, 403, detail, heading="Not your seat", ways=ways)
-    available = levels()
+    available = levels(loaded.game)
     return templates.TemplateResponse(
         request,
         "play.html",

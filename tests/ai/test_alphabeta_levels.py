@@ -11,11 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slimetrail.ai import LEVELS, MATE, MAX_LEVEL, Limit, choose_move, search
+from slimetrail.ai import MATE, Limit, choose_move, levels_for, search
 from slimetrail.ai.search import mate_in
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.eval import LOST_NOW, WIN_NOW
+
+LEVELS = levels_for(get_game("slimetrail"))  # the Slime Trail games' ladder
+MAX_LEVEL = max(LEVELS)
 
 
 def brute(state) -> tuple[str, int]:

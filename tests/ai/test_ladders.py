@@ -8,9 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from slimetrail.ai import (
-    LEVELS,
     MCTS_LADDER,
-    SEARCH_LADDER,
     Ladder,
     Limit,
     PlayResult,
@@ -22,6 +20,7 @@ from slimetrail.ai import (
 )
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import GAMES, get_game
+from slimetrail.games.trail.ladder import LEVELS_TABLE, TRAIL_LADDER
 
 
 def test_every_registered_game_has_levels_one_to_top():
@@ -30,10 +29,12 @@ def test_every_registered_game_has_levels_one_to_top():
         assert sorted(levels) == list(range(1, max(levels) + 1))
         assert all(isinstance(text, str) and text for text in levels.values())
     for game_id in ("slimetrail", "slimetrail-hex", "slimetrail-square"):
-        assert ladder_for(get_game(game_id)) is SEARCH_LADDER
-        assert levels_for(get_game(game_id)) == LEVELS
+        assert ladder_for(get_game(game_id)) is TRAIL_LADDER
+        assert levels_for(get_game(game_id)) == {n: v.description for n, v in LEVELS_TABLE.items()}
+        assert TRAIL_LADDER.solved is not None  # the UGI engine's proven moves
     for game_id in ("toy-three", "toy-pie"):
         assert ladder_for(get_game(game_id)) is MCTS_LADDER
+        assert MCTS_LADDER.solved is None
         assert "random" in levels_for(get_game(game_id))[1]
 
 

@@ -478,7 +478,8 @@ def test_home_previews_and_play_now(client: TestClient) -> None:
     assert page.count(">Play now</button>") == 1
     assert page.index('class="play-now"') < page.index('class="game-list"')
     fields = dict(re.findall(r'name="(\w+)" value="([\w-]+)"', play_now.group(2)))
-    assert fields == {"opponent": "computer", "level": str(default_level(levels())), "side": "1"}
+    level = default_level(levels(GAMES[first]()))
+    assert fields == {"opponent": "computer", "level": str(level), "side": "1"}
     answer = client.post(f"/new/{first}", params=fields, follow_redirects=False)
     assert answer.status_code == 303
     match_id = answer.headers["location"].split("/play/")[1].split("?")[0]

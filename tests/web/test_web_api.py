@@ -363,12 +363,15 @@ def test_computer_replies_and_moves_first_when_it_has_side_one(client: TestClien
 
 
 def test_requests_are_answered_while_the_computer_thinks(slow_client: TestClient) -> None:
-    from slimetrail.ai import MAX_LEVEL
+    from slimetrail.ai import levels_for
+    from slimetrail.core.registry import get_game
+
+    top = max(levels_for(get_game("slimetrail")))
 
     client = slow_client
     # The strongest level on the largest board searches for its whole time cap: requests
     # made meanwhile are answered while the move is being searched in a worker process.
-    match = create(client, level=MAX_LEVEL, side=2, options={"size": 15})
+    match = create(client, level=top, side=2, options={"size": 15})
     token = token_of(match, 2)
     assert get(client, match["id"], token)["thinking"]
     assert client.get("/healthz").status_code == 200
@@ -394,10 +397,13 @@ def test_undo_against_the_computer(client: TestClient) -> None:
 
 
 def test_undo_while_the_computer_thinks_cancels_its_move(slow_client: TestClient) -> None:
-    from slimetrail.ai import MAX_LEVEL
+    from slimetrail.ai import levels_for
+    from slimetrail.core.registry import get_game
+
+    top = max(levels_for(get_game("slimetrail")))
 
     client = slow_client
-    match = create(client, level=MAX_LEVEL, options={"size": 15})
+    match = create(client, level=top, options={"size": 15})
     token = token_of(match, 1)
     match = move(client, match, token, "h9").json()
     assert match["thinking"]
@@ -700,7 +706,10 @@ def test_live_websocket_moves_appear_for_the_other_seat(live_server) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("server", ["slow_live_server", "pg_slow_live_server"])
 def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(server, request) -> None:
-    from slimetrail.ai import MAX_LEVEL
+    from slimetrail.ai import levels_for
+    from slimetrail.core.registry import get_game
+
+    top = max(levels_for(get_game("slimetrail")))
 
     slow_live_server = request.getfixturevalue(server)
 
@@ -712,7 +721,7 @@ def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(server, re
             "POST", f"{base}/{hotseat['id']}/move", json={"seat": token, "move": text, "ply": ply}
         )
     # A computer game killed while the computer is to move: its move must come after restart.
-    body = {"game": "slimetrail", "level": MAX_LEVEL, "side": 2, "options": {"size": 15}}
+    body = {"game": "slimetrail", "level": top, "side": 2, "options": {"size": 15}}
     computer = http_json("POST", base, json=body)
     seat = token_of(computer, 2)
     assert http_json("GET", f"{base}/{computer['id']}?seat={seat}")["thinking"]

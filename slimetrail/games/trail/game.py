@@ -150,9 +150,9 @@ class TrailGame(Game):
 
     def ai_ladder(self) -> Any:
         # Alpha-beta with the trail evaluation, and the exact solver at the top level.
-        from slimetrail.ai.levels import SEARCH_LADDER
+        from slimetrail.games.trail.ladder import TRAIL_LADDER
 
-        return SEARCH_LADDER
+        return TRAIL_LADDER
 
 
 class SlimetrailGame(TrailGame):
