@@ -524,6 +524,21 @@ def test_cli_text_fen_and_finished_game():
     assert code == 0 and "game is over" in out and "won by player 1" in out
 
 
+def test_cli_solves_any_game_with_an_exact_solver(capsys):
+    """The command goes through the game's exact solver: Slither's on 4x4 agrees with the
+    library; a game without one, and options a solver lacks, are refused by name."""
+    code, out = _cli("--game", "slither", "--size", "4", "--json")
+    state = get_game("slither", size=4).new_state()
+    expected = state.game.exact_solver().solve(state)
+    assert code == 0
+    assert json.loads(out)["value"] == expected.value
+    assert len(json.loads(out)["move_values"]) == len(state.legal_moves())
+    code, _ = _cli("--game", "slime-moku")
+    assert code == 2 and "slime-moku has no exact solver" in capsys.readouterr().err
+    code, _ = _cli("--game", "slither", "--size", "4", "--workers", "2")
+    assert code == 2 and "no --workers" in capsys.readouterr().err
+
+
 def test_cli_workers_and_checkpoint(tmp_path, capsys, caplog):
     caplog.set_level("INFO", logger="slimetrail.games.trail.solver")
     plain = json.loads(_cli("--size", "5", "--json", "--no-book")[1])

@@ -13,7 +13,7 @@ from slimetrail.cli.main import add_game_arguments, game_from_args
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "solve",
-        help="solve a Slime Trail position exactly",
+        help="solve a position exactly (games with an exact solver)",
         description="Analyse the position after MOVES from the start (or --fen) exactly: its "
         "value for the side to move and every winning (or drawing) move.",
     )
@@ -42,9 +42,23 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from slimetrail.games.trail.solver import SolveTimeout, solve
+    from slimetrail.core.game import SolveTimeout
 
     game = game_from_args(args)
+    solver = game.exact_solver()
+    if solver is None:
+        print(
+            f"slimetrail: {game.spec} has no exact solver",
+            file=sys.stderr,
+        )
+        return 2
+    long_solve = getattr(solver, "solve_long", None)
+    if (args.workers or args.checkpoint or args.no_book) and long_solve is None:
+        print(
+            f"slimetrail: {game.id}'s solver has no --workers, --checkpoint or --no-book",
+            file=sys.stderr,
+        )
+        return 2
     state = game.state_from_fen(args.fen) if args.fen else game.new_state()
     for text in args.moves:
         state.push_str(text)
@@ -54,11 +68,8 @@ def run(args: argparse.Namespace) -> int:
         print("slimetrail: --workers must be at least 1", file=sys.stderr)
         return 2
     try:
-        if args.workers or args.checkpoint:
-            # Imported only here: it loads the kernels, which a small position never needs.
-            from slimetrail.games.trail.solver.parallel import solve_long
-
-            result = solve_long(
+        if long_solve is not None and (args.workers or args.checkpoint or args.no_book):
+            result = long_solve(
                 state,
                 workers=args.workers,
                 distance=args.distance,
@@ -67,12 +78,7 @@ def run(args: argparse.Namespace) -> int:
                 book=not args.no_book,
             )
         else:
-            result = solve(
-                state,
-                distance=args.distance,
-                time_limit=args.time_limit,
-                book=not args.no_book,
-            )
+            result = solver.solve(state, distance=args.distance, time_limit=args.time_limit)
     except SolveTimeout as exc:
         print(f"slimetrail: unsolved: {exc}", file=sys.stderr)
         return 1
@@ -112,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"every move loses: {' '.join(_describe(state, result, m) for m in result.move_values)}"
         )
-    if result.nodes == 0:
+    if result.nodes == 0 and long_solve is not None:  # only solvers with a book skip --no-book
         print("from the opening book (--no-book searches)")
     else:
         print(f"{result.nodes} nodes in {result.seconds:.2f} s")

@@ -462,4 +462,9 @@ class ExactSolver(Protocol):
     def solve(
         self, state: State, *, distance: bool = False, time_limit: float | None = None
     ) -> SolveResult:
-        """Solve ``state``; raises :class:`SolveTimeout` after ``time_limit`` seconds."""
+        """Solve ``state``; raises :class:`SolveTimeout` after ``time_limit`` seconds.
+
+        A solver for long solves may also offer ``solve_long(state, *, workers, distance,
+        time_limit, checkpoint_dir, book)``: several processes, checkpoints that a rerun
+        resumes, an opening book to bypass (``slimetrail solve --workers/--checkpoint/
+        --no-book``)."""

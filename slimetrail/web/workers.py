@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from slimetrail.core.game import GameError, State
+from slimetrail.core.game import GameError, SolveTimeout, State
 from slimetrail.core.registry import GAMES, get_game
 
 # A job may overrun its own time cap by this factor plus this many seconds (first calls may
@@ -88,11 +88,13 @@ def analyse(
     game_id: str, options: dict[str, str], moves: list[str], time_limit: float
 ) -> dict[str, Any]:
     """Exact values of the position after ``moves`` and of each legal move, if solvable."""
-    from slimetrail.games.trail.solver import SolveTimeout, solve
-
     state = replay(game_id, options, moves)
+    solver = state.game.exact_solver()
+    if solver is None:
+        answer = unsolved(state.to_move, f"{state.game.title} has no exact solver")
+        return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
     try:
-        result = _capped(hard_cap(time_limit), _solve, solve, state, time_limit)
+        result = _capped(hard_cap(time_limit), _solve, solver.solve, state, time_limit)
     except (SolveTimeout, JobTimeout):
         answer = unsolved(state.to_move, f"not solved within {time_limit:g} s")
         return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
@@ -166,7 +168,10 @@ def unsolved(to_move: int, detail: str) -> dict[str, Any]:
 
 
 def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
-    return solve(state, distance=True, time_limit=time_limit)
+    try:
+        return solve(state, distance=True, time_limit=time_limit)
+    except GameError:  # a solver that proves who wins but not in how many plies (Slither's)
+        return solve(state, time_limit=time_limit)
 
 
 def _watch_parent() -> None:

@@ -519,6 +519,20 @@ def test_analyse_reports_what_it_cannot_solve(client: TestClient) -> None:
     assert answer["value"] is None and answer["moves"] == {}
 
 
+def test_analyse_uses_each_games_own_solver(client: TestClient) -> None:
+    """Slither's solver answers its 4x4 board; a game without a solver gets the engine."""
+    body = {"game": "slither", "options": {"size": "4"}, "moves": []}
+    answer = client.post("/api/analyse", json=body).json()
+    state = get_game("slither", size=4).new_state()
+    expected = state.game.exact_solver().solve(state)
+    assert answer["solved"] and answer["value"] == expected.value
+    assert answer["moves"] == {state.move_str(m): v for m, v in expected.move_values.items()}
+    body = {"game": "slime-moku", "options": {"size": "7", "k": "4"}, "moves": []}
+    answer = client.post("/api/analyse", json=body).json()
+    assert answer["solved"] is False and "no exact solver" in answer["detail"]
+    assert answer["engine"] is not None and answer["engine"]["best"]
+
+
 def test_analyse_rejects_bad_input(client: TestClient) -> None:
     cases = [
         ({"game": "nosuch"}, 400),

@@ -29,6 +29,7 @@ __all__ = [
     "can_solve",
     "release_table",
     "solve",
+    "solve_long",
     "warm_up",
 ]
 
@@ -56,6 +57,14 @@ def can_solve(game: Game) -> bool:
     from slimetrail.games.trail.game import TrailGame
 
     return isinstance(game, TrailGame) and game.size * game.size <= MAX_CELLS
+
+
+def solve_long(state: State, **options) -> SolveResult:
+    """A solve that may take hours (workers, checkpoints, no book):
+    :func:`slimetrail.games.trail.solver.parallel.solve_long`, imported only when asked for."""
+    from slimetrail.games.trail.solver.parallel import solve_long as long_solve
+
+    return long_solve(state, **options)
 
 
 def warm_up() -> None:
