@@ -27,6 +27,11 @@ def cell(page, name: str):
     return page.locator(f'#board [data-cell="{name}"]')
 
 
+def style(page, selector: str, prop: str) -> str:
+    """The computed ``prop`` of the element at ``selector``, looked up and read in one go."""
+    return page.eval_on_selector(selector, "(e, p) => getComputedStyle(e)[p]", prop)
+
+
 def classes(page, name: str) -> list[str]:
     return (cell(page, name).get_attribute("class") or "").split()
 
@@ -37,24 +42,29 @@ def test_a_step_into_the_opponents_goal_is_a_warning(live_server, open_page) -> 
     page.wait_for_selector("#board [data-cell].legal", state="attached")
     assert {"legal", "losing"} <= set(classes(page, "g7"))
     assert "legal" in classes(page, "f7") and "losing" not in classes(page, "f7")
-    target = cell(page, "g7").locator(".target")
-    assert target.evaluate("e => getComputedStyle(e).stroke") == WARNING
+    # Each look is one call into the page: the live connection may redraw the board between
+    # two calls, and an element looked up in one is gone in the next.
+    target = '#board [data-cell="g7"] .target'
+    assert style(page, target, "stroke") == WARNING
     # A ring round the goal's badge, not a dot over its number.
-    assert target.evaluate("e => getComputedStyle(e).fill") == "none"
-    assert float(target.get_attribute("r")) >= 0.4
-    plain = cell(page, "f7").locator(".target")
-    assert plain.evaluate("e => getComputedStyle(e).fill") != WARNING
+    assert style(page, target, "fill") == "none"
+    assert float(page.eval_on_selector(target, "e => e.getAttribute('r')")) >= 0.4
+    assert style(page, '#board [data-cell="f7"] .target', "fill") != WARNING
     assert "loses at once" in cell(page, "g7").get_attribute("aria-label")
     # A warning sign in the cell's corner, drawn above the goal's badge, off its number.
-    signs = page.locator("#board svg .warning")
-    assert signs.count() == 1 and signs.get_attribute("data-for") == "g7"
-    sign = signs.bounding_box()
-    goal = cell(page, "g7").bounding_box()
+    signs = page.eval_on_selector_all("#board svg .warning", "s => s.map(e => e.dataset.for)")
+    assert signs == ["g7"]
+    sign, goal = page.evaluate(
+        """() => [document.querySelector('#board svg .warning'),
+                  document.querySelector('#board [data-cell="g7"]')].map(e => {
+            const r = e.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        })"""
+    )
     middle = (sign["x"] + sign["width"] / 2, sign["y"] + sign["height"] / 2)
     assert goal["x"] <= middle[0] <= goal["x"] + goal["width"] * 0.35
     assert goal["y"] <= middle[1] <= goal["y"] + goal["height"] * 0.35
-    colour = signs.locator("polygon").evaluate("e => getComputedStyle(e).fill")
-    assert colour == WARNING
+    assert style(page, "#board svg .warning polygon", "fill") == WARNING
 
 
 def test_an_illegal_click_says_why(live_server, open_page) -> None:
