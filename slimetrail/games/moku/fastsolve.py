@@ -19,10 +19,10 @@ import time
 import numba as nb
 import numpy as np
 
+from slimetrail.compiled import cttz, now, popcount
 from slimetrail.core.game import GameError, GameOptionError, SolveTimeout, State
 from slimetrail.games.moku.board import MokuBoard, get_board
 from slimetrail.games.moku.solver import symmetries
-from slimetrail.games.trail.solver.kernel import cttz, now, popcount
 
 U0, U1 = np.uint64(0), np.uint64(1)
 MAX_BITS = 64

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from slimetrail.compiled import cttz
 from slimetrail.core.game import GameOptionError, SolveTimeout
 from slimetrail.games.moku.board import MokuBoard
 from slimetrail.games.moku.fastsolve import (
@@ -37,7 +38,6 @@ from slimetrail.games.moku.fastsolve import (
     slot_of,
     symmetry_tables,
 )
-from slimetrail.games.trail.solver.kernel import cttz
 
 U0, U1 = np.uint64(0), np.uint64(1)
 INF = 1 << 50

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import numba as nb
 import numpy as np
 
+from slimetrail.compiled import now
 from slimetrail.games.trail.search_kernel import (
     U0,
     compiled,
@@ -32,7 +33,6 @@ from slimetrail.games.trail.search_kernel import (
     legal_steps,
     popcount,
 )
-from slimetrail.games.trail.solver.kernel import now
 from slimetrail.games.trail.solver.kernel128 import bit, lowest
 
 if TYPE_CHECKING:

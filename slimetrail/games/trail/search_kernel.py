@@ -25,10 +25,10 @@ import numba as nb
 import numpy as np
 
 from slimetrail.ai.search import EVAL_SCALE, MATE, MATE_BOUND
+from slimetrail.compiled import now
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import GameError
 from slimetrail.games.trail.board import get_board
-from slimetrail.games.trail.solver.kernel import now
 from slimetrail.games.trail.solver.kernel128 import bit, lowest
 
 if TYPE_CHECKING:

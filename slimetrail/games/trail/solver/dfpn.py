@@ -31,16 +31,14 @@ import time
 import numba as nb
 import numpy as np
 
+from slimetrail.compiled import cttz, now, popcount
 from slimetrail.core.game import GameError, SolveResult, SolveTimeout, State
 from slimetrail.games.trail.solver.kernel import (
     U0,
     U1,
     bit,
-    cttz,
     flood,
     geography_wins,
-    now,
-    popcount,
 )
 
 INF = 1 << 40  # the proof number of a disproved position (and the disproof of a proved one)

@@ -14,13 +14,10 @@ loser long ones.
 
 from __future__ import annotations
 
-import time
-
 import numba as nb
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
+
+from slimetrail.compiled import cttz, now, popcount
 
 MATE = 1000
 INF = 10_000
@@ -37,34 +34,6 @@ ETC_MIN_CELLS = 20
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-
-
-@intrinsic
-def cttz(typingctx, x):
-    """Index of the lowest set bit (LLVM ``cttz``)."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-@intrinsic
-def popcount(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@nb.njit(cache=True)
-def now() -> float:
-    with nb.objmode(t="float64"):
-        t = time.monotonic()
-    return t
 
 
 @nb.njit(cache=True, inline="always")

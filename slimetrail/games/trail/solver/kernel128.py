@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from slimetrail.compiled import cttz, now, popcount
 from slimetrail.games.trail.solver.kernel import (
     CLOCK_EVERY,
     EXACT,
@@ -30,11 +31,8 @@ from slimetrail.games.trail.solver.kernel import (
     U1,
     UPPER,
     adjust,
-    cttz,
     entry_flag,
     entry_value,
-    now,
-    popcount,
     unadjust,
 )
 
