@@ -633,6 +633,9 @@ function setMatch(match) {
   // A move played (not a take-back or a first load): sound and animation follow the redraw.
   const moved = !first && match.ply > page.match.ply && page.viewPly === null;
   const before = moved ? movingTokenCell(page.match) : null;
+  // The same board again (the live connection's first message, a poll): left as drawn, so
+  // that focus, hover and what a test or a screen reader is looking at stay put.
+  const sameBoard = !changed && page.viewPly === null && page.match.svg === match.svg;
   page.match = match;
   if (changed || page.viewPly !== null) {
     page.prefix = [];
@@ -643,7 +646,7 @@ function setMatch(match) {
   }
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
-  if (page.prefix.length === 0 || changed) redraw();
+  if ((page.prefix.length === 0 || changed) && !sameBoard) redraw();
   if (moved) {
     playMoveSound();
     animateMove(before);
