@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from slimetrail.ai.limits import Limit, PlayResult
 from slimetrail.ai.mcts import MCTS
@@ -29,6 +29,16 @@ from slimetrail.core.game import Game, GameError, Move, State
 DEFAULT_LIMIT = Limit(time=1.0)
 
 Info = Callable[[PlayResult], None]
+
+
+@dataclass(frozen=True)
+class SolverChoice:
+    """A proven move: what a ladder's ``solved`` hook answers."""
+
+    move: Move
+    value: str  # "win", "loss" or "draw" for the side to move, proven
+    plies: int | None  # game length under best play after this move, if it was computed
+    nodes: int = 0  # the solver's nodes for the value proof (0: from a book)
 
 
 class Player(Protocol):
@@ -48,9 +58,8 @@ class Ladder:
     levels: Mapping[int, Player]
     analyse: Callable[[State, Limit, threading.Event | None, Info | None], PlayResult]
     # A proven move where the game's books or exact solver answer in time, for engines that
-    # report proven scores: (state, perf_counter deadline, fallback nodes, stop) -> an object
-    # with move, value ("win"/"loss"/"draw" for the side to move) and plies, or None.
-    solved: Callable[[State, float, int, threading.Event | None], Any] | None = None
+    # report proven scores: (state, perf_counter deadline, fallback nodes, stop), or None.
+    solved: Callable[[State, float, int, threading.Event | None], SolverChoice | None] | None = None
 
     def __post_init__(self) -> None:
         if sorted(self.levels) != list(range(1, len(self.levels) + 1)):

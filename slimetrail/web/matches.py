@@ -141,13 +141,6 @@ def move_seed(match_id: str, ply: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def levels(game: Game) -> dict[int, str]:
-    """The computer's levels for ``game``, weakest first, with their descriptions."""
-    from slimetrail.ai import levels_for
-
-    return levels_for(game)
-
-
 def games_json() -> list[dict[str, Any]]:
     return [
         {

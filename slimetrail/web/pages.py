@@ -27,7 +27,7 @@ from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
 from slimetrail.web.diagrams import page_diagrams
-from slimetrail.web.matches import ApiError, levels
+from slimetrail.web.matches import ApiError
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -121,7 +121,7 @@ def palette() -> Response:
 def home(request: Request) -> HTMLResponse:
     cards = [game_card(cls) for cls in GAMES.values()]
     # "Play now" is the headline game's: its levels and their default.
-    available = levels(next(iter(GAMES.values()))()) if GAMES else {}
+    available = cards[0]["levels"] if cards else {}
     return templates.TemplateResponse(
         request,
         "home.html",
@@ -169,7 +169,7 @@ def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
         detail = "This seat link is not valid for this game: it may be mistyped or incomplete."
         ways = [(f"/play/{match_id}", "Watch this game"), ("/", "Start a new game")]
         return error_page(request, 403, detail, heading="Not your seat", ways=ways)
-    available = levels(loaded.game)
+    available = levels_for(loaded.game)
     return templates.TemplateResponse(
         request,
         "play.html",

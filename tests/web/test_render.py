@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import pytest
 from fastapi.testclient import TestClient
 
+from slimetrail.ai import levels_for
 from slimetrail.core.game import (
     Game,
     IllegalMoveError,
@@ -31,7 +32,6 @@ from slimetrail.core.registry import GAMES, get_game, register
 from slimetrail.render import PALETTE, SHAPES, board_svg, fit_size, palette_css, state_svg
 from slimetrail.web.app import create_app
 from slimetrail.web.diagrams import DiagramError, render_diagram
-from slimetrail.web.matches import levels
 from slimetrail.web.pages import default_level
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -478,7 +478,7 @@ def test_home_previews_and_play_now(client: TestClient) -> None:
     assert page.count(">Play now</button>") == 1
     assert page.index('class="play-now"') < page.index('class="game-list"')
     fields = dict(re.findall(r'name="(\w+)" value="([\w-]+)"', play_now.group(2)))
-    level = default_level(levels(GAMES[first]()))
+    level = default_level(levels_for(GAMES[first]()))
     assert fields == {"opponent": "computer", "level": str(level), "side": "1"}
     answer = client.post(f"/new/{first}", params=fields, follow_redirects=False)
     assert answer.status_code == 303

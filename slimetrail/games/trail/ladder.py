@@ -13,7 +13,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from slimetrail.ai.levels import DEFAULT_LIMIT, Info, Ladder
+from slimetrail.ai.levels import DEFAULT_LIMIT, Info, Ladder, SolverChoice
 from slimetrail.ai.limits import Limit, PlayResult
 from slimetrail.ai.search import (
     EVAL_SCALE,
@@ -121,14 +121,6 @@ def _beginner_move(scores: dict[Move, int], rng: random.Random) -> Move:
 
 
 # -- the solver at the top level ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SolverChoice:
-    move: Move
-    value: str  # "win", "loss" or "draw" for the side to move, proven
-    plies: int | None  # game length under best play after this move, if it was computed
-    nodes: int = 0  # the solver's nodes for the value proof (0: from a book)
 
 
 def solver_choice(

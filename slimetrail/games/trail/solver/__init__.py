@@ -42,7 +42,16 @@ SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed
 # clearing a kept table costs a fraction of the page faults of a fresh one, which dominated
 # solves of small positions.
 SPARE_BITS = 20
-_spare_tables = threading.local()
+
+
+class _SpareTables(threading.local):
+    """Per thread: the kept table of each (words, bits) shape."""
+
+    def __init__(self) -> None:
+        self.by_shape: dict[tuple[int, int], tuple] = {}
+
+
+_spare_tables = _SpareTables()
 
 
 class SolveTooLarge(GameError):
@@ -255,8 +264,7 @@ class Labelling:
         spare table of that shape (see :func:`release_table`) cleared, if it has one."""
         import numpy as np
 
-        spares = getattr(_spare_tables, "by_shape", {})
-        table = spares.pop((self.words, bits), None)
+        table = _spare_tables.by_shape.pop((self.words, bits), None)
         if table is None:
             return np.zeros(self.words << bits, np.uint64), np.zeros(1 << bits, np.int64)
         for part in table:
@@ -315,8 +323,6 @@ def release_table(keys, data) -> None:
     are kept, one per size)."""
     entries = len(data)
     if entries <= 1 << SPARE_BITS:
-        if not hasattr(_spare_tables, "by_shape"):
-            _spare_tables.by_shape = {}
         _spare_tables.by_shape[(len(keys) // entries, entries.bit_length() - 1)] = (keys, data)
 
 

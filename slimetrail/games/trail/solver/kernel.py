@@ -354,19 +354,18 @@ def negamax(
         elif flag == UPPER and value < beta:
             beta = value
 
-    if matching and not reach_mine and not reach_theirs:
-        value = win if geography_wins(free, snail, nbr, nbr.shape[0]) else -win
-        _store(tt_keys, tt_data, slot, free, tag, _entry(tag, value, EXACT, 0))
-        return value
-    if matching and reach_mine != reach_theirs:
-        # Rastros: the player whose goal is cut off can only win by geography.  If the
-        # mover wins geography on the cells other than their own goal, they win here too
-        # (the opponent's extra option, entering that goal, loses); if the mover loses
-        # geography on the cells other than the opponent's goal, the opponent's pairing
-        # strategy wins here too (the mover's extra option, entering it, loses).
+    if matching and not (reach_mine and reach_theirs):
+        # No goal reachable: plain geography decides.  One goal (Rastros): the player whose
+        # goal is cut off can only win by geography.  If the mover wins geography on the
+        # cells other than their own goal, they win here too (the opponent's extra option,
+        # entering that goal, loses); if the mover loses geography on the cells other than
+        # the opponent's goal, the opponent's pairing strategy wins here too (the mover's
+        # extra option, entering it, loses).  Otherwise the search goes on (value 0).
         n = nbr.shape[0]
         value = 0
-        if reach_mine and geography_wins(free & ~mine, snail, nbr, n):
+        if not reach_mine and not reach_theirs:
+            value = win if geography_wins(free, snail, nbr, n) else -win
+        elif reach_mine and geography_wins(free & ~mine, snail, nbr, n):
             value = win
         elif reach_theirs and not geography_wins(free & ~theirs, snail, nbr, n):
             value = -win

@@ -332,8 +332,7 @@ def negamax(
     if best > alpha:
         alpha = best
     g_lo, g_hi = ~(mine_lo | th_lo), ~(mine_hi | th_hi)
-    several = count(r_lo, r_hi) > 1
-    if alpha < beta and several and count(free_lo, free_hi) >= WIDE_ETC_MIN_CELLS:
+    if alpha < beta and count(r_lo, r_hi) > 1 and count(free_lo, free_hi) >= WIDE_ETC_MIN_CELLS:
         scan_lo, scan_hi = r_lo, r_hi
         while (scan_lo | scan_hi) != U0:  # enhanced transposition cutoff, as in kernel.py
             m, scan_lo, scan_hi = lowest(scan_lo, scan_hi)
