@@ -100,6 +100,13 @@ class Live:
     def seat(self, player: int) -> Seat:
         return self.seats[player - 1]
 
+    def board_view(self, state: State, ply: int) -> dict[str, Any]:
+        """The view of ``state``, the position after ``ply`` moves, for the board: its last
+        move in the colour of the player the moves table says made it."""
+        from slimetrail import render
+
+        return render.board_view(state, self.movers[ply - 1] if ply else None)
+
     @property
     def thinking(self) -> bool:
         """Whether the computer is to move."""
@@ -367,7 +374,7 @@ class MatchService:
         may_move = outcome is None and not live.thinking and state.to_move in held
         clicks = state.next_clicks() if may_move else {}
         colours = state.colours()
-        view = state.view()
+        view = live.board_view(state, live.ply)
         out = view.get("out", []) if outcome is None else []
         computers = [seat for seat in live.seats if seat.kind == COMPUTER]
         players = []
@@ -467,7 +474,7 @@ class MatchService:
             state = live.state.copy()
             for _ in range(live.ply - wanted):
                 state.pop()
-            view = state.view()
+            view = live.board_view(state, wanted)
             svg = render.board_svg(
                 live.game, view, colours=state.colours(), label=f"after move {wanted}"
             )
@@ -488,7 +495,7 @@ class MatchService:
             except GameError as exc:
                 raise ApiError(400, str(exc)) from None
             actions = live.game.turn.actions
-            view = live.state.view()
+            view = live.board_view(live.state, live.ply)
             svg = render.board_svg(
                 live.game,
                 view,
