@@ -1,7 +1,7 @@
 """The compiled solver against a plain C solver (``bench/trail_solver.c``) on the same positions.
 
     python bench/solver_c.py [--mid 60] [--hex 20] [--limit 60] [--seed 1] [--table-bits 20]
-        [--before]
+        [--before] [--plain]
 
 The C baseline (alpha-beta over win/draw/loss with an exact-key transposition table, table
 move then fewest replies first; see its header) is compiled with gcc into a temporary
@@ -93,7 +93,9 @@ def run_set(
     """Solve ``positions`` with both solvers and print the totals; ``two_words``: also with
     our two-word kernel on regions that fit one word (to check the dispatch by size);
     ``old``: also the way before the two-word kernel (the Python layer over the one-word
-    kernel for regions over 64 cells), on the positions both solved."""
+    kernel for regions over 64 cells), on the positions both solved; ``args.plain``: also our
+    kernels without the shortcuts (no matching theorem, no pruning next to the goals), nodes
+    closer to the C solver's in the work each one does."""
     if not positions:
         return
     lines, boards = zip(*(c_input(s) for s in positions), strict=True)
@@ -108,6 +110,7 @@ def run_set(
     ours_only = c_only = 0
     wide_n = wide_s = 0.0
     old_n = old_s = old_lost = 0
+    plain_n = plain_s = 0.0
     for state, line, cells in zip(positions, out, boards, strict=True):
         *moves, _, c_nodes, _, c_s = line.split()
         c_solved = moves != ["unsolved"]
@@ -127,6 +130,10 @@ def run_set(
                 wide = solve(state, book=False, table_bits=args.table_bits)
             assert wide.move_values == r.move_values
             wide_n, wide_s = wide_n + wide.nodes, wide_s + wide.seconds
+        if args.plain:
+            plain = solve(state, book=False, shortcuts=False, table_bits=args.table_bits)
+            assert plain.move_values == r.move_values
+            plain_n, plain_s = plain_n + plain.nodes, plain_s + plain.seconds
         if old:
             deadline = time.monotonic() + args.limit
             search = WideSearch(state, False, deadline, True, args.table_bits, kernel_cells=64)
@@ -153,6 +160,13 @@ def run_set(
             f"  ours with the two-word kernel: {wide_n:,.0f} nodes {wide_s:.2f} s "
             f"{wide_n / max(wide_s, 1e-9):,.0f} nodes/s (one-word kernel {wide_s / s:.2f}x faster)"
         )
+    if args.plain:
+        print(
+            f"  ours without the shortcuts: {plain_n:,.0f} nodes {plain_s:.2f} s "
+            f"{plain_n / max(plain_s, 1e-9):,.0f} nodes/s; against C: nodes "
+            f"{plain_n / max(cn, 1):.2f}x, time {plain_s / max(cs, 1e-9):.2f}x, nodes/s "
+            f"{(plain_n / max(plain_s, 1e-9)) / (cn / max(cs, 1e-9)):.2f}x"
+        )
     if old:
         print(
             f"  before the two-word kernel (Python layer over 64 cells): {old_n:,} nodes "
@@ -171,6 +185,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--before", action="store_true", help="hex set: also the Python layer over 64 cells"
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="also our kernels without the shortcuts"
     )
     parser.add_argument("--table-bits", type=int, default=20, help="tables: 2^bits entries")
     args = parser.parse_args()

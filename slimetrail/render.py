@@ -15,7 +15,8 @@ from nothing but ``game.describe_board()`` and ``state.view()``; it knows no gam
   blocked by P's snake: tinted, hatched, with P's shape), ``win`` (a ring), ``next`` (the cell
   that will receive a stone: a dashed circle).  Marks not in this list are ignored, so a game
   may put its own words in its view.  ``view["path"]`` is drawn as a line, ``view["last"]``
-  as a dashed ring in the mover's colour (``view["last_player"]``) or a neutral one.
+  as a dashed ring in the mover's colour (``view["last_player"]``, which :func:`board_view`
+  fills in for every board the project serves) or a neutral one.
 * Players are told apart by shape and line pattern as well as by colour (SHAPES, DASHES), and
   the colours are the Okabe-Ito set, safe for colour-blind players.
 
@@ -771,13 +772,23 @@ def _arrow(start: Point, end: Point, text: str) -> str:
     )
 
 
-def state_svg(state: State, **options: Any) -> str:
-    """:func:`board_svg` of a position: its view, its players' colours, and the last move in
-    the colour of the player who made it (found by taking the move back on a copy, unless
-    the view names ``last_player`` itself)."""
+def board_view(state: State, mover: int | None = None) -> dict[str, Any]:
+    """``state.view()`` as :func:`board_svg` draws it: with ``last_player``, the player who
+    made the last move, so its mark is in their colour (unless the view names it itself).
+
+    ``mover``: that player as a record of the moves has it (a match's moves table); without
+    it the move is taken back on a copy and the player to move there is the one who made it
+    -- never "the player before ``to_move``", wrong when a player moves twice or is out."""
     view = dict(state.view())
     if view.get("last") and "last_player" not in view and state.move_stack:
-        before = state.copy()
-        before.pop()
-        view["last_player"] = before.to_move
-    return board_svg(state.game, view, colours=state.colours(), **options)
+        if mover is None:
+            before = state.copy()
+            before.pop()
+            mover = before.to_move
+        view["last_player"] = mover
+    return view
+
+
+def state_svg(state: State, **options: Any) -> str:
+    """:func:`board_svg` of a position: its :func:`board_view` and its players' colours."""
+    return board_svg(state.game, board_view(state), colours=state.colours(), **options)

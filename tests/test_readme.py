@@ -37,6 +37,8 @@ def test_quick_start_is_two_commands_and_ci_runs_the_test_command() -> None:
     assert "pip install" in install and install.endswith("slimetrail serve")
     ci_lines = [ln for ln in (ROOT / ".ci" / "run").read_text().splitlines() if ln.strip()]
     assert ci_lines[-1] == test
+    # CI installs as the quick start does, kernels compiled before the suite.
+    assert ("slimetrail compile" in install) == ("slimetrail compile" in ci_lines)
 
 
 def test_python_example_prints_what_its_comments_say() -> None:

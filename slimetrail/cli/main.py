@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from slimetrail import __version__
 from slimetrail.core.game import Game, GameError, GameOptionError
 
-COMMANDS = ("play", "ugi", "perft", "solve", "record", "serve", "worker", "expire")
+COMMANDS = ("play", "ugi", "perft", "solve", "record", "serve", "worker", "expire", "compile")
 
 
 def build_parser() -> argparse.ArgumentParser:

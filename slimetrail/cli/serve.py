@@ -73,6 +73,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="change one of the server's limits (repeatable), e.g. --limit create_rate=60/minute "
         "--limit in_flight=64; the names and defaults are in slimetrail/web/settings.py",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="comma-separated addresses of the reverse proxies trusted to name the client in "
+        "X-Forwarded-For, which the per-client limits count by (default: $FORWARDED_ALLOW_IPS "
+        "or 127.0.0.1; '*' trusts every sender, for a server only a proxy can reach)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.set_defaults(func=run)
 
@@ -101,5 +108,11 @@ def run(args: argparse.Namespace) -> int:
         detail = str(exc).splitlines()[0]
         print(f"slimetrail: error: cannot open the database {args.db}: {detail}", file=sys.stderr)
         return 2
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
     return 0

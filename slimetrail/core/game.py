@@ -136,11 +136,17 @@ class TurnShape:
     name no cell (``pass``, ``swap``), shown as buttons; their click is their own text.
     ``repeats``: whether the same player may move twice in a row (a swap handing the turn
     back, players dropping out), so searches must not assume strict alternation.
+    ``step_words``: for a turn made of several like steps (Snake Pit's snakes), what one
+    step and several are called, ``("snake", "snakes")``; the position's number of steps is
+    ``view()["to_move_steps"]`` and each step takes ``step_clicks`` clicks, so front ends
+    say how many steps are left rather than how many clicks.
     """
 
     max_clicks: int = 1
     actions: tuple[str, ...] = ()
     repeats: bool = False
+    step_words: tuple[str, str] | tuple[()] = ()
+    step_clicks: int = 1
 
 
 @dataclass(frozen=True)
@@ -381,7 +387,10 @@ class State(ABC):
         are words the renderer draws -- ``stone-P`` (a stone of player P), ``snail``, ``slime``,
         ``trail-P``, ``goal-P``, ``head-P`` (a snake's head), ``slime-moku``... (see
         :mod:`slimetrail.render`); ``path`` an optional line through cells (the snail's trail);
-        ``last`` the cells of the last move.  More keys may follow for a game's own use.
+        ``last`` the cells of the last move.  Optional keys front ends understand:
+        ``to_move_steps`` (how many steps the turn to make has, see :class:`TurnShape`) and
+        ``out`` (the players who are out while the game goes on, in the order they went
+        out).  More keys may follow for a game's own use.
         """
 
     @abstractmethod

@@ -129,14 +129,19 @@ class UgiEngine:
         self.send("ugiok")
 
     def _cmd_isready(self, args: list[str]) -> None:
-        if not self._warm and not self.searching:
-            # The protocol's moment for slow set-up: the game compiles (or loads) its kernels.
-            self._warm = True
-            try:
-                type(self.game).warm_up()
-            except Exception as exc:  # the search still works without the kernels
-                self.send(f"info string error solver unavailable: {exc}")
+        # The protocol's moment for slow set-up: the game compiles (or loads) its kernels.
+        if not self.searching:
+            self._warm_up()
         self.send("readyok")
+
+    def _warm_up(self) -> None:
+        if self._warm:
+            return
+        self._warm = True
+        try:
+            type(self.game).warm_up()
+        except Exception as exc:  # the search still works without the kernels
+            self.send(f"info string error solver unavailable: {exc}")
 
     def _cmd_uginewgame(self, args: list[str]) -> None:
         self._idle("uginewgame")
@@ -170,6 +175,8 @@ class UgiEngine:
     def _set_game(self, game_id: str, options: dict[str, Any]) -> None:
         game = get_game(game_id, **options)  # raises GameOptionError, naming what was wrong
         check_ugi_game(game)
+        if type(game) is not type(self.game):
+            self._warm = False  # another game, other kernels
         self.game, self.state = game, game.new_state()
         self.level = min(self.level, self.top_level)
 
@@ -230,6 +237,8 @@ class UgiEngine:
             self.send("info string error go: the game is over")
             self.send("bestmove none")
             return
+        # A controller that skipped ``isready``: the kernels load now, not in the move's time.
+        self._warm_up()
         self._stop = threading.Event()
         self._infinite = bool(limits.get("infinite"))
         self._thread = threading.Thread(

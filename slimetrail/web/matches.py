@@ -100,6 +100,13 @@ class Live:
     def seat(self, player: int) -> Seat:
         return self.seats[player - 1]
 
+    def board_view(self, state: State, ply: int) -> dict[str, Any]:
+        """The view of ``state``, the position after ``ply`` moves, for the board: its last
+        move in the colour of the player the moves table says made it."""
+        from slimetrail import render
+
+        return render.board_view(state, self.movers[ply - 1] if ply else None)
+
     @property
     def thinking(self) -> bool:
         """Whether the computer is to move."""
@@ -367,7 +374,8 @@ class MatchService:
         may_move = outcome is None and not live.thinking and state.to_move in held
         clicks = state.next_clicks() if may_move else {}
         colours = state.colours()
-        view = state.view()
+        view = live.board_view(state, live.ply)
+        out = view.get("out", []) if outcome is None else []
         computers = [seat for seat in live.seats if seat.kind == COMPUTER]
         players = []
         for seat in live.seats:
@@ -382,6 +390,7 @@ class MatchService:
                     "level": seat.level,
                     "you": player in held,
                     "to_move": outcome is None and state.to_move == player,
+                    "out": player in out,
                     "place": outcome.place(player) if outcome else None,
                     "result": outcome.for_player(player) if outcome else None,
                 }
@@ -403,6 +412,7 @@ class MatchService:
             "movers": list(live.movers),
             "ply": live.ply,
             "to_move": state.to_move,
+            "steps": None if outcome is not None else steps_to_go(game, view, 0),
             "outcome": None if outcome is None else outcome_json(outcome),
             "resigned": live.resigned,
             "view": view,
@@ -464,7 +474,7 @@ class MatchService:
             state = live.state.copy()
             for _ in range(live.ply - wanted):
                 state.pop()
-            view = state.view()
+            view = live.board_view(state, wanted)
             svg = render.board_svg(
                 live.game, view, colours=state.colours(), label=f"after move {wanted}"
             )
@@ -485,9 +495,10 @@ class MatchService:
             except GameError as exc:
                 raise ApiError(400, str(exc)) from None
             actions = live.game.turn.actions
+            view = live.board_view(live.state, live.ply)
             svg = render.board_svg(
                 live.game,
-                live.state.view(),
+                view,
                 colours=live.state.colours(),
                 targets=[click for click in clicks if click not in actions],
                 interactive=True,
@@ -497,6 +508,7 @@ class MatchService:
             to_go = clicks_to_go(live.state, prefix, clicks)
             return {
                 "to_go": to_go,
+                "steps": steps_to_go(live.game, view, len(prefix)),
                 "ply": live.ply,
                 "prefix": prefix,
                 "clicks": clicks,
@@ -857,6 +869,18 @@ def clicks_to_go(
 
     found = walk(prefix, clicks)
     return None if found is None else list(found)
+
+
+def steps_to_go(game: Game, view: dict[str, Any], made: int) -> dict[str, Any] | None:
+    """For a game whose turns are several like steps (:attr:`TurnShape.step_words`), how many
+    of the position's ``view()["to_move_steps"]`` are still to make after ``made`` clicks
+    (a step half clicked still counts): ``{"left", "total", "text"}``, the text as
+    ``"2 snakes"``; ``None`` for other games."""
+    turn, total = game.turn, view.get("to_move_steps")
+    if not turn.step_words or total is None:
+        return None
+    left = total - made // turn.step_clicks
+    return {"left": left, "total": total, "text": f"{left} {turn.step_words[left != 1]}"}
 
 
 def losing_clicks(state: State, clicks: dict[str, str | None]) -> list[str]:

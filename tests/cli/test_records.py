@@ -67,7 +67,33 @@ def test_square_sample_record_replays():
     assert record.moves == [want.move_str(m) for m in want.move_stack]
 
 
-@pytest.mark.parametrize("name", ["slime-trail-hex-8x8-sample", "square-slime-trail-8x8-sample"])
+@pytest.mark.parametrize(
+    "name, game, result, places",
+    [
+        ("slither-5x5-sample", get_game("slither", size=5), "0-1", None),
+        ("snake-pit-sample", get_game("snake-pit"), "0-0-1", (3, 2, 1)),
+    ],
+)
+def test_sample_records_of_other_games_replay_to_their_result(name, game, result, places):
+    record = parse_pgn((EXAMPLES / f"{name}.pgn").read_text())
+    assert record.game == game and record.result == result
+    outcome = record.replay().outcome()
+    assert outcome is not None and outcome.result_text() == result
+    if places is not None:
+        assert outcome.places == places and record.places == places
+    if game.id == "slither":  # the sample shows a swap and a step turn
+        assert record.moves[1] == "swap" and any("-" in move for move in record.moves)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "slime-trail-hex-8x8-sample",
+        "square-slime-trail-8x8-sample",
+        "slither-5x5-sample",
+        "snake-pit-sample",
+    ],
+)
 def test_sample_json_twins_match_their_pgn(name):
     from_pgn = parse_pgn((EXAMPLES / f"{name}.pgn").read_text())
     from_json = parse_json((EXAMPLES / f"{name}.json").read_text())
@@ -393,8 +419,9 @@ def test_cli_check(tmp_path, capsys):
     files = sorted(str(p) for p in EXAMPLES.iterdir())
     assert main(["record", "check", *files]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 4 and all(line.endswith("*") for line in out)
-    assert "slimetrail-hex size=8, Green - Red, 25 moves" in out[0]
+    assert len(out) == len(files) == 8
+    assert "slimetrail-hex size=8, Green - Red, 25 moves, *" in out[0]
+    assert "snake-pit, Green - Blue - Red, 28 moves, 0-0-1" in out[4]
     bad = tmp_path / "bad.pgn"
     bad.write_text('[Game "slimetrail"]\n1. c3 d4\n')
     assert main(["record", "check", files[0], str(bad)]) == 1

@@ -291,3 +291,33 @@ def test_movetime_reports_a_proof_as_mate_in_moves():
     assert any(f"score mate {moves} " in line for line in out), out
     best = out[-1].split()[1]
     assert proof.move_values[state.parse_move(best)] == proof.value
+
+
+def test_go_without_isready_loads_the_kernels_before_the_search(monkeypatch):
+    """A controller that never sends ``isready`` still gets a searched move: the game's
+    kernels load before the search's clock starts, once per game."""
+    from slimetrail.games.slither.game import SlitherGame
+    from slimetrail.games.trail.game import TrailGame
+
+    warmed: list[str] = []
+    out: list[str] = []
+
+    def recorder(name):
+        return classmethod(lambda cls: warmed.append(name) or out.append(f"warm {name}"))
+
+    monkeypatch.setattr(SlitherGame, "warm_up", recorder("slither"))
+    monkeypatch.setattr(TrailGame, "warm_up", recorder("trail"))
+    engine = UgiEngine(out.append, get_game("slither", size=5))
+    for _ in range(2):
+        engine.handle("go movetime 50")
+        engine.wait()
+    assert warmed == ["slither"]
+    assert out.index("warm slither") < min(
+        i for i, ln in enumerate(out) if ln.startswith("bestmove")
+    )
+    engine.handle("setoption name Game value slimetrail")
+    engine.handle("isready")
+    engine.handle("go movetime 50")
+    engine.wait()
+    assert warmed == ["slither", "trail"]
+    assert out[-1].startswith("bestmove ")

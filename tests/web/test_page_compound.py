@@ -1,5 +1,6 @@
 """Compound turns on the page: how many clicks are still to make (for any game, from
-next_clicks), and the move box's placeholder in the game's own notation."""
+next_clicks, unless its turns declare steps), and the move box's placeholder in the game's
+own notation."""
 
 from __future__ import annotations
 
@@ -13,35 +14,36 @@ from slimetrail.core.registry import get_game
 pytestmark = pytest.mark.browser
 
 
-def long_turn_moves(game_id: str, clicks: int) -> list[str]:
-    """Random moves until the player to move has turns of at least ``clicks`` clicks."""
+def long_turn(game_id: str, clicks: int) -> tuple[list[str], list[str]]:
+    """Random moves until the player to move has a move of at least ``clicks`` clicks: the
+    moves, and that move's clicks."""
     state = get_game(game_id).new_state()
     rng = random.Random(5)
     texts: list[str] = []
-    while len(state.click_path(state.legal_moves()[0])) < clicks:
+    while True:
+        paths = [state.click_path(m) for m in state.legal_moves()]
+        long = [path for path in paths if len(path) >= clicks]
+        if long:
+            return texts, long[0]
         move = rng.choice(state.legal_moves())
         texts.append(state.move_str(move))
         state.push(move)
         assert not state.is_over()
-    return texts
 
 
-def test_snake_pit_says_how_many_clicks_are_left(live_server, open_page) -> None:
-    moves = long_turn_moves("snake-pit", 4)
-    body = {"game": "snake-pit", "opponent": "hotseat", "moves": moves}
+def test_a_compound_move_says_how_many_clicks_are_left(live_server, open_page) -> None:
+    # Slither's turns declare no steps (unlike Snake Pit's snakes, test_page_steps.py): the
+    # page counts clicks, from next_clicks.
+    moves, path = long_turn("slither", 3)
+    body = {"game": "slither", "opponent": "hotseat", "moves": moves}
     created = httpx.post(f"{live_server}/api/matches", json=body)
     assert created.status_code == 201, created.text
     match = created.json()
-    state = get_game("snake-pit").new_state()
-    for text in moves:
-        state.push_str(text)
-    total = len(state.click_path(state.legal_moves()[0]))  # 2 clicks a snake: all turns alike
     page = open_page(live_server + match["links"][str(match["to_move"])])
     page.wait_for_selector("#board [data-cell].legal", state="attached")
-    for made in range(1, total):
-        first = page.eval_on_selector("#board [data-cell].legal", "c => c.dataset.cell")
-        page.locator(f'#board [data-cell="{first}"]').click()
-        left = total - made
+    for made in range(1, len(path)):
+        page.locator(f'#board [data-cell="{path[made - 1]}"]').click()
+        left = len(path) - made
         word = "click" if left == 1 else "clicks"
         page.wait_for_function(
             "t => document.getElementById('to-go').textContent === t",

@@ -445,9 +445,11 @@ def test_view_at_each_ply(client: TestClient) -> None:
     for ply, text in enumerate([*match["moves"], None]):
         view = client.get(f"/api/matches/{match['id']}/view", params={"ply": ply}).json()
         svg = view.pop("svg")
-        assert view == {"ply": ply, "view": state.view(), "fen": state.fen()}
+        # The view the board is drawn from names who made the last move: c3 by 1, b2 by 2.
+        drawn = state.view() | ({"last_player": ply} if ply else {})
+        assert view == {"ply": ply, "view": drawn, "fen": state.fen()}
         assert svg == render.board_svg(
-            state.game, state.view(), colours=state.colours(), label=f"after move {ply}"
+            state.game, drawn, colours=state.colours(), label=f"after move {ply}"
         )
         if text:
             state.push_str(text)

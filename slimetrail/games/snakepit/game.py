@@ -141,7 +141,8 @@ class SnakePitGame(Game):
     player_colours = ("green", "blue", "red")
     zero_sum = False
     # A player who is out is skipped, so the same player may follow a player who moved.
-    turn = TurnShape(max_clicks=6, repeats=True)
+    # A turn is k snakes, each a click on the snake and one on its destination.
+    turn = TurnShape(max_clicks=6, repeats=True, step_words=("snake", "snakes"), step_clicks=2)
     option_specs = ()
 
     def ai_ladder(self) -> Any:

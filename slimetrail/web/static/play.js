@@ -20,6 +20,7 @@ const page = {
   prefix: [], // clicks made so far towards a compound move
   clicks: {}, // the legal next clicks after `prefix`: click -> move text, or null for "more"
   toGo: null, // [fewest, most] clicks still to make for the compound move under way
+  steps: null, // {left, total, text}: the steps still to make, for games whose turns have steps
   losing: [], // those of `clicks` that complete a move losing at once (marked as a warning)
   focus: null, // cell name under the keyboard focus
   analysis: null, // {key, result}
@@ -96,15 +97,17 @@ function svgEl(tag, attrs, text) {
 
 // ---------------------------------------------------------------- clicks and actions
 
-// Buttons for the clicks that are no cell (pass, swap), the partial move, and Cancel.
-// How many clicks the turn under way still takes (Snake Pit: a step for each snake).
+// How much of the turn under way is still to make: in the game's own steps where its turns
+// declare them (Snake Pit: snakes, two clicks each), else in clicks.
 function toGoText() {
+  if (page.steps) return `${page.steps.text} still to move this turn`;
   if (!page.toGo) return "";
   const [fewest, most] = page.toGo;
   const count = fewest === most ? String(fewest) : `${fewest}\u2013${most}`;
   return `${count} more click${most === 1 ? "" : "s"} to finish this turn`;
 }
 
+// Buttons for the clicks that are no cell (pass, swap), the partial move, and Cancel.
 function renderClickBar() {
   const match = page.match;
   const bar = $("actions-bar");
@@ -161,6 +164,7 @@ async function clickOn(click) {
     page.clicks = answer.clicks;
     page.losing = answer.losing || [];
     page.toGo = answer.to_go || null;
+    page.steps = answer.steps || null;
     showBoard(answer.svg);
   } catch (exc) {
     $("move-error").textContent = exc.message;
@@ -394,14 +398,23 @@ function describeOutcome(match) {
 
 function statusText(match) {
   if (match.outcome) return describeOutcome(match).detail;
+  const out = match.players.filter((p) => p.out).map((p) => p.name);
+  const outText = out.length ? `${joinNames(out)} ${out.length === 1 ? "is" : "are"} out. ` : "";
+  return outText + moverText(match);
+}
+
+// Who is to move and, where the game's turns have steps, how many ("Green to move 3 snakes").
+function moverText(match) {
   const name = playerName(match, match.to_move);
+  const steps = match.steps ? ` ${match.steps.text}` : "";
   const mine = mySeats(match);
-  if (match.thinking) return `${name} (computer) to move.`;
+  if (match.thinking) return `${name} (computer) to move${steps}.`;
   if (mine.includes(match.to_move)) {
-    return mine.length === 1 ? `Your move (${name}).` : `${name} to move.`;
+    if (mine.length > 1) return `${name} to move${steps}.`;
+    return steps ? `Your move (${name}): move${steps}.` : `Your move (${name}).`;
   }
-  if (mine.length === 0) return `${name} to move. You are watching.`;
-  return `Waiting for ${name}\u2026`;
+  if (mine.length === 0) return `${name} to move${steps}. You are watching.`;
+  return `Waiting for ${name}${steps ? ` to move${steps}` : ""}\u2026`;
 }
 
 function playerBar(match, p) {
@@ -411,6 +424,7 @@ function playerBar(match, p) {
   bar.style.setProperty("--colour", p.colour);
   if (p.to_move) bar.classList.add("to-move");
   if (p.result) bar.classList.add(p.result);
+  if (p.out) bar.classList.add("out");
   const chip = document.createElement("span");
   chip.className = "chip";
   chip.textContent = String(p.player);
@@ -424,6 +438,7 @@ function playerBar(match, p) {
   const note = document.createElement("span");
   note.className = "note";
   if (p.result) note.textContent = { win: "wins", draw: "first (shared)", loss: `place ${p.place}` }[p.result];
+  else if (p.out) note.textContent = "out";
   else if (p.to_move) note.textContent = match.thinking ? "thinking\u2026" : "to move";
   bar.append(chip, name, note);
   return bar;
@@ -446,7 +461,7 @@ function renderTurn(match) {
   document.title = `${mineOnly ? "(Your move) " : ""}${match.title} \u2014 Slimetrail`;
   const banner = $("turn-banner");
   banner.hidden = false;
-  banner.textContent = turn.text;
+  banner.textContent = match.steps && !match.outcome ? `${turn.text} \u00b7 ${match.steps.text}` : turn.text;
   banner.classList.toggle("mine", turn.mine);
   banner.classList.toggle("over", Boolean(match.outcome));
   const mover = match.outcome ? null : match.players[match.to_move - 1];

@@ -64,7 +64,15 @@ def test_declarations() -> None:
     assert cls.player_names == ("Green", "Blue", "Red")
     assert cls.player_colours == ("green", "blue", "red")
     assert cls.zero_sum is False and cls.option_specs == ()
-    assert cls.turn == TurnShape(max_clicks=6, repeats=True)
+    assert cls.turn == TurnShape(
+        max_clicks=6, repeats=True, step_words=("snake", "snakes"), step_clicks=2
+    )
+    # The declared clicks per snake agree with every turn's click path, k = 1, 2 and 3.
+    state = GAME.new_state()
+    for _ in range(3):
+        k = state.view()["to_move_steps"]
+        assert {len(state.click_path(m)) for m in state.legal_moves()} == {k * 2}
+        state.push(state.legal_moves()[0])
 
 
 def test_board_is_the_rules_table() -> None:
