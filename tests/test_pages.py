@@ -48,8 +48,10 @@ class Forms(HTMLParser):
         if tag == "form" and a.get("action"):
             self.form = self.forms.setdefault(a["action"] or "", {})
         elif tag == "select" and self.form is not None:
-            self.select = a["name"]
-            self.form[self.select or ""] = []
+            # A select without a name is not sent (the home page's seats, joined by script).
+            self.select = a.get("name")
+            if self.select:
+                self.form[self.select] = []
         elif tag == "option" and self.form is not None and self.select:
             self.form[self.select].append(a["value"] or "")
         elif tag == "input" and self.form is not None and a.get("type") == "radio":
@@ -81,6 +83,18 @@ def test_home_offers_every_game_with_its_options(client: TestClient) -> None:
     # The Portuguese start is offered as a named variant of Slimetrail.
     assert parser.forms["/new/slimetrail"]["start"] == ["centre", "e5"]
     assert "Portuguese variant" in page.text
+
+
+def test_home_offers_each_seat_you_a_friend_or_the_computer(client: TestClient) -> None:
+    page = client.get("/").text
+    for game_id, cls in GAMES.items():
+        card = page.split(f'id="game-{game_id}"')[1].split("</article>")[0]
+        selects = re.findall(r'<select data-seat="(\d+)">(.*?)</select>', card, re.S)
+        assert [int(number) for number, _ in selects] == list(range(1, cls.num_players + 1))
+        levels = [f"computer:{level}" for level in sorted(levels_for(cls()))]
+        for _, options in selects:
+            assert re.findall(r'value="([^"]+)"', options) == ["me", "friend", *levels]
+        assert '<input type="hidden" name="seats" disabled>' in card
 
 
 def test_every_choice_on_the_home_page_starts_a_game(client: TestClient) -> None:

@@ -592,8 +592,10 @@ function renderLinks() {
     list.append(row);
   }
   $("links").hidden = list.children.length === 0;
-  if (match.opponent === "friend" && !$("links").dataset.opened) {
-    // Open once for games by link (the invite is the point); the player may close it.
+  const invited = match.players.some((p) => p.kind === "human" && !p.you);
+  if (invited && !$("links").dataset.opened) {
+    // Open once for games with a friend by link (the invite is the point, computers or not);
+    // the player may close it.
     $("links").dataset.opened = "1";
     $("links").open = true;
     $("links").classList.add("invite");
