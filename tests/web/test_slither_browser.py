@@ -58,7 +58,9 @@ def step_and_place(page) -> str:
         target = legal_cells(page)[0]
         click(page, target)
         page.wait_for_selector(f'#board [data-cell="{target}"].chosen')
-        placed = legal_cells(page)[0]
+        # Not the cell the stone left: that board is the placement alone on the target, whose
+        # canonical text (and record) is that placement, with no step in it.
+        placed = next(c for c in legal_cells(page) if c != stone)
         click(page, placed)
         return f"{stone}-{target}/{placed}"
     raise AssertionError("no stone of mine can step")
