@@ -373,7 +373,7 @@ def test_wide_solve_saves_inside_long_sub_solves(tmp_path, monkeypatch):
     assert saves[-1]
     monkeypatch.setattr(wide.WideSearch, "_save", saving)
     resumed = search()
-    assert resumed.frame is not None and resumed.data.any()
+    assert resumed.frame is not None and resumed.kernel_table.any()
     assert resumed.solve(state, time.monotonic()).move_values == whole.move_values
 
 
@@ -445,13 +445,13 @@ def test_a_thread_reuses_its_table_cleared(kernel_only):
     assert len(states) >= 4
     first = [solve(s, book=False, table_bits=12).nodes for s in states]
     labels = CompactGraph(game, states[0].free, states[0].snail).labels
-    keys, data = labels.new_table(12)
-    keys[:], data[:] = 7, 7
-    release_table(keys, data)
+    table = labels.new_table(12)
+    table[:] = 7
+    release_table(table)
     again = labels.new_table(12)
-    assert again[0] is keys and again[1] is data
-    assert not keys.any() and not data.any()
-    release_table(keys, data)
+    assert again is table and not table.any()
+    assert table.ctypes.data % 64 == 0  # a bucket never straddles two cache lines
+    release_table(table)
     # Each solve starts from an empty table: the same node counts in any order.
     assert [solve(s, book=False, table_bits=12).nodes for s in reversed(states)] == first[::-1]
     for state in states:

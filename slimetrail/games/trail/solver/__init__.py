@@ -39,17 +39,17 @@ WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faste
 WORD_MASK = (1 << 64) - 1
 MATE = 1000  # a win in k plies scores MATE - k (with distances)
 SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
-# Tables of up to 2**SPARE_BITS entries (16 MB) are kept for the thread's next solve:
+# Tables of up to 2**SPARE_BITS entries (16 or 32 MB) are kept for the thread's next solve:
 # clearing a kept table costs a fraction of the page faults of a fresh one, which dominated
 # solves of small positions.
 SPARE_BITS = 20
 
 
 class _SpareTables(threading.local):
-    """Per thread: the kept table of each (words, bits) shape."""
+    """Per thread: the kept table of each size (in words)."""
 
     def __init__(self) -> None:
-        self.by_shape: dict[tuple[int, int], tuple] = {}
+        self.by_shape: dict[int, object] = {}
 
 
 _spare_tables = _SpareTables()
@@ -90,9 +90,8 @@ def warm_up() -> None:
         solve(SlimetrailGame(size="5").new_state(), distance=True, time_limit=60.0, book=False)
     game = SlimetrailGame(size="9")
     labels = Labelling(game, game.board.cells()[: WORD_CELLS + 1])
-    keys, data = labels.new_table(4)
     params = kernel_params(game, False, True)
-    labels.negamax(2, 0, 0, -1, 1, params, keys, data, np.zeros(2, np.int64), 0.0)
+    labels.negamax(2, 0, 0, -1, 1, params, labels.new_table(4), np.zeros(2, np.int64), 0.0)
 
 
 def solve(
@@ -172,7 +171,7 @@ def solve(
     finally:
         finished.set()
         if isinstance(search, _Root):
-            release_table(search.tt_keys, search.tt_data)
+            release_table(search.table)
 
 
 def _stop_on(stop: threading.Event, finished: threading.Event, search) -> None:
@@ -262,16 +261,22 @@ class Labelling:
         index = self.index
         return sum(1 << index[cell] for cell in cells_of(cells))
 
-    def new_table(self, bits: int):
-        """An empty transposition table of ``2**bits`` entries: (keys, data); the thread's
-        spare table of that shape (see :func:`release_table`) cleared, if it has one."""
-        import numpy as np
+    @property
+    def entry_words(self) -> int:
+        """Words per table entry of this labelling's kernel."""
+        from slimetrail.games.trail.solver import kernel, kernel128
 
-        table = _spare_tables.by_shape.pop((self.words, bits), None)
+        return kernel.ENTRY_WORDS if self.words == 1 else kernel128.ENTRY_WORDS
+
+    def new_table(self, bits: int):
+        """An empty transposition table of ``2**bits`` entries for this labelling's kernel;
+        the thread's spare table of that shape (see :func:`release_table`) cleared, if it has
+        one."""
+        words = self.entry_words << bits
+        table = _spare_tables.by_shape.pop(words, None)
         if table is None:
-            return np.zeros(self.words << bits, np.uint64), np.zeros(1 << bits, np.int64)
-        for part in table:
-            part.fill(0)
+            return aligned_table(words)
+        table.fill(0)
         return table
 
     def negamax(
@@ -282,13 +287,12 @@ class Labelling:
         alpha: int,
         beta: int,
         params,
-        keys,
-        data,
+        table,
         stats,
         stop: float,
     ) -> int:
         """The kernel's score of the position (labels ``free`` and ``snail``; see
-        :func:`.kernel.negamax`), searched with the table ``keys``/``data``."""
+        :func:`.kernel.negamax`), searched with ``table`` (from :meth:`new_table`)."""
         import numpy as np
 
         if self.words == 1:
@@ -312,21 +316,31 @@ class Labelling:
                 self.goals,
                 self.order,
                 params,
-                keys,
-                data,
+                table,
                 stats,
                 np.float64(stop),
             )
         )
 
 
-def release_table(keys, data) -> None:
+def release_table(table) -> None:
     """Hand a table from :meth:`Labelling.new_table` back once its solve is over, for the
-    thread's next solve of the same table size (only tables of up to 2**SPARE_BITS entries
-    are kept, one per size)."""
-    entries = len(data)
-    if entries <= 1 << SPARE_BITS:
-        _spare_tables.by_shape[(len(keys) // entries, entries.bit_length() - 1)] = (keys, data)
+    thread's next solve with a table of the same size (only tables of up to 2**SPARE_BITS
+    entries are kept, one per size)."""
+    from slimetrail.games.trail.solver import kernel128
+
+    if len(table) <= kernel128.ENTRY_WORDS << SPARE_BITS:
+        _spare_tables.by_shape[len(table)] = table
+
+
+def aligned_table(words: int):
+    """A zeroed ``uint64`` array of ``words`` words starting on a 64-byte boundary, so that
+    a kernel's table bucket never straddles two cache lines."""
+    import numpy as np
+
+    raw = np.zeros(words + 8, np.uint64)
+    start = (-raw.ctypes.data % 64) // 8
+    return raw[start : start + words]
 
 
 def _words(values: list[int], words: int):
@@ -382,7 +396,7 @@ class _Root:
         self.params = kernel_params(game, distance, shortcuts)
         left = deadline - time.monotonic() if deadline else 0.0
         bits = table_bits if table_bits is not None else _table_bits(len(graph.cells), left)
-        self.tt_keys, self.tt_data = self.labels.new_table(bits)
+        self.table = self.labels.new_table(bits)
         self.stats = np.zeros(2, np.int64)
         self.saved_at = time.monotonic()
 
@@ -398,7 +412,7 @@ class _Root:
         # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
         bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
-        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.tt_data)}"
+        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.table)} words"
         if checkpoint is not None and os.path.exists(checkpoint):
             scores = self._load(checkpoint, meta)
         for move in state.legal_moves():
@@ -426,8 +440,7 @@ class _Root:
                         -bound,
                         bound,
                         self.params,
-                        self.tt_keys,
-                        self.tt_data,
+                        self.table,
                         self.stats,
                         kernel_stop(self.deadline, saved_at),
                     )
@@ -458,8 +471,7 @@ class _Root:
         np.savez(
             tmp,
             meta=np.array(meta),
-            keys=self.tt_keys,
-            data=self.tt_data,
+            table=self.table,
             moves=np.array(list(scores), np.int64),
             scores=np.array(list(scores.values()), np.int64),
             nodes=self.stats[:1],
@@ -470,11 +482,10 @@ class _Root:
         )
 
     def _load(self, path, meta: str) -> dict[Move, int]:
-        saved = read_checkpoint(path, meta, ("keys", "data", "nodes", "moves", "scores"))
-        if saved["keys"].shape != self.tt_keys.shape:
+        saved = read_checkpoint(path, meta, ("table", "nodes", "moves", "scores"))
+        if saved["table"].shape != self.table.shape:
             raise GameError(f"checkpoint {os.fspath(path)!r} has a table of another size")
-        self.tt_keys[:] = saved["keys"]
-        self.tt_data[:] = saved["data"]
+        self.table[:] = saved["table"]
         self.stats[0] = saved["nodes"][0]
         return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
 
