@@ -24,6 +24,7 @@ from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
 
 __all__ = [
+    "KernelTable",
     "SolveResult",
     "SolveTimeout",
     "SolveTooLarge",
@@ -268,15 +269,15 @@ class Labelling:
 
         return kernel.ENTRY_WORDS if self.words == 1 else kernel128.ENTRY_WORDS
 
-    def new_table(self, bits: int):
-        """An empty transposition table of ``2**bits`` entries for this labelling's kernel;
-        the thread's spare table of that shape (see :func:`release_table`) cleared, if it has
-        one."""
+    def new_table(self, bits: int) -> KernelTable:
+        """An empty transposition table of ``2**bits`` entries for this labelling's kernel:
+        the thread's spare table of that size (see :func:`release_table`) in a new
+        generation, if it has one."""
         words = self.entry_words << bits
         table = _spare_tables.by_shape.pop(words, None)
         if table is None:
-            return aligned_table(words)
-        table.fill(0)
+            return KernelTable(aligned_table(words))
+        table.renew()
         return table
 
     def negamax(
@@ -287,7 +288,7 @@ class Labelling:
         alpha: int,
         beta: int,
         params,
-        table,
+        table: KernelTable,
         stats,
         stop: float,
     ) -> int:
@@ -316,26 +317,53 @@ class Labelling:
                 self.goals,
                 self.order,
                 params,
-                table,
+                table.words,
+                np.int64(table.generation),
                 stats,
                 np.float64(stop),
             )
         )
 
 
-def release_table(table) -> None:
+def release_table(table: KernelTable) -> None:
     """Hand a table from :meth:`Labelling.new_table` back once its solve is over, for the
     thread's next solve with a table of the same size (only tables of up to 2**SPARE_BITS
     entries are kept, one per size)."""
     from slimetrail.games.trail.solver import kernel128
 
-    if len(table) <= kernel128.ENTRY_WORDS << SPARE_BITS:
-        _spare_tables.by_shape[len(table)] = table
+    if len(table.words) <= kernel128.ENTRY_WORDS << SPARE_BITS:
+        _spare_tables.by_shape[len(table.words)] = table
+
+
+class KernelTable:
+    """A kernel's transposition table: ``words`` (the kernel's ``ENTRY_WORDS`` per entry)
+    and the generation its live entries carry.  Entries of other generations count as
+    empty, so a table is emptied for its next solve by taking the next generation rather
+    than by zeroing megabytes, which cost more than the search of most positions."""
+
+    def __init__(self, words, generation: int = 1) -> None:
+        self.words = words
+        self.generation = generation
+
+    def renew(self) -> None:
+        """Empty the table: the next generation (zeroed once they run out)."""
+        from slimetrail.games.trail.solver import kernel
+
+        if self.generation >= kernel.MAX_GENERATION:
+            self.words.fill(0)
+            self.generation = 1
+        else:
+            self.generation += 1
+
+    def part(self, words: int) -> KernelTable:
+        """The first ``words`` words, in this generation (a smaller table in the same
+        memory)."""
+        return KernelTable(self.words[:words], self.generation)
 
 
 def aligned_table(words: int):
     """A zeroed ``uint64`` array of ``words`` words starting on a 64-byte boundary, so that
-    a kernel's table bucket never straddles two cache lines."""
+    a bucket of the one-word kernel's table (32 bytes) never straddles two cache lines."""
     import numpy as np
 
     raw = np.zeros(words + 8, np.uint64)
@@ -412,7 +440,7 @@ class _Root:
         # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
         bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
-        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.table)} words"
+        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.table.words)} words"
         if checkpoint is not None and os.path.exists(checkpoint):
             scores = self._load(checkpoint, meta)
         for move in state.legal_moves():
@@ -471,7 +499,8 @@ class _Root:
         np.savez(
             tmp,
             meta=np.array(meta),
-            table=self.table,
+            table=self.table.words,
+            generation=np.array([self.table.generation], np.int64),
             moves=np.array(list(scores), np.int64),
             scores=np.array(list(scores.values()), np.int64),
             nodes=self.stats[:1],
@@ -482,10 +511,11 @@ class _Root:
         )
 
     def _load(self, path, meta: str) -> dict[Move, int]:
-        saved = read_checkpoint(path, meta, ("table", "nodes", "moves", "scores"))
-        if saved["table"].shape != self.table.shape:
+        saved = read_checkpoint(path, meta, ("table", "generation", "nodes", "moves", "scores"))
+        if saved["table"].shape != self.table.words.shape:
             raise GameError(f"checkpoint {os.fspath(path)!r} has a table of another size")
-        self.table[:] = saved["table"]
+        self.table.words[:] = saved["table"]
+        self.table.generation = int(saved["generation"][0])
         self.stats[0] = saved["nodes"][0]
         return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
 

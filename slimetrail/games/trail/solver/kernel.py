@@ -32,6 +32,17 @@ CLOCK_EVERY = 4095  # check the clock when (nodes & CLOCK_EVERY) == 0
 # A table entry is the key word then the data word; a bucket of two entries is 32 bytes
 # (half a cache line), so a probe misses the cache at most once.
 ENTRY_WORDS = 2
+# A data word holds its solve's generation from this bit: a new solve takes the next
+# generation instead of zeroing the table (which cost more than the search of many
+# positions); after MAX_GENERATION the table is zeroed and they start again.
+GENERATION_SHIFT = 40
+MAX_GENERATION = 0xFFFF
+STAMPED_TAG = (MAX_GENERATION << GENERATION_SHIFT) | 255  # the bits _find compares
+# With one goal cut off, the matching bounds are tried only on regions at least this big:
+# on smaller ones the search is quicker than the matchings (7x7 mid-game set, CPU s for
+# all 60 positions by threshold: 0: 0.38, 15: 0.32, 20: 0.30, 25: 0.28, 30: 0.28, 40: 0.30,
+# never: 0.32).  With no goal reachable the matching decides, so it is always used.
+ONE_GOAL_MATCHING_CELLS = 25
 # Regions at least this big try enhanced transposition cutoffs (a flood per child).
 ETC_MIN_CELLS = 20
 
@@ -244,10 +255,11 @@ def entry_data(table, s):
 
 @nb.njit(cache=True, inline="always")
 def _find(table, slot, key, tag):
-    """The slot of the bucket at ``slot`` that holds the position ``(key, tag)``, or -1."""
+    """The slot of the bucket at ``slot`` that holds the position ``(key, tag)`` (``tag``
+    stamped with the table's generation), or -1."""
     for s in range(slot, slot + 2):
         data = entry_data(table, s)
-        if table[ENTRY_WORDS * s] == key and data != 0 and (data & 255) == tag:
+        if table[ENTRY_WORDS * s] == key and (data & STAMPED_TAG) == tag:
             return s
     return -1
 
@@ -280,8 +292,9 @@ def _store(table, slot, free, tag, data):
     to redo), slot 1 always takes the newest."""
     e = ENTRY_WORDS * slot
     old = np.int64(table[e + 1])
-    same = table[e] == free and (old & 255) == tag
-    if same or old == 0 or popcount(table[e]) <= popcount(free):
+    same = table[e] == free and (old & STAMPED_TAG) == tag
+    stale = (old >> GENERATION_SHIFT) != (tag >> GENERATION_SHIFT)  # empty, or an older solve's
+    if same or stale or popcount(table[e]) <= popcount(free):
         if not same:
             table[e + 2] = table[e]
             table[e + 3] = table[e + 1]
@@ -340,13 +353,17 @@ def pick_move(moves, tt_move, free, side, nbr, order):
 
 
 @nb.njit(cache=True)
-def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, stats, deadline):
+def negamax(
+    free, snail, side, alpha, beta, nbr, goals, order, params, table, generation, stats, deadline
+):
     """The exact score of the position (fail-soft alpha-beta with a transposition table), or
     ``ILLEGAL`` if the snail may not stand here (Taylor's rule: no goal reachable).
 
     ``free``: empty cells (only those the snail reaches matter); ``snail``: its vertex;
     ``side``: 0 if player 1 is to move, else 1; ``goals[p]``: bit of player p+1's goal (0 if
-    out of reach); ``order``: per side, a static rank of every vertex (lower = tried first).
+    out of reach); ``order``: per side, a static rank of every vertex (lower = tried first);
+    ``table``: the transposition table, whose entries of other generations than
+    ``generation`` (1 to MAX_GENERATION) count as empty.
 
     The search is a loop over an explicit stack of frames, one per node on the path from the
     root, not recursion: a compiled call per node (its arrays passed and reference-counted)
@@ -356,7 +373,6 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, st
     dist = params[P_DIST] != 0
     matching = not dist and params[P_MATCHING] != 0
     prune = params[P_PRUNE] != 0
-    XMIN = params[4] if params.shape[0] > 4 else 0
     win = MATE if dist else 1
     n = nbr.shape[0]
     mask = np.uint64(table.shape[0] // ENTRY_WORDS - 1)
@@ -378,6 +394,7 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, st
     f_slot = np.empty(cap, np.int64)
     depth = 0  # frames in use
     nearby = near_cells(nbr)
+    stamp = np.int64(generation) << GENERATION_SHIFT
     passable = ~(goals[0] | goals[1])
     # Whether free is already the snail's region: the flood, a node's biggest cost, is
     # skipped when a walk near the last move shows nothing was cut off.
@@ -418,7 +435,7 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, st
             # Transposition table: a bucket of two slots.  Probed before the matching
             # shortcuts below, which cost more than a probe and whose answers are stored too.
             slot = _slot(free, snail, side, mask)
-            tag = _tag(snail, side)
+            tag = _tag(snail, side) | stamp
             tt_move = -1
             alpha0 = alpha
             found = _find(table, slot, free, tag)
@@ -441,7 +458,7 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, st
             not known
             and matching
             and not (reach_mine and reach_theirs)
-            and (not (reach_mine or reach_theirs) or popcount(free) >= XMIN)
+            and (not (reach_mine or reach_theirs) or popcount(free) >= ONE_GOAL_MATCHING_CELLS)
         ):
             # No goal reachable: plain geography decides.  One goal (Rastros): the player
             # whose goal is cut off can only win by geography.  If the mover wins geography
@@ -489,7 +506,7 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, st
                     scan &= scan - U1
                     kid_free = flood(bit(m), free & ~bit(m), nbr, ~goal_bits)
                     kid_slot = _slot(kid_free, m, 1 - side, mask)
-                    kid = _find(table, kid_slot, kid_free, _tag(m, 1 - side))
+                    kid = _find(table, kid_slot, kid_free, _tag(m, 1 - side) | stamp)
                     if kid >= 0 and entry_flag(entry_data(table, kid)) != LOWER:
                         score = adjust(entry_value(entry_data(table, kid)), dist)
                         if score >= beta:
@@ -550,7 +567,7 @@ def negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, st
                     flag = LOWER
                 else:
                     flag = EXACT
-                tag = _tag(snail, f_side[top])
+                tag = _tag(snail, f_side[top]) | stamp
                 _store(
                     table,
                     f_slot[top],

@@ -17,16 +17,19 @@ from slimetrail.compiled import cttz, now, popcount
 from slimetrail.games.trail.solver.kernel import (
     CLOCK_EVERY,
     EXACT,
+    GENERATION_SHIFT,
     ILLEGAL,
     INF,
     LOWER,
     MATE,
+    ONE_GOAL_MATCHING_CELLS,
     P_DIST,
     P_MATCHING,
     P_PRUNE,
     P_TAYLOR,
     S_ABORT,
     S_NODES,
+    STAMPED_TAG,
     U0,
     U1,
     UPPER,
@@ -42,10 +45,10 @@ from slimetrail.games.trail.solver.kernel import (
 # (hex 10x10 Taylor positions 12-30 plies in: 1.55x faster than at 20 cells, 1.22x the nodes;
 # bench/RESULTS.md).
 WIDE_ETC_MIN_CELLS = 60
-# A table entry is four words: the key's two, the data word and one unused, so that a
-# bucket of two entries is one 64-byte cache line (tables are allocated aligned to it) and a
-# probe misses the cache at most once: hex 10x10 Taylor positions 1.2x faster than with the
-# keys and the data in two arrays.
+# A table entry is three words: the key's two, then the data word; keys and data side by
+# side, so that a probe misses the cache once or twice (a bucket of two is 48 bytes), not
+# once per array.  Hex 10x10 Taylor positions: 1.2x faster than with two arrays, and a
+# little faster than a padded bucket of one 64-byte line (less memory to miss in).
 ENTRY_WORDS = 3
 
 __all__ = ["MATE", "geography_wins", "max_matching", "negamax"]
@@ -275,7 +278,7 @@ def _find(table, slot, lo, hi, tag):
     for s in range(slot, slot + 2):
         e = ENTRY_WORDS * s
         data = np.int64(table[e + 2])
-        if table[e] == lo and table[e + 1] == hi and data != 0 and (data & 255) == tag:
+        if table[e] == lo and table[e + 1] == hi and (data & STAMPED_TAG) == tag:
             return s
     return -1
 
@@ -344,6 +347,7 @@ def negamax(
     order,
     params,
     table,
+    generation,
     stats,
     deadline,
 ):
@@ -354,7 +358,6 @@ def negamax(
     dist = params[P_DIST] != 0
     matching = not dist and params[P_MATCHING] != 0
     prune = params[P_PRUNE] != 0
-    XMIN = params[4] if params.shape[0] > 4 else 0
     win = MATE if dist else 1
     n = nbr.shape[0]
     mask = np.uint64(table.shape[0] // ENTRY_WORDS - 1)
@@ -373,6 +376,7 @@ def negamax(
     f_slot = np.empty(cap, np.int64)
     depth = 0
     nearby = near_cells(nbr)
+    stamp = np.int64(generation) << GENERATION_SHIFT
     pass_lo, pass_hi = ~(goals[0, 0] | goals[1, 0]), ~(goals[0, 1] | goals[1, 1])
     canonical = False  # whether free is already the snail's region (no flood needed)
     reach_mine = reach_theirs = False
@@ -407,7 +411,7 @@ def negamax(
                 known = False
         if not known:
             slot = _slot(free_lo, free_hi, snail, side, mask)
-            tag = np.int64(snail * 2 + side)
+            tag = np.int64(snail * 2 + side) | stamp
             tt_move = -1
             alpha0 = alpha
             found = _find(table, slot, free_lo, free_hi, tag)
@@ -430,7 +434,10 @@ def negamax(
             not known
             and matching
             and not (reach_mine and reach_theirs)
-            and (not (reach_mine or reach_theirs) or count(free_lo, free_hi) >= XMIN)
+            and (
+                not (reach_mine or reach_theirs)
+                or count(free_lo, free_hi) >= ONE_GOAL_MATCHING_CELLS
+            )
         ):
             value = 0  # the matching shortcuts of kernel.py, their answers stored
             if not reach_mine and not reach_theirs:
@@ -481,7 +488,7 @@ def negamax(
                         m_lo, m_hi, free_lo & ~m_lo, free_hi & ~m_hi, nbr, g_lo, g_hi
                     )
                     kid_slot = _slot(k_lo, k_hi, m, 1 - side, mask)
-                    kid = _find(table, kid_slot, k_lo, k_hi, np.int64(m * 2 + 1 - side))
+                    kid = _find(table, kid_slot, k_lo, k_hi, np.int64(m * 2 + 1 - side) | stamp)
                     if kid >= 0 and entry_flag(entry_data(table, kid)) != LOWER:
                         score = adjust(entry_value(entry_data(table, kid)), dist)
                         if score >= beta:
@@ -539,7 +546,7 @@ def negamax(
                     flag = LOWER
                 else:
                     flag = EXACT
-                tag = np.int64(snail * 2 + f_side[top])
+                tag = np.int64(snail * 2 + f_side[top]) | stamp
                 _store(
                     table,
                     f_slot[top],
@@ -560,8 +567,9 @@ def _store(table, slot, lo, hi, tag, data):
     e = ENTRY_WORDS * slot
     f = e + ENTRY_WORDS
     old = np.int64(table[e + 2])
-    same = table[e] == lo and table[e + 1] == hi and (old & 255) == tag
-    if same or old == 0 or count(table[e], table[e + 1]) <= count(lo, hi):
+    same = table[e] == lo and table[e + 1] == hi and (old & STAMPED_TAG) == tag
+    stale = (old >> GENERATION_SHIFT) != (tag >> GENERATION_SHIFT)
+    if same or stale or count(table[e], table[e + 1]) <= count(lo, hi):
         if not same:
             table[f] = table[e]
             table[f + 1] = table[e + 1]

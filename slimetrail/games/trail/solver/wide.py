@@ -24,6 +24,7 @@ from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Move, State
 from slimetrail.games.trail.solver import (
     MAX_CELLS,
+    KernelTable,
     Labelling,
     SolveResult,
     SolveTimeout,
@@ -95,8 +96,8 @@ class WideSearch:
         bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
         # The two-word kernel's entry size: enough for frames of either kernel.
         self.entries = 1 << bits
-        self.tt = aligned_table(k128.ENTRY_WORDS << bits)
-        self.kernel_table = self.tt[:0]
+        self.tt = KernelTable(aligned_table(k128.ENTRY_WORDS << bits))
+        self.kernel_table = self.tt.part(0)
         self.stats = np.zeros(2, np.int64)
         self.frame: _Frame | None = None
         self.share_frames = share_frames
@@ -251,8 +252,8 @@ class WideSearch:
             if self.sized_per_frame:
                 left = self.deadline - time.monotonic() if self.deadline else 0.0
                 size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
-            self.kernel_table = self.tt[: self.frame.entry_words * size]
-            self.kernel_table.fill(0)
+            self.tt.renew()
+            self.kernel_table = self.tt.part(self.frame.entry_words * size)
         labels = self.frame
         while True:
             # A checkpointed solve stops the kernel when a save is due and saves its table
@@ -296,7 +297,8 @@ class WideSearch:
             tmp,
             meta=np.array(self.meta),
             frame=np.frombuffer(frame.mask.to_bytes(width, "little") if frame else b"", np.uint8),
-            table=self.kernel_table if frame else np.zeros(0, np.uint64),
+            table=self.kernel_table.words if frame else np.zeros(0, np.uint64),
+            generation=np.array([self.kernel_table.generation], np.int64),
             regions=regions,
             entries=entries,
             moves=np.array(list(self.scores), np.int64),
@@ -314,7 +316,7 @@ class WideSearch:
 
     def _load(self) -> None:
         names = ("regions", "entries", "moves", "scores", "nodes")
-        saved = read_checkpoint(self.checkpoint, self.meta, names, ("frame", "table"))
+        saved = read_checkpoint(self.checkpoint, self.meta, names, ("frame", "table", "generation"))
         for row, (snail, side, value, flag, move) in zip(
             saved["regions"], saved["entries"].tolist(), strict=True
         ):
@@ -322,7 +324,8 @@ class WideSearch:
         self.scores = dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
         self.nodes = int(saved["nodes"][0])
         size = len(saved.get("table", ()))
-        if size and size <= len(self.tt):  # the sub-solves' table as it was
+        if size and size <= len(self.tt.words):  # the sub-solves' table as it was
             self.frame = _Frame(self.game, int.from_bytes(saved["frame"].tobytes(), "little"))
-            self.kernel_table = self.tt[:size]
-            self.kernel_table[:] = saved["table"]
+            self.tt.generation = int(saved["generation"][0])
+            self.kernel_table = self.tt.part(size)
+            self.kernel_table.words[:] = saved["table"]
