@@ -237,22 +237,18 @@ class Labelling:
     def __init__(self, game, cells: list[int]) -> None:
         import numpy as np
 
-        board = game.board
+        adjacent = game.board.neighbour_lists
         self.cells = cells
         self.index = index = {cell: k for k, cell in enumerate(cells)}
-        within = sum(1 << cell for cell in cells)
-        masks = []
-        for cell in cells:
-            mask = 0
-            for other in cells_of(board.neighbours[cell] & within):
-                mask |= 1 << index[other]
-            masks.append(mask)
-        goals = [1 << index[g] if g in index else 0 for g in (game.goals[1], game.goals[2])]
+        lists = [[index[o] for o in adjacent[cell] if o in index] for cell in cells]
+        masks = [sum(1 << k for k in row) for row in lists]
+        ends = [index.get(g, -1) for g in (game.goals[1], game.goals[2])]
+        goals = [1 << end if end >= 0 else 0 for end in ends]
         # Tie-break of the move order: nearer the mover's own goal first (walking distance).
         self.order = np.full((2, len(cells)), 63, np.int64)
         for p in (0, 1):
-            if goals[p]:
-                self.order[p] = _distances(masks, goals[p].bit_length() - 1, goals[1 - p])
+            if ends[p] >= 0:
+                self.order[p] = _distances(lists, ends[p], ends[1 - p])
         self.words = 1 if len(cells) <= WORD_CELLS else 2
         self.nbr = _words(masks, self.words)
         self.goals = _words(goals, self.words)
@@ -440,7 +436,9 @@ class _Root:
         # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
         bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
-        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.table.words)} words"
+        meta = ""  # what a checkpoint must belong to
+        if checkpoint is not None:
+            meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.table.words)} words"
         if checkpoint is not None and os.path.exists(checkpoint):
             scores = self._load(checkpoint, meta)
         for move in state.legal_moves():
@@ -565,32 +563,34 @@ def _table_bits(n: int, seconds: float) -> int:
     return bits
 
 
-def _distances(nbr, goal: int, blocked: int):
-    """Walking distance of every vertex to ``goal`` (63 where out of reach), never walking
-    through the vertices of ``blocked`` (the other goal)."""
+def _distances(lists: list, goal: int, blocked: int):
+    """Walking distance of every vertex to ``goal`` (63 where out of reach, at most 62),
+    never walking through vertex ``blocked`` (the other goal; -1: none); ``lists[v]``: the
+    neighbours of ``v``."""
     import numpy as np
 
-    dist = np.full(len(nbr), 63, np.int64)
+    dist = [63] * len(lists)
     dist[goal] = 0
-    layer, seen, d = 1 << goal, (1 << goal) | blocked, 0
-    while layer:
-        d += 1
-        nxt = 0
-        for v in cells_of(layer):
-            nxt |= int(nbr[v])
-        nxt &= ~seen
-        for v in cells_of(nxt):
-            dist[v] = min(d, 62)
-        seen |= nxt
-        layer = nxt
-    return dist
+    seen = [False] * len(lists)
+    seen[goal] = True
+    if blocked >= 0:
+        seen[blocked] = True
+    queue = [goal]
+    for v in queue:
+        d = min(dist[v] + 1, 62)
+        for u in lists[v]:
+            if not seen[u]:
+                seen[u] = True
+                dist[u] = d
+                queue.append(u)
+    return np.array(dist, np.int64)
 
 
 def _distances_on_board(game, free: int, goal: int, other_goal: int):
     """:func:`_distances` on the board itself: walking through the cells of ``free``."""
     through = free | (1 << goal)
-    nbr = [mask & through for mask in game.board.neighbours]
-    return _distances(nbr, goal, 1 << other_goal)
+    lists = [[o for o in row if through >> o & 1] for row in game.board.neighbour_lists]
+    return _distances(lists, goal, other_goal)
 
 
 def _mirror(state) -> dict[int, int] | None:
