@@ -20,6 +20,7 @@ from slimetrail.core.registry import get_game
 from slimetrail.games.trail.game import TrailState
 from slimetrail.games.trail.solver import (
     CompactGraph,
+    KernelTable,
     SolveTimeout,
     can_solve,
     release_table,
@@ -373,7 +374,7 @@ def test_wide_solve_saves_inside_long_sub_solves(tmp_path, monkeypatch):
     assert saves[-1]
     monkeypatch.setattr(wide.WideSearch, "_save", saving)
     resumed = search()
-    assert resumed.frame is not None and resumed.data.any()
+    assert resumed.frame is not None and resumed.kernel_table.words.any()
     assert resumed.solve(state, time.monotonic()).move_values == whole.move_values
 
 
@@ -434,9 +435,10 @@ def test_positions_too_big_for_the_kernel_are_solved():
         solve(get_game("slimetrail", size="9").new_state(), time_limit=0.2)
 
 
-def test_a_thread_reuses_its_table_cleared(kernel_only):
-    """The table a solve hands back is the next solve's of that size, emptied: solving a
-    position after other positions gives what a fresh table gives."""
+def test_a_thread_reuses_its_table_emptied(kernel_only):
+    """The table a solve hands back is the next solve's of that size, in a new generation
+    whose search sees none of the old entries: solving a position after other positions (or
+    after itself) gives what a fresh table gives."""
     game = get_game("slimetrail")
     rng = random.Random("reuse")
     # Far enough in for the plain-Python reference to be quick.
@@ -445,18 +447,91 @@ def test_a_thread_reuses_its_table_cleared(kernel_only):
     assert len(states) >= 4
     first = [solve(s, book=False, table_bits=12).nodes for s in states]
     labels = CompactGraph(game, states[0].free, states[0].snail).labels
-    keys, data = labels.new_table(12)
-    keys[:], data[:] = 7, 7
-    release_table(keys, data)
+    table = labels.new_table(12)
+    generation = table.generation
+    release_table(table)
     again = labels.new_table(12)
-    assert again[0] is keys and again[1] is data
-    assert not keys.any() and not data.any()
-    release_table(keys, data)
-    # Each solve starts from an empty table: the same node counts in any order.
+    assert again is table and table.generation == generation + 1
+    assert table.words.ctypes.data % 64 == 0  # a one-word bucket never straddles two lines
+    release_table(table)
+    # Each solve starts from an empty table: the same node counts in any order, and a
+    # position solved twice in a row (its entries all in the table) searches as much again.
     assert [solve(s, book=False, table_bits=12).nodes for s in reversed(states)] == first[::-1]
+    assert [solve(s, book=False, table_bits=12).nodes for s in states] == first
     for state in states:
         fresh = solve(state, book=False, table_bits=12)
         assert fresh.move_values == reference_solve(state).move_values, state.fen()
+
+
+def test_a_table_is_zeroed_when_its_generations_run_out():
+    table = KernelTable(np.full(12, 7, np.uint64), K.MAX_GENERATION - 1)
+    table.renew()
+    assert table.generation == K.MAX_GENERATION and table.words.all()
+    table.renew()
+    assert table.generation == 1 and not table.words.any()
+
+
+def test_a_walk_near_the_last_move_never_skips_a_needed_flood():
+    """The kernels skip the flood of a child's region when ``joined`` says the snail, moved
+    from ``parent`` to ``m``, still reaches every cell the parent reached: then the flood
+    must give exactly that region, on every board and position tried (both kernels)."""
+    from slimetrail.games.trail.solver import kernel128 as K2
+
+    def words(mask: int):
+        return np.uint64(mask & (2**64 - 1)), np.uint64(mask >> 64)
+
+    def as_int(row) -> int:  # a set of labels from either kernel's arrays
+        return int(row) if row.ndim == 0 else int(row[0]) | int(row[1]) << 64
+
+    rng = random.Random("joined")
+    checked = skipped = 0
+    boards = (
+        ("slimetrail", "7"),
+        ("slimetrail-hex", "6"),
+        ("slimetrail", "9"),
+        ("slimetrail-hex", "10"),
+    )
+    for game_id, size in boards:
+        game = get_game(game_id, size=size)
+        for _ in range(40):
+            state = random_walk(game, rng, rng.randrange(0, 30))
+            if state.is_over():
+                continue
+            graph = CompactGraph(game, state.free, state.snail)
+            labels = graph.labels
+            if labels is None:
+                continue
+
+            goal_bits = as_int(labels.goals[0]) | as_int(labels.goals[1])
+            steps = as_int(labels.nbr[0])
+            nbr = labels.nbr
+            nearby = K.near_cells(nbr) if labels.words == 1 else K2.near_cells(nbr)
+            for m in range(1, len(graph.cells)):
+                if not steps >> m & 1 or goal_bits >> m & 1:
+                    continue
+                child = graph.free & ~(1 << m)  # the snail (label 0) has walked the rest already
+                passable = ~goal_bits & (2**128 - 1)
+                if labels.words == 1:
+                    flooded = int(
+                        K.flood(
+                            np.uint64(1 << m),
+                            np.uint64(child),
+                            nbr,
+                            np.uint64(passable & (2**64 - 1)),
+                        )
+                    )
+                    skip = K.joined(
+                        m, 0, np.uint64(child), nbr, nearby, np.uint64(passable & (2**64 - 1))
+                    )
+                else:
+                    lo, hi = K2.flood(*words(1 << m), *words(child), nbr, *words(passable))
+                    flooded = int(lo) | int(hi) << 64
+                    skip = K2.joined(m, 0, *words(child), nbr, nearby, *words(passable))
+                checked += 1
+                if skip:
+                    skipped += 1
+                    assert flooded == child, (game.spec, state.fen(), graph.cells[m])
+    assert checked > 300 and 0 < skipped < checked
 
 
 def test_solve_does_not_change_the_state():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 # (column, row) steps; north is towards higher rows.
 SQUARE_DIRECTIONS: dict[str, tuple[int, int]] = {
@@ -57,6 +57,14 @@ class Board:
             self,
             "neighbours",
             tuple(self.dilate(1 << i) if mask >> i & 1 else 0 for i in range(self.n * w)),
+        )
+
+    @cached_property
+    def neighbour_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell index, the cells of ``neighbours[cell]`` in order (quicker to walk than
+        the bits of a big integer)."""
+        return tuple(
+            tuple(i for i in range(mask.bit_length()) if mask >> i & 1) for mask in self.neighbours
         )
 
     @property

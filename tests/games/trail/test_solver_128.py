@@ -60,7 +60,7 @@ def two_word_solve(state, distance: bool, shortcuts: bool, rng: random.Random):
     labels = Labelling(game, [state.snail, *others])
     assert labels.words == 2
     params = kernel_params(game, distance, shortcuts)
-    keys, data = labels.new_table(10)  # small: replacement in the table is exercised too
+    table = labels.new_table(10)  # small: replacement in the table is exercised too
     stats = np.zeros(2, np.int64)
     free = labels.bits(state.free)
     win = MATE if distance else 1
@@ -72,7 +72,7 @@ def two_word_solve(state, distance: bool, shortcuts: bool, rng: random.Random):
         if score is None:
             m = labels.index[move]
             raw = labels.negamax(
-                free & ~(1 << m), m, 1 - side, -bound, bound, params, keys, data, stats, 0.0
+                free & ~(1 << m), m, 1 - side, -bound, bound, params, table, stats, 0.0
             )
             score = adjust(raw, distance)
         scores[move] = score

@@ -24,6 +24,7 @@ from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
 
 __all__ = [
+    "KernelTable",
     "SolveResult",
     "SolveTimeout",
     "SolveTooLarge",
@@ -39,17 +40,17 @@ WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faste
 WORD_MASK = (1 << 64) - 1
 MATE = 1000  # a win in k plies scores MATE - k (with distances)
 SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
-# Tables of up to 2**SPARE_BITS entries (16 MB) are kept for the thread's next solve:
+# Tables of up to 2**SPARE_BITS entries (16 or 32 MB) are kept for the thread's next solve:
 # clearing a kept table costs a fraction of the page faults of a fresh one, which dominated
 # solves of small positions.
 SPARE_BITS = 20
 
 
 class _SpareTables(threading.local):
-    """Per thread: the kept table of each (words, bits) shape."""
+    """Per thread: the kept table of each size (in words)."""
 
     def __init__(self) -> None:
-        self.by_shape: dict[tuple[int, int], tuple] = {}
+        self.by_shape: dict[int, object] = {}
 
 
 _spare_tables = _SpareTables()
@@ -90,9 +91,8 @@ def warm_up() -> None:
         solve(SlimetrailGame(size="5").new_state(), distance=True, time_limit=60.0, book=False)
     game = SlimetrailGame(size="9")
     labels = Labelling(game, game.board.cells()[: WORD_CELLS + 1])
-    keys, data = labels.new_table(4)
     params = kernel_params(game, False, True)
-    labels.negamax(2, 0, 0, -1, 1, params, keys, data, np.zeros(2, np.int64), 0.0)
+    labels.negamax(2, 0, 0, -1, 1, params, labels.new_table(4), np.zeros(2, np.int64), 0.0)
 
 
 def solve(
@@ -172,7 +172,7 @@ def solve(
     finally:
         finished.set()
         if isinstance(search, _Root):
-            release_table(search.tt_keys, search.tt_data)
+            release_table(search.table)
 
 
 def _stop_on(stop: threading.Event, finished: threading.Event, search) -> None:
@@ -237,22 +237,18 @@ class Labelling:
     def __init__(self, game, cells: list[int]) -> None:
         import numpy as np
 
-        board = game.board
+        adjacent = game.board.neighbour_lists
         self.cells = cells
         self.index = index = {cell: k for k, cell in enumerate(cells)}
-        within = sum(1 << cell for cell in cells)
-        masks = []
-        for cell in cells:
-            mask = 0
-            for other in cells_of(board.neighbours[cell] & within):
-                mask |= 1 << index[other]
-            masks.append(mask)
-        goals = [1 << index[g] if g in index else 0 for g in (game.goals[1], game.goals[2])]
+        lists = [[index[o] for o in adjacent[cell] if o in index] for cell in cells]
+        masks = [sum(1 << k for k in row) for row in lists]
+        ends = [index.get(g, -1) for g in (game.goals[1], game.goals[2])]
+        goals = [1 << end if end >= 0 else 0 for end in ends]
         # Tie-break of the move order: nearer the mover's own goal first (walking distance).
         self.order = np.full((2, len(cells)), 63, np.int64)
         for p in (0, 1):
-            if goals[p]:
-                self.order[p] = _distances(masks, goals[p].bit_length() - 1, goals[1 - p])
+            if ends[p] >= 0:
+                self.order[p] = _distances(lists, ends[p], ends[1 - p])
         self.words = 1 if len(cells) <= WORD_CELLS else 2
         self.nbr = _words(masks, self.words)
         self.goals = _words(goals, self.words)
@@ -262,16 +258,22 @@ class Labelling:
         index = self.index
         return sum(1 << index[cell] for cell in cells_of(cells))
 
-    def new_table(self, bits: int):
-        """An empty transposition table of ``2**bits`` entries: (keys, data); the thread's
-        spare table of that shape (see :func:`release_table`) cleared, if it has one."""
-        import numpy as np
+    @property
+    def entry_words(self) -> int:
+        """Words per table entry of this labelling's kernel."""
+        from slimetrail.games.trail.solver import kernel, kernel128
 
-        table = _spare_tables.by_shape.pop((self.words, bits), None)
+        return kernel.ENTRY_WORDS if self.words == 1 else kernel128.ENTRY_WORDS
+
+    def new_table(self, bits: int) -> KernelTable:
+        """An empty transposition table of ``2**bits`` entries for this labelling's kernel:
+        the thread's spare table of that size (see :func:`release_table`) in a new
+        generation, if it has one."""
+        words = self.entry_words << bits
+        table = _spare_tables.by_shape.pop(words, None)
         if table is None:
-            return np.zeros(self.words << bits, np.uint64), np.zeros(1 << bits, np.int64)
-        for part in table:
-            part.fill(0)
+            return KernelTable(aligned_table(words))
+        table.renew()
         return table
 
     def negamax(
@@ -282,13 +284,12 @@ class Labelling:
         alpha: int,
         beta: int,
         params,
-        keys,
-        data,
+        table: KernelTable,
         stats,
         stop: float,
     ) -> int:
         """The kernel's score of the position (labels ``free`` and ``snail``; see
-        :func:`.kernel.negamax`), searched with the table ``keys``/``data``."""
+        :func:`.kernel.negamax`), searched with ``table`` (from :meth:`new_table`)."""
         import numpy as np
 
         if self.words == 1:
@@ -312,21 +313,58 @@ class Labelling:
                 self.goals,
                 self.order,
                 params,
-                keys,
-                data,
+                table.words,
+                np.int64(table.generation),
                 stats,
                 np.float64(stop),
             )
         )
 
 
-def release_table(keys, data) -> None:
+def release_table(table: KernelTable) -> None:
     """Hand a table from :meth:`Labelling.new_table` back once its solve is over, for the
-    thread's next solve of the same table size (only tables of up to 2**SPARE_BITS entries
-    are kept, one per size)."""
-    entries = len(data)
-    if entries <= 1 << SPARE_BITS:
-        _spare_tables.by_shape[(len(keys) // entries, entries.bit_length() - 1)] = (keys, data)
+    thread's next solve with a table of the same size (only tables of up to 2**SPARE_BITS
+    entries are kept, one per size)."""
+    from slimetrail.games.trail.solver import kernel128
+
+    if len(table.words) <= kernel128.ENTRY_WORDS << SPARE_BITS:
+        _spare_tables.by_shape[len(table.words)] = table
+
+
+class KernelTable:
+    """A kernel's transposition table: ``words`` (the kernel's ``ENTRY_WORDS`` per entry)
+    and the generation its live entries carry.  Entries of other generations count as
+    empty, so a table is emptied for its next solve by taking the next generation rather
+    than by zeroing megabytes, which cost more than the search of most positions."""
+
+    def __init__(self, words, generation: int = 1) -> None:
+        self.words = words
+        self.generation = generation
+
+    def renew(self) -> None:
+        """Empty the table: the next generation (zeroed once they run out)."""
+        from slimetrail.games.trail.solver import kernel
+
+        if self.generation >= kernel.MAX_GENERATION:
+            self.words.fill(0)
+            self.generation = 1
+        else:
+            self.generation += 1
+
+    def part(self, words: int) -> KernelTable:
+        """The first ``words`` words, in this generation (a smaller table in the same
+        memory)."""
+        return KernelTable(self.words[:words], self.generation)
+
+
+def aligned_table(words: int):
+    """A zeroed ``uint64`` array of ``words`` words starting on a 64-byte boundary, so that
+    a bucket of the one-word kernel's table (32 bytes) never straddles two cache lines."""
+    import numpy as np
+
+    raw = np.zeros(words + 8, np.uint64)
+    start = (-raw.ctypes.data % 64) // 8
+    return raw[start : start + words]
 
 
 def _words(values: list[int], words: int):
@@ -382,7 +420,7 @@ class _Root:
         self.params = kernel_params(game, distance, shortcuts)
         left = deadline - time.monotonic() if deadline else 0.0
         bits = table_bits if table_bits is not None else _table_bits(len(graph.cells), left)
-        self.tt_keys, self.tt_data = self.labels.new_table(bits)
+        self.table = self.labels.new_table(bits)
         self.stats = np.zeros(2, np.int64)
         self.saved_at = time.monotonic()
 
@@ -398,7 +436,9 @@ class _Root:
         # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
         bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
-        meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.tt_data)}"
+        meta = ""  # what a checkpoint must belong to
+        if checkpoint is not None:
+            meta = f"{game.spec}|{state.fen()}|{list(self.params)}|{len(self.table.words)} words"
         if checkpoint is not None and os.path.exists(checkpoint):
             scores = self._load(checkpoint, meta)
         for move in state.legal_moves():
@@ -426,8 +466,7 @@ class _Root:
                         -bound,
                         bound,
                         self.params,
-                        self.tt_keys,
-                        self.tt_data,
+                        self.table,
                         self.stats,
                         kernel_stop(self.deadline, saved_at),
                     )
@@ -458,8 +497,8 @@ class _Root:
         np.savez(
             tmp,
             meta=np.array(meta),
-            keys=self.tt_keys,
-            data=self.tt_data,
+            table=self.table.words,
+            generation=np.array([self.table.generation], np.int64),
             moves=np.array(list(scores), np.int64),
             scores=np.array(list(scores.values()), np.int64),
             nodes=self.stats[:1],
@@ -470,11 +509,11 @@ class _Root:
         )
 
     def _load(self, path, meta: str) -> dict[Move, int]:
-        saved = read_checkpoint(path, meta, ("keys", "data", "nodes", "moves", "scores"))
-        if saved["keys"].shape != self.tt_keys.shape:
+        saved = read_checkpoint(path, meta, ("table", "generation", "nodes", "moves", "scores"))
+        if saved["table"].shape != self.table.words.shape:
             raise GameError(f"checkpoint {os.fspath(path)!r} has a table of another size")
-        self.tt_keys[:] = saved["keys"]
-        self.tt_data[:] = saved["data"]
+        self.table.words[:] = saved["table"]
+        self.table.generation = int(saved["generation"][0])
         self.stats[0] = saved["nodes"][0]
         return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
 
@@ -524,32 +563,34 @@ def _table_bits(n: int, seconds: float) -> int:
     return bits
 
 
-def _distances(nbr, goal: int, blocked: int):
-    """Walking distance of every vertex to ``goal`` (63 where out of reach), never walking
-    through the vertices of ``blocked`` (the other goal)."""
+def _distances(lists: list, goal: int, blocked: int):
+    """Walking distance of every vertex to ``goal`` (63 where out of reach, at most 62),
+    never walking through vertex ``blocked`` (the other goal; -1: none); ``lists[v]``: the
+    neighbours of ``v``."""
     import numpy as np
 
-    dist = np.full(len(nbr), 63, np.int64)
+    dist = [63] * len(lists)
     dist[goal] = 0
-    layer, seen, d = 1 << goal, (1 << goal) | blocked, 0
-    while layer:
-        d += 1
-        nxt = 0
-        for v in cells_of(layer):
-            nxt |= int(nbr[v])
-        nxt &= ~seen
-        for v in cells_of(nxt):
-            dist[v] = min(d, 62)
-        seen |= nxt
-        layer = nxt
-    return dist
+    seen = [False] * len(lists)
+    seen[goal] = True
+    if blocked >= 0:
+        seen[blocked] = True
+    queue = [goal]
+    for v in queue:
+        d = min(dist[v] + 1, 62)
+        for u in lists[v]:
+            if not seen[u]:
+                seen[u] = True
+                dist[u] = d
+                queue.append(u)
+    return np.array(dist, np.int64)
 
 
 def _distances_on_board(game, free: int, goal: int, other_goal: int):
     """:func:`_distances` on the board itself: walking through the cells of ``free``."""
     through = free | (1 << goal)
-    nbr = [mask & through for mask in game.board.neighbours]
-    return _distances(nbr, goal, 1 << other_goal)
+    lists = [[o for o in row if through >> o & 1] for row in game.board.neighbour_lists]
+    return _distances(lists, goal, other_goal)
 
 
 def _mirror(state) -> dict[int, int] | None:

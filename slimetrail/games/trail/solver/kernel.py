@@ -29,8 +29,25 @@ P_TAYLOR, P_DIST, P_MATCHING, P_PRUNE = 0, 1, 2, 3
 # stats[] slots.
 S_NODES, S_ABORT = 0, 1
 CLOCK_EVERY = 4095  # check the clock when (nodes & CLOCK_EVERY) == 0
-# Regions at least this big try enhanced transposition cutoffs (a flood per child).
-ETC_MIN_CELLS = 20
+# A table entry is the key word then the data word; a bucket of two entries is 32 bytes
+# (half a cache line), so a probe misses the cache at most once.
+ENTRY_WORDS = 2
+# A data word holds its solve's generation from this bit: a new solve takes the next
+# generation instead of zeroing the table (which cost more than the search of many
+# positions); after MAX_GENERATION the table is zeroed and they start again.
+GENERATION_SHIFT = 40
+MAX_GENERATION = 0xFFFF
+STAMPED_TAG = (MAX_GENERATION << GENERATION_SHIFT) | 255  # the bits _find compares
+# With one goal cut off, the matching bounds are tried only on regions at least this big:
+# on smaller ones the search is quicker than the matchings (7x7 mid-game set, CPU s for
+# all 60 positions by threshold: 0: 0.38, 15: 0.31, 25: 0.25, 35: 0.27, never: 0.32).  With
+# no goal reachable the matching decides, so it is always used.
+ONE_GOAL_MATCHING_CELLS = 25
+# Regions at least this big try enhanced transposition cutoffs (a flood per child).  Below,
+# a flood per child costs more than the subtrees it saves: 7x7 from the start (no book),
+# CPU s / nodes by threshold: 20: 7.7 s / 20.0 M, 40: 5.9 s / 25.2 M, off: 6.1 s / 25.9 M;
+# the 7x7 mid-game set (regions under 40 cells) 1.2x faster than at 20.
+ETC_MIN_CELLS = 40
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -45,15 +62,15 @@ def bit(i):
 def flood(seed, free, nbr, passable):
     """Cells of ``free`` reachable from the cells of ``seed``; walks continue only through
     cells of ``passable`` (the goal corners are reached but not walked through)."""
-    reach = U0
+    left = free  # not reached yet
     frontier = seed
     while frontier != U0:
         i = cttz(frontier)
         frontier &= frontier - U1
-        new = nbr[i] & free & ~reach
-        reach |= new
+        new = nbr[i] & left
+        left ^= new
         frontier |= new & passable
-    return reach
+    return free ^ left
 
 
 # -- maximum matching (Edmonds' blossom algorithm) ------------------------------------------
@@ -185,7 +202,14 @@ def geography_wins(free, snail, nbr, n):
     """Undirected vertex geography: the player to move from ``snail`` wins iff the snail's
     vertex lies in every maximum matching of the region, i.e. iff a maximum matching of the
     region without it has an augmenting path from it."""
-    work = np.empty((4, n), np.int64)  # match, then _augment_from's scratch rows
+    return geography_wins_in(free, snail, nbr, np.empty((4, n), np.int64))
+
+
+@nb.njit(cache=True)
+def geography_wins_in(free, snail, nbr, work):
+    """:func:`geography_wins` with the caller's scratch rows ``work`` (4 by n): the match,
+    then :func:`_augment_from`'s rows, so that a search calling it at many nodes allocates
+    nothing."""
     match = work[3]
     match[:] = -1
     _grow_matching(free, nbr, match, work)
@@ -227,11 +251,18 @@ def _slot(free, snail, side, mask):
 
 
 @nb.njit(cache=True, inline="always")
-def _find(tt_keys, tt_data, slot, key, tag):
-    """The slot of the bucket at ``slot`` that holds the position ``(key, tag)``, or -1."""
+def entry_data(table, s):
+    """The data word of entry ``s`` (0: empty)."""
+    return np.int64(table[ENTRY_WORDS * s + 1])
+
+
+@nb.njit(cache=True, inline="always")
+def _find(table, slot, key, tag):
+    """The slot of the bucket at ``slot`` that holds the position ``(key, tag)`` (``tag``
+    stamped with the table's generation), or -1."""
     for s in range(slot, slot + 2):
-        data = tt_data[s]
-        if tt_keys[s] == key and data != 0 and (data & 255) == tag:
+        data = entry_data(table, s)
+        if table[ENTRY_WORDS * s] == key and (data & STAMPED_TAG) == tag:
             return s
     return -1
 
@@ -252,26 +283,59 @@ def _tag(snail, side):
 
 
 @nb.njit(cache=True, inline="always")
-def _entry(tag, value, flag, move):
+def pack_entry(tag, value, flag, move):
     """A table entry's data word: the position's tag, its score, the bound flag and the
     best move."""
     return tag | ((np.int64(value) + 0x8000) << 8) | (np.int64(flag) << 24) | (np.int64(move) << 26)
 
 
 @nb.njit(cache=True, inline="always")
-def _store(tt_keys, tt_data, slot, free, tag, data):
+def _store(table, slot, free, tag, data):
     """Store an entry in the bucket at ``slot``: slot 0 keeps the bigger region (more work
     to redo), slot 1 always takes the newest."""
-    same = tt_keys[slot] == free and (tt_data[slot] & 255) == tag
-    if same or tt_data[slot] == 0 or popcount(tt_keys[slot]) <= popcount(free):
+    e = ENTRY_WORDS * slot
+    old = np.int64(table[e + 1])
+    same = table[e] == free and (old & STAMPED_TAG) == tag
+    stale = (old >> GENERATION_SHIFT) != (tag >> GENERATION_SHIFT)  # empty, or an older solve's
+    if same or stale or popcount(table[e]) <= popcount(free):
         if not same:
-            tt_keys[slot + 1] = tt_keys[slot]
-            tt_data[slot + 1] = tt_data[slot]
-        tt_keys[slot] = free
-        tt_data[slot] = data
+            table[e + 2] = table[e]
+            table[e + 3] = table[e + 1]
+        table[e] = free
+        table[e + 1] = np.uint64(data)
     else:
-        tt_keys[slot + 1] = free
-        tt_data[slot + 1] = data
+        table[e + 2] = free
+        table[e + 3] = np.uint64(data)
+
+
+@nb.njit(cache=True)
+def near_cells(nbr):
+    """Per vertex, the vertices at most two steps away."""
+    near = nbr.copy()
+    for v in range(nbr.shape[0]):
+        rest = nbr[v]
+        while rest != U0:
+            near[v] |= nbr[cttz(rest)]
+            rest &= rest - U1
+    return near
+
+
+@nb.njit(cache=True, inline="always")
+def joined(m, parent, free, nbr, nearby, passable):
+    """Whether the snail, just moved from ``parent`` to ``m``, still reaches all of
+    ``free`` (the parent's region without ``m``), known from a walk near ``parent`` alone:
+    every walk from the parent began at one of its other neighbours, so if ``m`` reaches
+    each of them, it reaches all the parent reached."""
+    targets = nbr[parent] & free
+    left = nearby[parent] & free  # not walked to yet
+    frontier = bit(m)
+    while frontier != U0 and targets & left != U0:
+        i = cttz(frontier)
+        frontier &= frontier - U1
+        new = nbr[i] & left
+        left ^= new
+        frontier |= new & passable
+    return targets & left == U0
 
 
 @nb.njit(cache=True, inline="always")
@@ -293,163 +357,227 @@ def pick_move(moves, tt_move, free, side, nbr, order):
 
 @nb.njit(cache=True)
 def negamax(
-    free, snail, side, alpha, beta, nbr, goals, order, params, tt_keys, tt_data, stats, deadline
+    free, snail, side, alpha, beta, nbr, goals, order, params, table, generation, stats, deadline
 ):
     """The exact score of the position (fail-soft alpha-beta with a transposition table), or
     ``ILLEGAL`` if the snail may not stand here (Taylor's rule: no goal reachable).
 
     ``free``: empty cells (only those the snail reaches matter); ``snail``: its vertex;
     ``side``: 0 if player 1 is to move, else 1; ``goals[p]``: bit of player p+1's goal (0 if
-    out of reach); ``order``: per side, a static rank of every vertex (lower = tried first).
+    out of reach); ``order``: per side, a static rank of every vertex (lower = tried first);
+    ``table``: the transposition table, whose entries of other generations than
+    ``generation`` (1 to MAX_GENERATION) count as empty.
+
+    The search is a loop over an explicit stack of frames, one per node on the path from the
+    root, not recursion: a compiled call per node (its arrays passed and reference-counted)
+    cost about as much as the node's own work.
     """
     taylor = params[P_TAYLOR] != 0
     dist = params[P_DIST] != 0
-    win = MATE if dist else 1
-    stats[S_NODES] += 1
-    if deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline:
-        stats[S_ABORT] = 1
-    if stats[S_ABORT] != 0:
-        return 0
-    mine = goals[side]
-    theirs = goals[1 - side]
-    steps = nbr[snail] & free
-    if steps & mine:
-        return win - 1 if dist else win
-    # Canonical region: what the snail can still reach (goal corners end a walk).
-    free = flood(bit(snail), free, nbr, ~(mine | theirs))
-    reach_mine = (free & mine) != U0
-    reach_theirs = (free & theirs) != U0
     matching = not dist and params[P_MATCHING] != 0
-    if not reach_mine and not reach_theirs:
-        if taylor:
-            return ILLEGAL
-        if steps == U0:
-            return -win
-    elif reach_mine != reach_theirs and matching and taylor:
-        # Every legal move keeps the one reachable goal reachable and the snail cannot get
-        # stuck, so the game ends in that goal: its owner wins.
-        return win if reach_mine else -win
-
-    # Transposition table: a bucket of two slots.  Probed before the matching shortcuts
-    # below, which cost more than a probe and whose answers are stored too.
-    mask = np.uint64(tt_keys.shape[0] - 1)
-    slot = _slot(free, snail, side, mask)
-    tag = _tag(snail, side)
-    tt_move = -1
-    alpha0 = alpha
-    found = _find(tt_keys, tt_data, slot, free, tag)
-    if found >= 0:
-        data = tt_data[found]
-        value = entry_value(data)
-        flag = entry_flag(data)
-        tt_move = (data >> 26) & 127
-        if flag == EXACT:
-            return value
-        if flag == LOWER and value >= beta:
-            return value
-        if flag == UPPER and value <= alpha:
-            return value
-        if flag == LOWER and value > alpha:
-            alpha = value
-        elif flag == UPPER and value < beta:
-            beta = value
-
-    if matching and not (reach_mine and reach_theirs):
-        # No goal reachable: plain geography decides.  One goal (Rastros): the player whose
-        # goal is cut off can only win by geography.  If the mover wins geography on the
-        # cells other than their own goal, they win here too (the opponent's extra option,
-        # entering that goal, loses); if the mover loses geography on the cells other than
-        # the opponent's goal, the opponent's pairing strategy wins here too (the mover's
-        # extra option, entering it, loses).  Otherwise the search goes on (value 0).
-        n = nbr.shape[0]
-        value = 0
-        if not reach_mine and not reach_theirs:
-            value = win if geography_wins(free, snail, nbr, n) else -win
-        elif reach_mine and geography_wins(free & ~mine, snail, nbr, n):
-            value = win
-        elif reach_theirs and not geography_wins(free & ~theirs, snail, nbr, n):
-            value = -win
-        if value != 0:
-            _store(tt_keys, tt_data, slot, free, tag, _entry(tag, value, EXACT, 0))
-            return value
-
-    best = -INF
-    best_move = -1
-    # Stepping into the opponent's corner loses at once; stepping next to it (when
-    # pruning) loses on their reply.  Neither needs a search.
-    if steps & theirs:
-        best = adjust(win, dist)
-        best_move = np.int64(cttz(theirs))
-    rest = steps & ~theirs
-    if params[P_PRUNE] != 0 and theirs != U0:
-        near = rest & nbr[np.int64(cttz(theirs))]
-        if near != U0:
-            # They step into their corner next: a loss in two plies.
-            loss2 = adjust(win - 1 if dist else win, dist)
-            if loss2 > best:
-                best = loss2
-                best_move = np.int64(cttz(near))
-            rest &= ~near
-
-    if best > alpha:
-        alpha = best
-    if alpha < beta and (rest & (rest - U1)) != U0 and popcount(free) >= ETC_MIN_CELLS:
-        # Enhanced transposition cutoff: a child the table already knows to lose (for the
-        # opponent) by enough ends this node before any subtree is searched.
-        goal_bits = mine | theirs
-        scan = rest
-        while scan != U0:
-            m = np.int64(cttz(scan))
-            scan &= scan - U1
-            kid_free = flood(bit(m), free & ~bit(m), nbr, ~goal_bits)
-            found = _find(
-                tt_keys, tt_data, _slot(kid_free, m, 1 - side, mask), kid_free, _tag(m, 1 - side)
-            )
-            if found >= 0 and entry_flag(tt_data[found]) != LOWER:
-                score = adjust(entry_value(tt_data[found]), dist)
-                if score >= beta:
-                    return score
-    # The other moves, best first, each picked when its turn comes (a cutoff usually comes
-    # at the first, so the rest are never ranked; no per-node arrays): the table's move,
-    # then fewest replies for the opponent, ties nearer the mover's own goal.
-    while rest != U0 and alpha < beta:
-        m = pick_move(rest, tt_move, free, side, nbr, order)
-        rest &= ~bit(m)
-        raw = negamax(
-            free & ~bit(m),
-            m,
-            1 - side,
-            unadjust(beta, dist),
-            unadjust(alpha, dist),
-            nbr,
-            goals,
-            order,
-            params,
-            tt_keys,
-            tt_data,
-            stats,
-            deadline,
-        )
+    prune = params[P_PRUNE] != 0
+    win = MATE if dist else 1
+    n = nbr.shape[0]
+    mask = np.uint64(table.shape[0] // ENTRY_WORDS - 1)
+    work = np.empty((4, n), np.int64)  # the matching's scratch rows
+    # A frame: the node's region, its moves not yet searched, snail, side, window (and the
+    # window it was opened with), best score and move so far, table move and table slot.
+    # Every child has one cell fewer, so the path is at most n + 1 nodes long.
+    cap = n + 2
+    f_free = np.empty(cap, np.uint64)
+    f_rest = np.empty(cap, np.uint64)
+    f_snail = np.empty(cap, np.int64)
+    f_side = np.empty(cap, np.int64)
+    f_alpha = np.empty(cap, np.int64)
+    f_beta = np.empty(cap, np.int64)
+    f_alpha0 = np.empty(cap, np.int64)
+    f_best = np.empty(cap, np.int64)
+    f_best_move = np.empty(cap, np.int64)
+    f_tt_move = np.empty(cap, np.int64)
+    f_slot = np.empty(cap, np.int64)
+    depth = 0  # frames in use
+    nearby = near_cells(nbr)
+    stamp = np.int64(generation) << GENERATION_SHIFT
+    passable = ~(goals[0] | goals[1])
+    # Whether free is already the snail's region: the flood, a node's biggest cost, is
+    # skipped when a walk near the last move shows nothing was cut off.
+    canonical = False
+    reach_mine = reach_theirs = False
+    rest = steps = U0
+    slot = tag = tt_move = alpha0 = best = best_move = np.int64(0)
+    while True:
+        # Open the node (free, snail, side, alpha, beta): either its score is known at once
+        # (``known``, the score in ``ret``) or it gets a frame.
+        stats[S_NODES] += 1
+        if deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline:
+            stats[S_ABORT] = 1
         if stats[S_ABORT] != 0:
             return 0
-        if raw == ILLEGAL:
-            continue
-        score = adjust(raw, dist)
-        if score > best:
-            best = score
-            best_move = m
-            if score > alpha:
-                alpha = score
-    if best == -INF:
-        # No legal move: stuck.  (Under Taylor's rule only when no goal can be reached,
-        # which the rule itself prevents after the first move.)
-        return 0 if taylor else -win
-
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta:
-        flag = LOWER
-    else:
-        flag = EXACT
-    _store(tt_keys, tt_data, slot, free, tag, _entry(tag, best, flag, best_move))
-    return best
+        known = True
+        ret = 0
+        mine = goals[side]
+        theirs = goals[1 - side]
+        steps = nbr[snail] & free
+        if steps & mine:
+            ret = win - 1 if dist else win
+        else:
+            # Canonical region: what the snail can still reach (goal corners end a walk).
+            if not canonical:
+                free = flood(bit(snail), free, nbr, ~(mine | theirs))
+            reach_mine = (free & mine) != U0
+            reach_theirs = (free & theirs) != U0
+            if not reach_mine and not reach_theirs and (taylor or steps == U0):
+                ret = ILLEGAL if taylor else -win
+            elif reach_mine != reach_theirs and matching and taylor:
+                # Every legal move keeps the one reachable goal reachable and the snail
+                # cannot get stuck, so the game ends in that goal: its owner wins.
+                ret = win if reach_mine else -win
+            else:
+                known = False
+        if not known:
+            # Transposition table: a bucket of two slots.  Probed before the matching
+            # shortcuts below, which cost more than a probe and whose answers are stored too.
+            slot = _slot(free, snail, side, mask)
+            tag = _tag(snail, side) | stamp
+            tt_move = -1
+            alpha0 = alpha
+            found = _find(table, slot, free, tag)
+            if found >= 0:
+                data = entry_data(table, found)
+                value = entry_value(data)
+                flag = entry_flag(data)
+                tt_move = (data >> 26) & 127
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and value >= beta)
+                    or (flag == UPPER and value <= alpha)
+                ):
+                    known, ret = True, value
+                elif flag == LOWER and value > alpha:
+                    alpha = value
+                elif flag == UPPER and value < beta:
+                    beta = value
+        if (
+            not known
+            and matching
+            and not (reach_mine and reach_theirs)
+            and (not (reach_mine or reach_theirs) or popcount(free) >= ONE_GOAL_MATCHING_CELLS)
+        ):
+            # No goal reachable: plain geography decides.  One goal (Rastros): the player
+            # whose goal is cut off can only win by geography.  If the mover wins geography
+            # on the cells other than their own goal, they win here too (the opponent's extra
+            # option, entering that goal, loses); if the mover loses geography on the cells
+            # other than the opponent's goal, the opponent's pairing strategy wins here too
+            # (the mover's extra option, entering it, loses).  Otherwise the search goes on.
+            value = 0
+            if not reach_mine and not reach_theirs:
+                value = win if geography_wins_in(free, snail, nbr, work) else -win
+            elif reach_mine and geography_wins_in(free & ~mine, snail, nbr, work):
+                value = win
+            elif reach_theirs and not geography_wins_in(free & ~theirs, snail, nbr, work):
+                value = -win
+            if value != 0:
+                _store(table, slot, free, tag, pack_entry(tag, value, EXACT, 0))
+                known, ret = True, value
+        if not known:
+            best = -INF
+            best_move = -1
+            # Stepping into the opponent's corner loses at once; stepping next to it (when
+            # pruning) loses on their reply.  Neither needs a search.
+            if steps & theirs:
+                best = adjust(win, dist)
+                best_move = np.int64(cttz(theirs))
+            rest = steps & ~theirs
+            if prune and theirs != U0:
+                near = rest & nbr[np.int64(cttz(theirs))]
+                if near != U0:
+                    # They step into their corner next: a loss in two plies.
+                    loss2 = adjust(win - 1 if dist else win, dist)
+                    if loss2 > best:
+                        best = loss2
+                        best_move = np.int64(cttz(near))
+                    rest &= ~near
+            if best > alpha:
+                alpha = best
+            if alpha < beta and (rest & (rest - U1)) != U0 and popcount(free) >= ETC_MIN_CELLS:
+                # Enhanced transposition cutoff: a child the table already knows to lose (for
+                # the opponent) by enough ends this node before any subtree is searched.
+                goal_bits = mine | theirs
+                scan = rest
+                while scan != U0:
+                    m = np.int64(cttz(scan))
+                    scan &= scan - U1
+                    kid_free = flood(bit(m), free & ~bit(m), nbr, ~goal_bits)
+                    kid_slot = _slot(kid_free, m, 1 - side, mask)
+                    kid = _find(table, kid_slot, kid_free, _tag(m, 1 - side) | stamp)
+                    if kid >= 0 and entry_flag(entry_data(table, kid)) != LOWER:
+                        score = adjust(entry_value(entry_data(table, kid)), dist)
+                        if score >= beta:
+                            known, ret = True, score
+                            break
+        if not known:
+            f_free[depth] = free
+            f_rest[depth] = rest
+            f_snail[depth] = snail
+            f_side[depth] = side
+            f_alpha[depth] = alpha
+            f_beta[depth] = beta
+            f_alpha0[depth] = alpha0
+            f_best[depth] = best
+            f_best_move[depth] = best_move
+            f_tt_move[depth] = tt_move
+            f_slot[depth] = slot
+            depth += 1
+        # Climb: hand each known score to the parent's frame, and finish the frames out of
+        # moves (or cut off), until one has a child to open or the root is done.
+        while True:
+            top = depth - 1
+            if known:
+                if top < 0:
+                    return ret
+                if ret != ILLEGAL:
+                    score = adjust(ret, dist)
+                    if score > f_best[top]:
+                        f_best[top] = score
+                        f_best_move[top] = snail
+                        if score > f_alpha[top]:
+                            f_alpha[top] = score
+            # The other moves, best first, each picked when its turn comes (a cutoff usually
+            # comes at the first, so the rest are never ranked): the table's move, then
+            # fewest replies for the opponent, ties nearer the mover's own goal.
+            rest = f_rest[top]
+            if rest != U0 and f_alpha[top] < f_beta[top]:
+                parent_free = f_free[top]
+                m = pick_move(rest, f_tt_move[top], parent_free, f_side[top], nbr, order)
+                f_rest[top] = rest & ~bit(m)
+                free = parent_free & ~bit(m)
+                canonical = joined(m, f_snail[top], free, nbr, nearby, passable)
+                snail = m
+                side = 1 - f_side[top]
+                alpha = unadjust(f_beta[top], dist)
+                beta = unadjust(f_alpha[top], dist)
+                break
+            best = f_best[top]
+            snail = f_snail[top]
+            if best == -INF:
+                # No legal move: stuck.  (Under Taylor's rule only when no goal can be
+                # reached, which the rule itself prevents after the first move.)
+                ret = 0 if taylor else -win
+            else:
+                if best <= f_alpha0[top]:
+                    flag = UPPER
+                elif best >= f_beta[top]:
+                    flag = LOWER
+                else:
+                    flag = EXACT
+                tag = _tag(snail, f_side[top]) | stamp
+                _store(
+                    table,
+                    f_slot[top],
+                    f_free[top],
+                    tag,
+                    pack_entry(tag, best, flag, f_best_move[top]),
+                )
+                ret = best
+            known = True
+            depth -= 1

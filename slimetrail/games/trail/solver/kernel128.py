@@ -2,9 +2,9 @@
 
 A set of cells is a pair ``(lo, hi)`` of ``uint64`` (vertices 0-63 in ``lo``, 64-127 in
 ``hi``), passed and returned as plain scalars so that nothing is allocated per node.
-``nbr`` has shape ``(n, 2)``, ``goals`` shape ``(2, 2)``; the table's keys are a flat array
-of two words per entry (``keys[2 * s]``, ``keys[2 * s + 1]``).  Everything else (scores,
-table entries, shortcuts, move order, the matching theorem) is exactly that of
+``nbr`` has shape ``(n, 2)``, ``goals`` shape ``(2, 2)``; the table is one flat array of
+``ENTRY_WORDS`` words per entry.  Everything else (scores, table entries, shortcuts, move
+order, the matching theorem, the search as a loop over a stack of frames) is exactly that of
 :mod:`.kernel`, which stays in use for regions of up to 64 cells, where one word is faster.
 """
 
@@ -17,22 +17,26 @@ from slimetrail.compiled import cttz, now, popcount
 from slimetrail.games.trail.solver.kernel import (
     CLOCK_EVERY,
     EXACT,
+    GENERATION_SHIFT,
     ILLEGAL,
     INF,
     LOWER,
     MATE,
+    ONE_GOAL_MATCHING_CELLS,
     P_DIST,
     P_MATCHING,
     P_PRUNE,
     P_TAYLOR,
     S_ABORT,
     S_NODES,
+    STAMPED_TAG,
     U0,
     U1,
     UPPER,
     adjust,
     entry_flag,
     entry_value,
+    pack_entry,
     unadjust,
 )
 
@@ -41,6 +45,11 @@ from slimetrail.games.trail.solver.kernel import (
 # (hex 10x10 Taylor positions 12-30 plies in: 1.55x faster than at 20 cells, 1.22x the nodes;
 # bench/RESULTS.md).
 WIDE_ETC_MIN_CELLS = 60
+# A table entry is three words: the key's two, then the data word; keys and data side by
+# side, so that a probe misses the cache once or twice (a bucket of two is 48 bytes), not
+# once per array.  Hex 10x10 Taylor positions: 1.2x faster than with two arrays, and a
+# little faster than a padded bucket of one 64-byte line (less memory to miss in).
+ENTRY_WORDS = 3
 
 __all__ = ["MATE", "geography_wins", "max_matching", "negamax"]
 
@@ -69,59 +78,88 @@ def count(lo, hi):
 @nb.njit(cache=True)
 def flood(seed_lo, seed_hi, free_lo, free_hi, nbr, pass_lo, pass_hi):
     """Cells of ``free`` reachable from the cells of ``seed``; walks continue only through
-    cells of ``passable`` (the goal corners are reached but not walked through)."""
-    r_lo, r_hi = U0, U0
+    cells of ``passable`` (the goal corners are reached but not walked through).  The
+    frontier's words are walked one at a time: no branch on the word per cell."""
+    left_lo, left_hi = free_lo, free_hi  # not reached yet
     f_lo, f_hi = seed_lo, seed_hi
     while (f_lo | f_hi) != U0:
-        i, f_lo, f_hi = lowest(f_lo, f_hi)
-        n_lo = nbr[i, 0] & free_lo & ~r_lo
-        n_hi = nbr[i, 1] & free_hi & ~r_hi
-        r_lo |= n_lo
-        r_hi |= n_hi
-        f_lo |= n_lo & pass_lo
-        f_hi |= n_hi & pass_hi
-    return r_lo, r_hi
+        while f_lo != U0:
+            i = np.int64(cttz(f_lo))
+            f_lo &= f_lo - U1
+            n_lo = nbr[i, 0] & left_lo
+            n_hi = nbr[i, 1] & left_hi
+            left_lo ^= n_lo
+            left_hi ^= n_hi
+            f_lo |= n_lo & pass_lo
+            f_hi |= n_hi & pass_hi
+        while f_hi != U0:
+            i = np.int64(cttz(f_hi)) + 64
+            f_hi &= f_hi - U1
+            n_lo = nbr[i, 0] & left_lo
+            n_hi = nbr[i, 1] & left_hi
+            left_lo ^= n_lo
+            left_hi ^= n_hi
+            f_lo |= n_lo & pass_lo
+            f_hi |= n_hi & pass_hi
+    return free_lo ^ left_lo, free_hi ^ left_hi
 
 
 # -- maximum matching (Edmonds' blossom algorithm), as in kernel.py ---------------------------
 
 
+@nb.njit(cache=True, inline="always")
+def has(lo, hi, i):
+    """Whether vertex ``i`` is in the set."""
+    if i < 64:
+        return (lo >> np.uint64(i)) & U1 != U0
+    return (hi >> np.uint64(i - 64)) & U1 != U0
+
+
 @nb.njit(cache=True)
-def _lca(a, b, match, base, parent, n):
-    seen = np.zeros(n, np.bool_)
+def _lca(a, b, match, base, parent):
+    seen_lo, seen_hi = U0, U0
     while True:
         a = base[a]
-        seen[a] = True
+        a_lo, a_hi = bit(a)
+        seen_lo |= a_lo
+        seen_hi |= a_hi
         if match[a] == -1:
             break
         a = parent[match[a]]
     while True:
         b = base[b]
-        if seen[b]:
+        if has(seen_lo, seen_hi, b):
             return b
         b = parent[match[b]]
 
 
 @nb.njit(cache=True)
-def _mark_path(v, b, child, match, base, parent, blossom):
+def _mark_path(v, b, child, match, base, parent, bl_lo, bl_hi):
+    """Mark the blossom's bases on the path from ``v`` to base ``b``; the grown mask."""
     while base[v] != b:
-        blossom[base[v]] = True
-        blossom[base[match[v]]] = True
+        x_lo, x_hi = bit(base[v])
+        y_lo, y_hi = bit(base[match[v]])
+        bl_lo |= x_lo | y_lo
+        bl_hi |= x_hi | y_hi
         parent[v] = child
         child = match[v]
         v = parent[match[v]]
+    return bl_lo, bl_hi
 
 
 @nb.njit(cache=True)
-def _augment_from(root, v_lo, v_hi, nbr, match, n):
+def _augment_from(root, v_lo, v_hi, nbr, match, work):
     """Look for an augmenting path from the exposed vertex ``root`` inside ``verts``;
-    if there is one, flip it (``match`` grows by one edge) and return True."""
-    used = np.zeros(n, np.bool_)
-    parent = np.full(n, -1, np.int64)
-    base = np.arange(n)
-    queue = np.empty(n, np.int64)
+    if there is one, flip it (``match`` grows by one edge) and return True.  ``work``:
+    scratch rows (parent, base, queue), reused between calls."""
+    parent, base, queue = work[0], work[1], work[2]
+    r_lo, r_hi = v_lo, v_hi
+    while (r_lo | r_hi) != U0:
+        i, r_lo, r_hi = lowest(r_lo, r_hi)
+        parent[i] = -1
+        base[i] = i
+    used_lo, used_hi = bit(root)
     head, tail = 0, 0
-    used[root] = True
     queue[tail] = root
     tail += 1
     while head < tail:
@@ -133,17 +171,18 @@ def _augment_from(root, v_lo, v_hi, nbr, match, n):
             if base[v] == base[to] or match[v] == to:
                 continue
             if to == root or (match[to] != -1 and parent[match[to]] != -1):
-                cur = _lca(v, to, match, base, parent, n)
-                blossom = np.zeros(n, np.bool_)
-                _mark_path(v, cur, to, match, base, parent, blossom)
-                _mark_path(to, cur, v, match, base, parent, blossom)
+                cur = _lca(v, to, match, base, parent)
+                bl_lo, bl_hi = _mark_path(v, cur, to, match, base, parent, U0, U0)
+                bl_lo, bl_hi = _mark_path(to, cur, v, match, base, parent, bl_lo, bl_hi)
                 r_lo, r_hi = v_lo, v_hi
                 while (r_lo | r_hi) != U0:
                     i, r_lo, r_hi = lowest(r_lo, r_hi)
-                    if blossom[base[i]]:
+                    if has(bl_lo, bl_hi, base[i]):
                         base[i] = cur
-                        if not used[i]:
-                            used[i] = True
+                        if not has(used_lo, used_hi, i):
+                            i_lo, i_hi = bit(i)
+                            used_lo |= i_lo
+                            used_hi |= i_hi
                             queue[tail] = i
                             tail += 1
             elif parent[to] == -1:
@@ -157,16 +196,18 @@ def _augment_from(root, v_lo, v_hi, nbr, match, n):
                         to = nxt
                     return True
                 nxt = match[to]
-                used[nxt] = True
+                x_lo, x_hi = bit(nxt)
+                used_lo |= x_lo
+                used_hi |= x_hi
                 queue[tail] = nxt
                 tail += 1
     return False
 
 
 @nb.njit(cache=True)
-def max_matching(v_lo, v_hi, nbr, n):
-    """A maximum matching of the graph induced by ``verts``: ``(size, match)``."""
-    match = np.full(n, -1, np.int64)
+def _grow_matching(v_lo, v_hi, nbr, match, work):
+    """Grow ``match`` (every vertex of ``verts`` unmatched) into a maximum matching of the
+    graph ``verts`` induces; its size."""
     size = 0
     r_lo, r_hi = v_lo, v_hi
     while (r_lo | r_hi) != U0:  # greedy start
@@ -183,8 +224,16 @@ def max_matching(v_lo, v_hi, nbr, n):
     r_lo, r_hi = v_lo, v_hi
     while (r_lo | r_hi) != U0:
         v, r_lo, r_hi = lowest(r_lo, r_hi)
-        if match[v] == -1 and _augment_from(v, v_lo, v_hi, nbr, match, n):
+        if match[v] == -1 and _augment_from(v, v_lo, v_hi, nbr, match, work):
             size += 1
+    return size
+
+
+@nb.njit(cache=True)
+def max_matching(v_lo, v_hi, nbr, n):
+    """A maximum matching of the graph induced by ``verts``: ``(size, match)``."""
+    match = np.full(n, -1, np.int64)
+    size = _grow_matching(v_lo, v_hi, nbr, match, np.empty((3, n), np.int64))
     return size, match
 
 
@@ -192,9 +241,17 @@ def max_matching(v_lo, v_hi, nbr, n):
 def geography_wins(free_lo, free_hi, snail, nbr, n):
     """Undirected vertex geography: the mover wins iff the snail's vertex lies in every
     maximum matching of the region (see :func:`.kernel.geography_wins`)."""
-    _, match = max_matching(free_lo, free_hi, nbr, n)
+    return geography_wins_in(free_lo, free_hi, snail, nbr, np.empty((4, n), np.int64))
+
+
+@nb.njit(cache=True)
+def geography_wins_in(free_lo, free_hi, snail, nbr, work):
+    """:func:`geography_wins` with the caller's scratch rows ``work`` (4 by n)."""
+    match = work[3]
+    match[:] = -1
+    _grow_matching(free_lo, free_hi, nbr, match, work)
     s_lo, s_hi = bit(snail)
-    return _augment_from(snail, free_lo | s_lo, free_hi | s_hi, nbr, match, n)
+    return _augment_from(snail, free_lo | s_lo, free_hi | s_hi, nbr, match, work)
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -210,13 +267,56 @@ def _slot(lo, hi, snail, side, mask):
 
 
 @nb.njit(cache=True, inline="always")
-def _find(tt_keys, tt_data, slot, lo, hi, tag):
+def entry_data(table, s):
+    """The data word of entry ``s`` (0: empty)."""
+    return np.int64(table[ENTRY_WORDS * s + 2])
+
+
+@nb.njit(cache=True, inline="always")
+def _find(table, slot, lo, hi, tag):
     """The slot of the bucket at ``slot`` that holds the position ``(lo, hi, tag)``, or -1."""
     for s in range(slot, slot + 2):
-        data = tt_data[s]
-        if tt_keys[2 * s] == lo and tt_keys[2 * s + 1] == hi and data != 0 and (data & 255) == tag:
+        e = ENTRY_WORDS * s
+        data = np.int64(table[e + 2])
+        if table[e] == lo and table[e + 1] == hi and (data & STAMPED_TAG) == tag:
             return s
     return -1
+
+
+@nb.njit(cache=True)
+def near_cells(nbr):
+    """Per vertex, the vertices at most two steps away: ``(n, 2)``."""
+    n = nbr.shape[0]
+    near = np.empty((n, 2), np.uint64)
+    for v in range(n):
+        a_lo, a_hi = nbr[v, 0], nbr[v, 1]
+        r_lo, r_hi = a_lo, a_hi
+        while (r_lo | r_hi) != U0:
+            u, r_lo, r_hi = lowest(r_lo, r_hi)
+            a_lo |= nbr[u, 0]
+            a_hi |= nbr[u, 1]
+        near[v, 0], near[v, 1] = a_lo, a_hi
+    return near
+
+
+@nb.njit(cache=True, inline="always")
+def joined(m, parent, free_lo, free_hi, nbr, nearby, pass_lo, pass_hi):
+    """Whether the snail, just moved from ``parent`` to ``m``, still reaches all of
+    ``free`` (the parent's region without ``m``), known from a walk near ``parent`` alone:
+    every walk from the parent began at one of its other neighbours, so if ``m`` reaches
+    each of them, it reaches all the parent reached."""
+    o_lo, o_hi = nbr[parent, 0] & free_lo, nbr[parent, 1] & free_hi  # to reach
+    w_lo, w_hi = nearby[parent, 0] & free_lo, nearby[parent, 1] & free_hi  # not walked to yet
+    t_lo, t_hi = bit(m)
+    while (t_lo | t_hi) != U0 and ((o_lo & w_lo) | (o_hi & w_hi)) != U0:
+        i, t_lo, t_hi = lowest(t_lo, t_hi)
+        n_lo = nbr[i, 0] & w_lo
+        n_hi = nbr[i, 1] & w_hi
+        w_lo ^= n_lo
+        w_hi ^= n_hi
+        t_lo |= n_lo & pass_lo
+        t_hi |= n_hi & pass_hi
+    return ((o_lo & w_lo) | (o_hi & w_hi)) == U0
 
 
 @nb.njit(cache=True, inline="always")
@@ -246,167 +346,238 @@ def negamax(
     goals,
     order,
     params,
-    tt_keys,
-    tt_data,
+    table,
+    generation,
     stats,
     deadline,
 ):
     """:func:`.kernel.negamax` on two-word sets: the exact score of the position for the side
-    to move, or ``ILLEGAL`` if Taylor's rule forbids the snail to stand here."""
+    to move, or ``ILLEGAL`` if Taylor's rule forbids the snail to stand here.  A loop over an
+    explicit stack of frames, as there."""
     taylor = params[P_TAYLOR] != 0
     dist = params[P_DIST] != 0
+    matching = not dist and params[P_MATCHING] != 0
+    prune = params[P_PRUNE] != 0
     win = MATE if dist else 1
-    stats[S_NODES] += 1
-    if deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline:
-        stats[S_ABORT] = 1
-    if stats[S_ABORT] != 0:
-        return 0
     n = nbr.shape[0]
-    mine_lo, mine_hi = goals[side, 0], goals[side, 1]
-    th_lo, th_hi = goals[1 - side, 0], goals[1 - side, 1]
-    st_lo, st_hi = nbr[snail, 0] & free_lo, nbr[snail, 1] & free_hi
-    if (st_lo & mine_lo) | (st_hi & mine_hi) != U0:
-        return win - 1 if dist else win
-    s_lo, s_hi = bit(snail)
-    free_lo, free_hi = flood(
-        s_lo, s_hi, free_lo, free_hi, nbr, ~(mine_lo | th_lo), ~(mine_hi | th_hi)
-    )
-    reach_mine = ((free_lo & mine_lo) | (free_hi & mine_hi)) != U0
-    reach_theirs = ((free_lo & th_lo) | (free_hi & th_hi)) != U0
-    if not reach_mine and not reach_theirs:
-        if taylor:
-            return ILLEGAL
-        if (st_lo | st_hi) == U0:
-            return -win
-        if not dist and params[P_MATCHING] != 0:
-            return win if geography_wins(free_lo, free_hi, snail, nbr, n) else -win
-    elif reach_mine != reach_theirs and not dist and params[P_MATCHING] != 0:
-        if taylor:
-            return win if reach_mine else -win
-        if reach_mine and geography_wins(free_lo & ~mine_lo, free_hi & ~mine_hi, snail, nbr, n):
-            return win
-        if reach_theirs and not geography_wins(free_lo & ~th_lo, free_hi & ~th_hi, snail, nbr, n):
-            return -win
-
-    mask = np.uint64(tt_data.shape[0] - 1)
-    slot = _slot(free_lo, free_hi, snail, side, mask)
-    tag = np.int64(snail * 2 + side)
-    tt_move = -1
-    alpha0 = alpha
-    found = _find(tt_keys, tt_data, slot, free_lo, free_hi, tag)
-    if found >= 0:
-        data = tt_data[found]
-        value = entry_value(data)
-        flag = entry_flag(data)
-        tt_move = (data >> 26) & 127
-        if flag == EXACT:
-            return value
-        if flag == LOWER and value >= beta:
-            return value
-        if flag == UPPER and value <= alpha:
-            return value
-        if flag == LOWER and value > alpha:
-            alpha = value
-        elif flag == UPPER and value < beta:
-            beta = value
-
-    best = -INF
-    best_move = -1
-    their_goal = -1
-    if (th_lo | th_hi) != U0:
-        their_goal, _, _ = lowest(th_lo, th_hi)
-    if (st_lo & th_lo) | (st_hi & th_hi) != U0:
-        best = adjust(win, dist)
-        best_move = their_goal
-    r_lo, r_hi = st_lo & ~th_lo, st_hi & ~th_hi
-    if params[P_PRUNE] != 0 and their_goal >= 0:
-        near_lo, near_hi = r_lo & nbr[their_goal, 0], r_hi & nbr[their_goal, 1]
-        if (near_lo | near_hi) != U0:
-            loss2 = adjust(win - 1 if dist else win, dist)
-            if loss2 > best:
-                best = loss2
-                best_move, _, _ = lowest(near_lo, near_hi)
-            r_lo &= ~near_lo
-            r_hi &= ~near_hi
-
-    if best > alpha:
-        alpha = best
-    g_lo, g_hi = ~(mine_lo | th_lo), ~(mine_hi | th_hi)
-    if alpha < beta and count(r_lo, r_hi) > 1 and count(free_lo, free_hi) >= WIDE_ETC_MIN_CELLS:
-        scan_lo, scan_hi = r_lo, r_hi
-        while (scan_lo | scan_hi) != U0:  # enhanced transposition cutoff, as in kernel.py
-            m, scan_lo, scan_hi = lowest(scan_lo, scan_hi)
-            m_lo, m_hi = bit(m)
-            k_lo, k_hi = flood(m_lo, m_hi, free_lo & ~m_lo, free_hi & ~m_hi, nbr, g_lo, g_hi)
-            kid_slot = _slot(k_lo, k_hi, m, 1 - side, mask)
-            found = _find(tt_keys, tt_data, kid_slot, k_lo, k_hi, np.int64(m * 2 + 1 - side))
-            if found >= 0 and entry_flag(tt_data[found]) != LOWER:
-                score = adjust(entry_value(tt_data[found]), dist)
-                if score >= beta:
-                    return score
-    while (r_lo | r_hi) != U0 and alpha < beta:  # in kernel.py's order, picked as it goes
-        m = pick_move(r_lo, r_hi, tt_move, free_lo, free_hi, side, nbr, order)
-        m_lo, m_hi = bit(m)
-        r_lo &= ~m_lo
-        r_hi &= ~m_hi
-        raw = negamax(
-            free_lo & ~m_lo,
-            free_hi & ~m_hi,
-            m,
-            1 - side,
-            unadjust(beta, dist),
-            unadjust(alpha, dist),
-            nbr,
-            goals,
-            order,
-            params,
-            tt_keys,
-            tt_data,
-            stats,
-            deadline,
-        )
+    mask = np.uint64(table.shape[0] // ENTRY_WORDS - 1)
+    work = np.empty((4, n), np.int64)  # the matching's scratch rows
+    cap = n + 2  # frames, as in kernel.py
+    f_free = np.empty((cap, 2), np.uint64)
+    f_rest = np.empty((cap, 2), np.uint64)
+    f_snail = np.empty(cap, np.int64)
+    f_side = np.empty(cap, np.int64)
+    f_alpha = np.empty(cap, np.int64)
+    f_beta = np.empty(cap, np.int64)
+    f_alpha0 = np.empty(cap, np.int64)
+    f_best = np.empty(cap, np.int64)
+    f_best_move = np.empty(cap, np.int64)
+    f_tt_move = np.empty(cap, np.int64)
+    f_slot = np.empty(cap, np.int64)
+    depth = 0
+    nearby = near_cells(nbr)
+    stamp = np.int64(generation) << GENERATION_SHIFT
+    pass_lo, pass_hi = ~(goals[0, 0] | goals[1, 0]), ~(goals[0, 1] | goals[1, 1])
+    canonical = False  # whether free is already the snail's region (no flood needed)
+    reach_mine = reach_theirs = False
+    r_lo = r_hi = st_lo = st_hi = U0
+    slot = tag = tt_move = alpha0 = best = best_move = np.int64(0)
+    while True:
+        stats[S_NODES] += 1
+        if deadline > 0.0 and (stats[S_NODES] & CLOCK_EVERY) == 0 and now() > deadline:
+            stats[S_ABORT] = 1
         if stats[S_ABORT] != 0:
             return 0
-        if raw == ILLEGAL:
-            continue
-        score = adjust(raw, dist)
-        if score > best:
-            best = score
-            best_move = m
-            if score > alpha:
-                alpha = score
-    if best == -INF:
-        return 0 if taylor else -win
+        known = True
+        ret = 0
+        mine_lo, mine_hi = goals[side, 0], goals[side, 1]
+        th_lo, th_hi = goals[1 - side, 0], goals[1 - side, 1]
+        st_lo, st_hi = nbr[snail, 0] & free_lo, nbr[snail, 1] & free_hi
+        if (st_lo & mine_lo) | (st_hi & mine_hi) != U0:
+            ret = win - 1 if dist else win
+        else:
+            if not canonical:
+                s_lo, s_hi = bit(snail)
+                free_lo, free_hi = flood(
+                    s_lo, s_hi, free_lo, free_hi, nbr, ~(mine_lo | th_lo), ~(mine_hi | th_hi)
+                )
+            reach_mine = ((free_lo & mine_lo) | (free_hi & mine_hi)) != U0
+            reach_theirs = ((free_lo & th_lo) | (free_hi & th_hi)) != U0
+            if not reach_mine and not reach_theirs and (taylor or (st_lo | st_hi) == U0):
+                ret = ILLEGAL if taylor else -win
+            elif reach_mine != reach_theirs and matching and taylor:
+                ret = win if reach_mine else -win
+            else:
+                known = False
+        if not known:
+            slot = _slot(free_lo, free_hi, snail, side, mask)
+            tag = np.int64(snail * 2 + side) | stamp
+            tt_move = -1
+            alpha0 = alpha
+            found = _find(table, slot, free_lo, free_hi, tag)
+            if found >= 0:
+                data = entry_data(table, found)
+                value = entry_value(data)
+                flag = entry_flag(data)
+                tt_move = (data >> 26) & 127
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and value >= beta)
+                    or (flag == UPPER and value <= alpha)
+                ):
+                    known, ret = True, value
+                elif flag == LOWER and value > alpha:
+                    alpha = value
+                elif flag == UPPER and value < beta:
+                    beta = value
+        if (
+            not known
+            and matching
+            and not (reach_mine and reach_theirs)
+            and (
+                not (reach_mine or reach_theirs)
+                or count(free_lo, free_hi) >= ONE_GOAL_MATCHING_CELLS
+            )
+        ):
+            value = 0  # the matching shortcuts of kernel.py, their answers stored
+            if not reach_mine and not reach_theirs:
+                value = win if geography_wins_in(free_lo, free_hi, snail, nbr, work) else -win
+            elif reach_mine and geography_wins_in(
+                free_lo & ~mine_lo, free_hi & ~mine_hi, snail, nbr, work
+            ):
+                value = win
+            elif reach_theirs and not geography_wins_in(
+                free_lo & ~th_lo, free_hi & ~th_hi, snail, nbr, work
+            ):
+                value = -win
+            if value != 0:
+                _store(table, slot, free_lo, free_hi, tag, pack_entry(tag, value, EXACT, 0))
+                known, ret = True, value
+        if not known:
+            best = -INF
+            best_move = -1
+            their_goal = -1
+            if (th_lo | th_hi) != U0:
+                their_goal, _, _ = lowest(th_lo, th_hi)
+            if (st_lo & th_lo) | (st_hi & th_hi) != U0:
+                best = adjust(win, dist)
+                best_move = their_goal
+            r_lo, r_hi = st_lo & ~th_lo, st_hi & ~th_hi
+            if prune and their_goal >= 0:
+                near_lo, near_hi = r_lo & nbr[their_goal, 0], r_hi & nbr[their_goal, 1]
+                if (near_lo | near_hi) != U0:
+                    loss2 = adjust(win - 1 if dist else win, dist)
+                    if loss2 > best:
+                        best = loss2
+                        best_move, _, _ = lowest(near_lo, near_hi)
+                    r_lo &= ~near_lo
+                    r_hi &= ~near_hi
+            if best > alpha:
+                alpha = best
+            if (
+                alpha < beta
+                and count(r_lo, r_hi) > 1
+                and count(free_lo, free_hi) >= WIDE_ETC_MIN_CELLS
+            ):
+                g_lo, g_hi = ~(mine_lo | th_lo), ~(mine_hi | th_hi)
+                scan_lo, scan_hi = r_lo, r_hi
+                while (scan_lo | scan_hi) != U0:  # enhanced transposition cutoff, as in kernel.py
+                    m, scan_lo, scan_hi = lowest(scan_lo, scan_hi)
+                    m_lo, m_hi = bit(m)
+                    k_lo, k_hi = flood(
+                        m_lo, m_hi, free_lo & ~m_lo, free_hi & ~m_hi, nbr, g_lo, g_hi
+                    )
+                    kid_slot = _slot(k_lo, k_hi, m, 1 - side, mask)
+                    kid = _find(table, kid_slot, k_lo, k_hi, np.int64(m * 2 + 1 - side) | stamp)
+                    if kid >= 0 and entry_flag(entry_data(table, kid)) != LOWER:
+                        score = adjust(entry_value(entry_data(table, kid)), dist)
+                        if score >= beta:
+                            known, ret = True, score
+                            break
+        if not known:
+            f_free[depth, 0] = free_lo
+            f_free[depth, 1] = free_hi
+            f_rest[depth, 0] = r_lo
+            f_rest[depth, 1] = r_hi
+            f_snail[depth] = snail
+            f_side[depth] = side
+            f_alpha[depth] = alpha
+            f_beta[depth] = beta
+            f_alpha0[depth] = alpha0
+            f_best[depth] = best
+            f_best_move[depth] = best_move
+            f_tt_move[depth] = tt_move
+            f_slot[depth] = slot
+            depth += 1
+        while True:  # climb, as in kernel.py
+            top = depth - 1
+            if known:
+                if top < 0:
+                    return ret
+                if ret != ILLEGAL:
+                    score = adjust(ret, dist)
+                    if score > f_best[top]:
+                        f_best[top] = score
+                        f_best_move[top] = snail
+                        if score > f_alpha[top]:
+                            f_alpha[top] = score
+            r_lo, r_hi = f_rest[top, 0], f_rest[top, 1]
+            if (r_lo | r_hi) != U0 and f_alpha[top] < f_beta[top]:
+                p_lo, p_hi = f_free[top, 0], f_free[top, 1]
+                m = pick_move(r_lo, r_hi, f_tt_move[top], p_lo, p_hi, f_side[top], nbr, order)
+                m_lo, m_hi = bit(m)
+                f_rest[top, 0] = r_lo & ~m_lo
+                f_rest[top, 1] = r_hi & ~m_hi
+                free_lo, free_hi = p_lo & ~m_lo, p_hi & ~m_hi
+                canonical = joined(m, f_snail[top], free_lo, free_hi, nbr, nearby, pass_lo, pass_hi)
+                snail = m
+                side = 1 - f_side[top]
+                alpha = unadjust(f_beta[top], dist)
+                beta = unadjust(f_alpha[top], dist)
+                break
+            best = f_best[top]
+            snail = f_snail[top]
+            if best == -INF:
+                ret = 0 if taylor else -win
+            else:
+                if best <= f_alpha0[top]:
+                    flag = UPPER
+                elif best >= f_beta[top]:
+                    flag = LOWER
+                else:
+                    flag = EXACT
+                tag = np.int64(snail * 2 + f_side[top]) | stamp
+                _store(
+                    table,
+                    f_slot[top],
+                    f_free[top, 0],
+                    f_free[top, 1],
+                    tag,
+                    pack_entry(tag, best, flag, f_best_move[top]),
+                )
+                ret = best
+            known = True
+            depth -= 1
 
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta:
-        flag = LOWER
-    else:
-        flag = EXACT
-    data = (
-        tag
-        | ((np.int64(best) + 0x8000) << 8)
-        | (np.int64(flag) << 24)
-        | (np.int64(best_move) << 26)
-    )
-    # Slot 0 keeps the bigger region (more work to redo); slot 1 always takes the newest.
-    same = (
-        tt_keys[2 * slot] == free_lo
-        and tt_keys[2 * slot + 1] == free_hi
-        and (tt_data[slot] & 255) == tag
-    )
-    old = count(tt_keys[2 * slot], tt_keys[2 * slot + 1])
-    if same or tt_data[slot] == 0 or old <= count(free_lo, free_hi):
+
+@nb.njit(cache=True, inline="always")
+def _store(table, slot, lo, hi, tag, data):
+    """Store an entry in the bucket at ``slot``: slot 0 keeps the bigger region (more work
+    to redo), slot 1 always takes the newest."""
+    e = ENTRY_WORDS * slot
+    f = e + ENTRY_WORDS
+    old = np.int64(table[e + 2])
+    same = table[e] == lo and table[e + 1] == hi and (old & STAMPED_TAG) == tag
+    stale = (old >> GENERATION_SHIFT) != (tag >> GENERATION_SHIFT)
+    if same or stale or count(table[e], table[e + 1]) <= count(lo, hi):
         if not same:
-            tt_keys[2 * slot + 2] = tt_keys[2 * slot]
-            tt_keys[2 * slot + 3] = tt_keys[2 * slot + 1]
-            tt_data[slot + 1] = tt_data[slot]
-        tt_keys[2 * slot] = free_lo
-        tt_keys[2 * slot + 1] = free_hi
-        tt_data[slot] = data
+            table[f] = table[e]
+            table[f + 1] = table[e + 1]
+            table[f + 2] = table[e + 2]
+        table[e] = lo
+        table[e + 1] = hi
+        table[e + 2] = np.uint64(data)
     else:
-        tt_keys[2 * slot + 2] = free_lo
-        tt_keys[2 * slot + 3] = free_hi
-        tt_data[slot + 1] = data
-    return best
+        table[f] = lo
+        table[f + 1] = hi
+        table[f + 2] = np.uint64(data)

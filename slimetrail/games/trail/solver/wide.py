@@ -24,12 +24,14 @@ from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Move, State
 from slimetrail.games.trail.solver import (
     MAX_CELLS,
+    KernelTable,
     Labelling,
     SolveResult,
     SolveTimeout,
     _distances_on_board,
     _mirror,
     _table_bits,
+    aligned_table,
     goal_move_score,
     kernel_params,
     kernel_stop,
@@ -39,6 +41,7 @@ from slimetrail.games.trail.solver import (
     result_from_scores,
 )
 from slimetrail.games.trail.solver import kernel as k
+from slimetrail.games.trail.solver import kernel128 as k128
 
 EXACT, LOWER, UPPER = 0, 1, 2
 log = logging.getLogger("slimetrail.games.trail.solver")
@@ -91,9 +94,10 @@ class WideSearch:
         self.sized_per_frame = table_bits is None
         left = deadline - time.monotonic() if deadline else 0.0
         bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
-        # Two key words per entry, enough for frames of either kernel.
-        self.tt_keys = np.zeros(2 << bits, np.uint64)
-        self.tt_data = np.zeros(1 << bits, np.int64)
+        # The two-word kernel's entry size: enough for frames of either kernel.
+        self.entries = 1 << bits
+        self.tt = KernelTable(aligned_table(k128.ENTRY_WORDS << bits))
+        self.kernel_table = self.tt.part(0)
         self.stats = np.zeros(2, np.int64)
         self.frame: _Frame | None = None
         self.share_frames = share_frames
@@ -244,13 +248,12 @@ class WideSearch:
             if not self.share_frames or not frame or cells & ~frame:
                 frame = cells
             self.frame = _Frame(self.game, frame)
-            size = len(self.tt_data)
+            size = self.entries
             if self.sized_per_frame:
                 left = self.deadline - time.monotonic() if self.deadline else 0.0
                 size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
-            self.keys = self.tt_keys[: self.frame.words * size]
-            self.data = self.tt_data[:size]
-            self.data[:] = 0
+            self.tt.renew()
+            self.kernel_table = self.tt.part(self.frame.entry_words * size)
         labels = self.frame
         while True:
             # A checkpointed solve stops the kernel when a save is due and saves its table
@@ -263,8 +266,7 @@ class WideSearch:
                 alpha,
                 beta,
                 self.params,
-                self.keys,
-                self.data,
+                self.kernel_table,
                 self.stats,
                 kernel_stop(self.deadline, saved_at),
             )
@@ -295,8 +297,8 @@ class WideSearch:
             tmp,
             meta=np.array(self.meta),
             frame=np.frombuffer(frame.mask.to_bytes(width, "little") if frame else b"", np.uint8),
-            keys=self.keys if frame else np.zeros(0, np.uint64),
-            data=self.data if frame else np.zeros(0, np.int64),
+            table=self.kernel_table.words if frame else np.zeros(0, np.uint64),
+            generation=np.array([self.kernel_table.generation], np.int64),
             regions=regions,
             entries=entries,
             moves=np.array(list(self.scores), np.int64),
@@ -314,17 +316,16 @@ class WideSearch:
 
     def _load(self) -> None:
         names = ("regions", "entries", "moves", "scores", "nodes")
-        saved = read_checkpoint(self.checkpoint, self.meta, names, ("frame", "keys", "data"))
+        saved = read_checkpoint(self.checkpoint, self.meta, names, ("frame", "table", "generation"))
         for row, (snail, side, value, flag, move) in zip(
             saved["regions"], saved["entries"].tolist(), strict=True
         ):
             self.table[(int.from_bytes(row.tobytes(), "little"), snail, side)] = (value, flag, move)
         self.scores = dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
         self.nodes = int(saved["nodes"][0])
-        size = len(saved.get("data", ()))
-        if size and size <= len(self.tt_data):  # the sub-solves' table as it was
+        size = len(saved.get("table", ()))
+        if size and size <= len(self.tt.words):  # the sub-solves' table as it was
             self.frame = _Frame(self.game, int.from_bytes(saved["frame"].tobytes(), "little"))
-            self.keys = self.tt_keys[: self.frame.words * size]
-            self.data = self.tt_data[:size]
-            self.keys[:] = saved["keys"]
-            self.data[:] = saved["data"]
+            self.tt.generation = int(saved["generation"][0])
+            self.kernel_table = self.tt.part(size)
+            self.kernel_table.words[:] = saved["table"]
