@@ -278,6 +278,22 @@ def entry_flag(data):
 
 
 @nb.njit(cache=True, inline="always")
+def probed(data, alpha, beta):
+    """What a table entry tells a node searched with the window (alpha, beta): whether
+    its score is known, the score, the narrowed window and the entry's best move."""
+    value = entry_value(data)
+    flag = entry_flag(data)
+    move = (data >> 26) & 127
+    if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+        return True, value, alpha, beta, move
+    if flag == LOWER and value > alpha:
+        alpha = value
+    elif flag == UPPER and value < beta:
+        beta = value
+    return False, 0, alpha, beta, move
+
+
+@nb.njit(cache=True, inline="always")
 def _tag(snail, side):
     return np.int64(snail * 2 + side)
 
@@ -443,20 +459,7 @@ def negamax(
             alpha0 = alpha
             found = _find(table, slot, free, tag)
             if found >= 0:
-                data = entry_data(table, found)
-                value = entry_value(data)
-                flag = entry_flag(data)
-                tt_move = (data >> 26) & 127
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and value >= beta)
-                    or (flag == UPPER and value <= alpha)
-                ):
-                    known, ret = True, value
-                elif flag == LOWER and value > alpha:
-                    alpha = value
-                elif flag == UPPER and value < beta:
-                    beta = value
+                known, ret, alpha, beta, tt_move = probed(entry_data(table, found), alpha, beta)
         if (
             not known
             and matching

@@ -37,6 +37,7 @@ from slimetrail.games.trail.solver.kernel import (
     entry_flag,
     entry_value,
     pack_entry,
+    probed,
     unadjust,
 )
 
@@ -78,29 +79,17 @@ def count(lo, hi):
 @nb.njit(cache=True)
 def flood(seed_lo, seed_hi, free_lo, free_hi, nbr, pass_lo, pass_hi):
     """Cells of ``free`` reachable from the cells of ``seed``; walks continue only through
-    cells of ``passable`` (the goal corners are reached but not walked through).  The
-    frontier's words are walked one at a time: no branch on the word per cell."""
+    cells of ``passable`` (the goal corners are reached but not walked through)."""
     left_lo, left_hi = free_lo, free_hi  # not reached yet
     f_lo, f_hi = seed_lo, seed_hi
     while (f_lo | f_hi) != U0:
-        while f_lo != U0:
-            i = np.int64(cttz(f_lo))
-            f_lo &= f_lo - U1
-            n_lo = nbr[i, 0] & left_lo
-            n_hi = nbr[i, 1] & left_hi
-            left_lo ^= n_lo
-            left_hi ^= n_hi
-            f_lo |= n_lo & pass_lo
-            f_hi |= n_hi & pass_hi
-        while f_hi != U0:
-            i = np.int64(cttz(f_hi)) + 64
-            f_hi &= f_hi - U1
-            n_lo = nbr[i, 0] & left_lo
-            n_hi = nbr[i, 1] & left_hi
-            left_lo ^= n_lo
-            left_hi ^= n_hi
-            f_lo |= n_lo & pass_lo
-            f_hi |= n_hi & pass_hi
+        i, f_lo, f_hi = lowest(f_lo, f_hi)
+        n_lo = nbr[i, 0] & left_lo
+        n_hi = nbr[i, 1] & left_hi
+        left_lo ^= n_lo
+        left_hi ^= n_hi
+        f_lo |= n_lo & pass_lo
+        f_hi |= n_hi & pass_hi
     return free_lo ^ left_lo, free_hi ^ left_hi
 
 
@@ -416,20 +405,7 @@ def negamax(
             alpha0 = alpha
             found = _find(table, slot, free_lo, free_hi, tag)
             if found >= 0:
-                data = entry_data(table, found)
-                value = entry_value(data)
-                flag = entry_flag(data)
-                tt_move = (data >> 26) & 127
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and value >= beta)
-                    or (flag == UPPER and value <= alpha)
-                ):
-                    known, ret = True, value
-                elif flag == LOWER and value > alpha:
-                    alpha = value
-                elif flag == UPPER and value < beta:
-                    beta = value
+                known, ret, alpha, beta, tt_move = probed(entry_data(table, found), alpha, beta)
         if (
             not known
             and matching
