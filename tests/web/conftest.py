@@ -1,4 +1,4 @@
-"""Fixtures of the web tests: the system Chromium driven by Playwright."""
+"""Fixtures of the web tests: the system Chromium driven by Playwright, and a plain server."""
 
 from __future__ import annotations
 
@@ -7,8 +7,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
+from slimetrail.web.app import create_app
 from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The app on a fresh SQLite file, one worker, 0.2 s a computer move (modules that need
+    other settings define their own ``client``)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'app.db'}"
+    with TestClient(create_app(url, workers=1, move_time=0.2)) as test_client:
+        yield test_client
 
 
 @pytest.fixture(scope="module")

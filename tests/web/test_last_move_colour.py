@@ -6,24 +6,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from slimetrail import render
 from slimetrail.core.registry import get_game
-from slimetrail.web.app import create_app
 
 RING = re.compile(r'<circle class="last-mark"[^>]*stroke="([^"]+)"')
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'last.db'}"
-    with TestClient(create_app(url, workers=1, move_time=0.2)) as test_client:
-        yield test_client
 
 
 def ring_colour(svg: str) -> str:

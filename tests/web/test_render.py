@@ -30,7 +30,6 @@ from slimetrail.core.game import (
 )
 from slimetrail.core.registry import GAMES, get_game, register
 from slimetrail.render import PALETTE, SHAPES, board_svg, fit_size, palette_css, state_svg
-from slimetrail.web.app import create_app
 from slimetrail.web.diagrams import DiagramError, render_diagram
 from slimetrail.web.pages import default_level
 
@@ -451,13 +450,6 @@ def test_no_colour_is_written_outside_the_palette(path: str) -> None:
 
 
 # -- the pages that draw through the renderer ---------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'render.db'}"
-    with TestClient(create_app(url, workers=1, move_time=0.2)) as test_client:
-        yield test_client
 
 
 def test_palette_is_served_before_the_stylesheet(client: TestClient) -> None:

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
+from slimetrail.core.bits import cells_of
+
 # (column, row) steps; north is towards higher rows.
 SQUARE_DIRECTIONS: dict[str, tuple[int, int]] = {
     "n": (0, 1),
@@ -63,9 +65,7 @@ class Board:
     def neighbour_lists(self) -> tuple[tuple[int, ...], ...]:
         """Per cell index, the cells of ``neighbours[cell]`` in order (quicker to walk than
         the bits of a big integer)."""
-        return tuple(
-            tuple(i for i in range(mask.bit_length()) if mask >> i & 1) for mask in self.neighbours
-        )
+        return tuple(tuple(cells_of(mask)) for mask in self.neighbours)
 
     @property
     def directions(self) -> dict[str, tuple[int, int]]:

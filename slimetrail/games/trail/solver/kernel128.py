@@ -20,7 +20,6 @@ from slimetrail.games.trail.solver.kernel import (
     GENERATION_SHIFT,
     ILLEGAL,
     INF,
-    LOWER,
     MATE,
     ONE_GOAL_MATCHING_CELLS,
     P_DIST,
@@ -32,10 +31,10 @@ from slimetrail.games.trail.solver.kernel import (
     STAMPED_TAG,
     U0,
     U1,
-    UPPER,
     adjust,
-    entry_flag,
-    entry_value,
+    bound_flag,
+    child_cutoff,
+    hand_up,
     pack_entry,
     probed,
     unadjust,
@@ -465,10 +464,9 @@ def negamax(
                     )
                     kid_slot = _slot(k_lo, k_hi, m, 1 - side, mask)
                     kid = _find(table, kid_slot, k_lo, k_hi, np.int64(m * 2 + 1 - side) | stamp)
-                    if kid >= 0 and entry_flag(entry_data(table, kid)) != LOWER:
-                        score = adjust(entry_value(entry_data(table, kid)), dist)
-                        if score >= beta:
-                            known, ret = True, score
+                    if kid >= 0:
+                        known, ret = child_cutoff(entry_data(table, kid), dist, beta)
+                        if known:
                             break
         if not known:
             f_free[depth, 0] = free_lo
@@ -490,13 +488,7 @@ def negamax(
             if known:
                 if top < 0:
                     return ret
-                if ret != ILLEGAL:
-                    score = adjust(ret, dist)
-                    if score > f_best[top]:
-                        f_best[top] = score
-                        f_best_move[top] = snail
-                        if score > f_alpha[top]:
-                            f_alpha[top] = score
+                hand_up(ret, snail, dist, top, f_best, f_best_move, f_alpha)
             r_lo, r_hi = f_rest[top, 0], f_rest[top, 1]
             if (r_lo | r_hi) != U0 and f_alpha[top] < f_beta[top]:
                 p_lo, p_hi = f_free[top, 0], f_free[top, 1]
@@ -516,12 +508,7 @@ def negamax(
             if best == -INF:
                 ret = 0 if taylor else -win
             else:
-                if best <= f_alpha0[top]:
-                    flag = UPPER
-                elif best >= f_beta[top]:
-                    flag = LOWER
-                else:
-                    flag = EXACT
+                flag = bound_flag(best, f_alpha0[top], f_beta[top])
                 tag = np.int64(snail * 2 + f_side[top]) | stamp
                 _store(
                     table,

@@ -95,7 +95,6 @@ class WideSearch:
         left = deadline - time.monotonic() if deadline else 0.0
         bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
         # The two-word kernel's entry size: enough for frames of either kernel.
-        self.entries = 1 << bits
         self.tt = KernelTable(aligned_table(k128.ENTRY_WORDS << bits))
         self.kernel_table = self.tt.part(0)
         self.stats = np.zeros(2, np.int64)
@@ -248,7 +247,7 @@ class WideSearch:
             if not self.share_frames or not frame or cells & ~frame:
                 frame = cells
             self.frame = _Frame(self.game, frame)
-            size = self.entries
+            size = len(self.tt.words) // k128.ENTRY_WORDS  # entries
             if self.sized_per_frame:
                 left = self.deadline - time.monotonic() if self.deadline else 0.0
                 size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
