@@ -27,7 +27,7 @@ FIELDS = 7
 NO_RESULT = -1  # RESULT of a node whose game goes on
 DRAW = 0
 # The longest a compiled step may run between two looks at the clock.
-SLICE_SECONDS = 0.004
+SLICE_SECONDS = 0.002
 
 
 def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
