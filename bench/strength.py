@@ -29,6 +29,7 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -101,18 +102,14 @@ def opening_of(state: State, group: int, seed: int) -> list[str]:
     return played
 
 
-_baselines: dict[Game, Baseline] = {}
-
-
+@cache
 def warmed_baseline(game: Game) -> Baseline:
     """The process's baseline of ``game``, its kernels and ours compiled (or loaded) before
     any timed move."""
-    if game not in _baselines:
-        baseline = baseline_for(game)
-        baseline.choose(game.new_state(), 0.01, seed=0)
-        type(game).warm_up()
-        _baselines[game] = baseline
-    return _baselines[game]
+    baseline = baseline_for(game)
+    baseline.choose(game.new_state(), 0.01, seed=0)
+    type(game).warm_up()
+    return baseline
 
 
 def play_one(match: Match, number: int) -> GameReport:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bench import strength
@@ -49,3 +51,37 @@ def test_bad_arguments_are_refused_with_a_reason(argv, message, capsys):
         strength.parse_args(argv)
     # argparse prints its errors; an unknown game exits with the message itself.
     assert message in capsys.readouterr().err + str(exit_.value.code)
+
+
+class RandomBaseline:
+    """A stand-in baseline for the runner's own tests: a seeded random legal move."""
+
+    name = "random"
+
+    def choose(self, state, seconds, seed):
+        return random.Random(seed).choice(state.legal_moves()), 1
+
+
+@pytest.mark.parametrize(
+    ("seats", "expected"),
+    [
+        ("one-top", "level 1 in one seat vs two baseline seats: won "),
+        ("two-top", "baseline in one seat vs level 1 in two: baseline won "),
+    ],
+)
+def test_three_player_matches_report_their_own_score(seats, expected, monkeypatch, capsys):
+    monkeypatch.setattr(strength, "baseline_for", lambda game: RandomBaseline())
+    strength.warmed_baseline.cache_clear()
+    try:
+        argv = ["--game", "snake-pit", "--seats", seats, "--games", "3", "--level", "1"]
+        strength.main([*argv, "--time", "0.01"])
+    finally:
+        strength.warmed_baseline.cache_clear()
+    lines = capsys.readouterr().out.splitlines()
+    tops = [line.split("top as ")[1].split()[0] for line in lines if line.startswith("game ")]
+    if seats == "one-top":
+        assert tops == ["Green", "Blue", "Red"]
+    else:
+        assert tops == ["Blue+Red", "Green+Red", "Green+Blue"]
+    assert any(line.startswith(expected) and "/3 = " in line for line in lines)
+    assert any(line.startswith("baseline (random): 1 playouts/move") for line in lines)
