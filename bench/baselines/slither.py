@@ -29,6 +29,7 @@ position's FEN); only ``State.fen`` and ``State.parse_move`` of the game are use
 
 from __future__ import annotations
 
+import argparse
 import math
 import time
 
@@ -42,6 +43,8 @@ EXPLORATION = 1.4
 FILES = "abcdefghijklmnopqrstuvwxyz"
 KING = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))  # (drow, dcol)
 DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+KING_STEPS, DIAG, ORTH, ROW, COL, GEO_FIELDS = 0, 8, 20, 24, 25, 26  # geometry() columns
 BLACK, WHITE = 0, 1
 SWAP, PASS = -1, -2  # move codes; a turn is p + BASE * (s + 1) + BASE**2 * (t + 1)
 BASE = 1024
@@ -52,7 +55,8 @@ NO_WINNER, DRAW = -1, 2
 # list and each stone's place in its list.
 SIZE_N, CELLS, EMPTIES, STONES = 0, 1, 2, 3  # STONES + colour: how many stones it has
 COLOUR, SWAPPED, SWAP_OK, PASSES, WINNER, PIE, TURNS = 5, 6, 7, 8, 9, 10, 11
-HEADER = 12
+EDGES = 12  # EDGES + 2 * colour + (0 low, 1 high): the colour's stones on that edge
+HEADER = 16
 
 
 BOARD = HEADER
@@ -85,29 +89,33 @@ OPEN, FULL, TERMINAL = 0, 1, 2
 PLAYOUT_TRIES = 64
 
 
-def geometry(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``king[cell, d]``: the cell a king step ``d`` away (-1 off the board);
-    ``diagonal[cell, q]``: the diagonal neighbour in quadrant ``q`` and the two cells it
-    shares with ``cell`` (-1 off the board)."""
-    king = np.full((n * n, 8), -1, np.int64)
-    diagonal = np.full((n * n, 4, 3), -1, np.int64)
+def geometry(n: int) -> np.ndarray:
+    """Per cell (int64 array [cells, GEO_FIELDS]): its king steps ``KING + d`` and
+    orthogonal steps ``ORTH + d`` (-1 off the board), its diagonal neighbour in quadrant
+    ``q`` and the two cells they share, ``DIAG + 3 * q + (0, 1, 2)``, its row and column."""
+    geo = np.full((n * n, GEO_FIELDS), -1, np.int64)
     for row in range(n):
         for col in range(n):
             cell = row * n + col
+            geo[cell, ROW], geo[cell, COL] = row, col
             for d, (dr, dc) in enumerate(KING):
                 if 0 <= row + dr < n and 0 <= col + dc < n:
-                    king[cell, d] = (row + dr) * n + col + dc
+                    geo[cell, KING_STEPS + d] = (row + dr) * n + col + dc
+            for d, (dr, dc) in enumerate(ORTHOGONAL):
+                if 0 <= row + dr < n and 0 <= col + dc < n:
+                    geo[cell, ORTH + d] = (row + dr) * n + col + dc
             for q, (dr, dc) in enumerate(DIAGONALS):
                 if 0 <= row + dr < n and 0 <= col + dc < n:
-                    diagonal[cell, q] = ((row + dr) * n + col + dc, (row + dr) * n + col, cell + dc)
-    return king, diagonal
+                    shared = ((row + dr) * n + col + dc, (row + dr) * n + col, cell + dc)
+                    geo[cell, DIAG + 3 * q : DIAG + 3 * q + 3] = shared
+    return geo
 
 
 # -- rules -------------------------------------------------------------------------------
 
 
 @nb.njit(cache=True)
-def prepare(st, king, advanced, scratch):
+def prepare(st, geo, advanced, scratch):
     """List the mover's steps in ``scratch`` (Advanced: only of stones in mixed groups);
     the number of candidate moves."""
     cells, stone = st[CELLS], st[COLOUR] + 1
@@ -119,21 +127,21 @@ def prepare(st, king, advanced, scratch):
         for i in range(st[EMPTIES]):
             target = st[empty_list + i]
             for d in range(8):
-                source = king[target, d]
+                source = geo[target, KING_STEPS + d]
                 if (
                     source >= 0
                     and st[BOARD + source] == stone
-                    and (not advanced or mixed_group(st, source, scratch))
+                    and (not advanced or mixed_group(st, source, geo, scratch))
                 ):
                     scratch[steps + count] = source * BASE + target
                     count += 1
     else:
         for i in range(st[STONES + stone - 1]):
             source = st[mine + i]
-            if advanced and not mixed_group(st, source, scratch):
+            if advanced and not mixed_group(st, source, geo, scratch):
                 continue
             for d in range(8):
-                target = king[source, d]
+                target = geo[source, KING_STEPS + d]
                 if target >= 0 and st[BOARD + target] == 0:
                     scratch[steps + count] = source * BASE + target
                     count += 1
@@ -142,7 +150,7 @@ def prepare(st, king, advanced, scratch):
 
 
 @nb.njit(cache=True)
-def diagonal_ok(st, stone, diagonal, changed0, changed1, vacated):
+def diagonal_ok(st, stone, geo, changed0, changed1, vacated):
     """Whether the diagonal rule holds for ``stone`` (1 or 2) on the board after a turn that
     put stones on ``changed0`` and ``changed1`` (-1: none) and emptied ``vacated`` (-1: none):
     the only pairs that can break are those with a new stone and those that shared the
@@ -151,21 +159,21 @@ def diagonal_ok(st, stone, diagonal, changed0, changed1, vacated):
         if x < 0:
             continue
         for q in range(4):
-            y = diagonal[x, q, 0]
+            y = geo[x, DIAG + 3 * q + 0]
             if (
                 y >= 0
                 and st[BOARD + y] == stone
-                and st[BOARD + diagonal[x, q, 1]] != stone
-                and st[BOARD + diagonal[x, q, 2]] != stone
+                and st[BOARD + geo[x, DIAG + 3 * q + 1]] != stone
+                and st[BOARD + geo[x, DIAG + 3 * q + 2]] != stone
             ):
                 return False
     if vacated >= 0:
         for q in range(4):
-            corner = diagonal[vacated, q, 0]
+            corner = geo[vacated, DIAG + 3 * q + 0]
             if (
                 corner >= 0
-                and st[BOARD + diagonal[vacated, q, 1]] == stone
-                and st[BOARD + diagonal[vacated, q, 2]] == stone
+                and st[BOARD + geo[vacated, DIAG + 3 * q + 1]] == stone
+                and st[BOARD + geo[vacated, DIAG + 3 * q + 2]] == stone
                 and st[BOARD + corner] != stone
             ):
                 return False
@@ -173,12 +181,11 @@ def diagonal_ok(st, stone, diagonal, changed0, changed1, vacated):
 
 
 @nb.njit(cache=True)
-def mixed_group(st, cell, scratch):
+def mixed_group(st, cell, geo, scratch):
     """Advanced Slither: whether the orthogonal group of stones (either colour) holding
     ``cell`` holds both colours; the answer is kept for the whole group until the stamp
     moves on (one stamp a turn)."""
     cells = st[CELLS]
-    n = st[SIZE_N]
     stamp_at, value_at = 2 + 2 * cells, 2 + 3 * cells
     stamp = scratch[STAMP]
     if scratch[stamp_at + cell] == stamp:
@@ -192,24 +199,10 @@ def mixed_group(st, cell, scratch):
     while top > seen_start:
         here = scratch[stack + seen_start]
         seen_start += 1
-        row, col = here // n, here % n
         for d in range(4):
-            if d == 0:
-                if row + 1 >= n:
-                    continue
-                there = here + n
-            elif d == 1:
-                if row == 0:
-                    continue
-                there = here - n
-            elif d == 2:
-                if col + 1 >= n:
-                    continue
-                there = here + 1
-            else:
-                if col == 0:
-                    continue
-                there = here - 1
+            there = geo[here, ORTH + d]
+            if there < 0:
+                continue
             held = st[BOARD + there]
             if held == 0 or scratch[stamp_at + there] == stamp:
                 continue
@@ -224,7 +217,7 @@ def mixed_group(st, cell, scratch):
 
 
 @nb.njit(cache=True)
-def decode(st, index, diagonal, scratch):
+def decode(st, index, geo, scratch):
     """The move code of candidate ``index`` (numbered by ``prepare``) if it is a legal turn,
     else -3."""
     empty_list = offsets(st)[0]
@@ -238,7 +231,7 @@ def decode(st, index, diagonal, scratch):
     placed = st[empty_list + index % empties]
     which = index // empties
     if which == 0:
-        if diagonal_ok(st, stone, diagonal, placed, -1, -1):
+        if diagonal_ok(st, stone, geo, placed, -1, -1):
             return placed
         return -3
     step = scratch[2 + 4 * st[CELLS] + which - 1]
@@ -246,14 +239,13 @@ def decode(st, index, diagonal, scratch):
     if placed == target:
         return -3  # the step fills it (and the vacated cell is no placement: the lists
         # never offer it, as that board is the placement alone on target)
-    n = st[SIZE_N]
-    row, col = placed // n - source // n, placed % n - source % n
+    row, col = geo[placed, ROW] - geo[source, ROW], geo[placed, COL] - geo[source, COL]
     if placed < target and -1 <= row <= 1 and -1 <= col <= 1:
         return -3  # the board of the step source -> placed, then target
     st[BOARD + source] = 0
     st[BOARD + target] = stone
     st[BOARD + placed] = stone
-    ok = diagonal_ok(st, stone, diagonal, target, placed, source)
+    ok = diagonal_ok(st, stone, geo, target, placed, source)
     st[BOARD + source] = stone
     st[BOARD + target] = 0
     st[BOARD + placed] = 0
@@ -263,7 +255,7 @@ def decode(st, index, diagonal, scratch):
 
 
 @nb.njit(cache=True)
-def fill(st, cell, stone):
+def fill(st, cell, stone, geo):
     """Put a stone on the empty ``cell`` (lists kept)."""
     empty_list, empty_place, lists, stone_place = offsets(st)
     last = st[empty_list + st[EMPTIES] - 1]
@@ -277,10 +269,22 @@ def fill(st, cell, stone):
     st[stone_place + cell] = st[STONES + colour]
     st[STONES + colour] += 1
     st[BOARD + cell] = stone
+    count_edges(st, cell, colour, 1, geo)
 
 
 @nb.njit(cache=True)
-def lift(st, cell):
+def count_edges(st, cell, colour, change, geo):
+    """Keep the count of the colour's stones on its two edges (Black: bottom and top rows,
+    White: left and right columns)."""
+    along = geo[cell, ROW] if colour == BLACK else geo[cell, COL]
+    if along == 0:
+        st[EDGES + 2 * colour] += change
+    elif along == st[SIZE_N] - 1:
+        st[EDGES + 2 * colour + 1] += change
+
+
+@nb.njit(cache=True)
+def lift(st, cell, geo):
     """Take the stone off ``cell`` (lists kept)."""
     empty_list, empty_place, lists, stone_place = offsets(st)
     colour = st[BOARD + cell] - 1
@@ -290,6 +294,7 @@ def lift(st, cell):
     st[mine + where] = last
     st[stone_place + last] = where
     st[STONES + colour] -= 1
+    count_edges(st, cell, colour, -1, geo)
     st[empty_list + st[EMPTIES]] = cell
     st[empty_place + cell] = st[EMPTIES]
     st[EMPTIES] += 1
@@ -297,7 +302,7 @@ def lift(st, cell):
 
 
 @nb.njit(cache=True)
-def connects(st, start, stone, scratch):
+def connects(st, start, stone, geo, scratch):
     """Whether the orthogonal group of ``stone`` holding ``start`` joins the colour's edges
     (Black bottom and top, White left and right)."""
     n, cells = st[SIZE_N], st[CELLS]
@@ -310,30 +315,14 @@ def connects(st, start, stone, scratch):
     while top:
         top -= 1
         here = scratch[stack + top]
-        row, col = here // n, here % n
-        along = row if stone == 1 else col
+        along = geo[here, ROW] if stone == 1 else geo[here, COL]
         low |= along == 0
         high |= along == n - 1
         if low and high:
             return True
         for d in range(4):
-            if d == 0:
-                if row + 1 >= n:
-                    continue
-                there = here + n
-            elif d == 1:
-                if row == 0:
-                    continue
-                there = here - n
-            elif d == 2:
-                if col + 1 >= n:
-                    continue
-                there = here + 1
-            else:
-                if col == 0:
-                    continue
-                there = here - 1
-            if st[BOARD + there] == stone and scratch[mark + there] != stamp:
+            there = geo[here, ORTH + d]
+            if there >= 0 and st[BOARD + there] == stone and scratch[mark + there] != stamp:
                 scratch[mark + there] = stamp
                 scratch[stack + top] = there
                 top += 1
@@ -341,7 +330,7 @@ def connects(st, start, stone, scratch):
 
 
 @nb.njit(cache=True)
-def apply(st, code, scratch):
+def apply(st, code, geo, scratch):
     """Play the move ``code``; the turn passes, and ``st[WINNER]`` is set when it wins."""
     colour = st[COLOUR]
     st[TURNS] += 1
@@ -364,11 +353,13 @@ def apply(st, code, scratch):
     source = code // BASE % BASE - 1
     target = code // (BASE * BASE) - 1
     if source >= 0:
-        lift(st, source)
-        fill(st, target, stone)
-    fill(st, placed, stone)
-    if connects(st, placed, stone, scratch) or (
-        source >= 0 and connects(st, target, stone, scratch)
+        lift(st, source, geo)
+        fill(st, target, stone, geo)
+    fill(st, placed, stone, geo)
+    if st[EDGES + 2 * colour] == 0 or st[EDGES + 2 * colour + 1] == 0:
+        return  # no stone on one of the edges: no connection
+    if connects(st, placed, stone, geo, scratch) or (
+        source >= 0 and connects(st, target, stone, geo, scratch)
     ):
         st[WINNER] = colour
 
@@ -401,23 +392,30 @@ def next_random(rng):
 
 
 @nb.njit(cache=True)
-def random_turn(st, rng, king, diagonal, advanced, scratch):
+def below(rng, bound):
+    """A random number in [0, bound) for bound < 2^31, by a multiply and a shift (a bias of
+    at most bound / 2^32) rather than a division."""
+    return ((next_random(rng) >> 31) * bound) >> 32
+
+
+@nb.njit(cache=True)
+def random_turn(st, rng, geo, advanced, scratch):
     """A uniformly random legal move of the mover (``pass`` when there is none)."""
-    size = prepare(st, king, advanced, scratch)
+    size = prepare(st, geo, advanced, scratch)
     if size == 0:
         return PASS
     for _ in range(PLAYOUT_TRIES):
-        code = decode(st, next_random(rng) % size, diagonal, scratch)
+        code = decode(st, below(rng, size), geo, scratch)
         if code != -3:
             return code
     legal = 0
     for index in range(size):
-        legal += decode(st, index, diagonal, scratch) != -3
+        legal += decode(st, index, geo, scratch) != -3
     if legal == 0:
         return PASS
     skip = next_random(rng) % legal
     for index in range(size):
-        code = decode(st, index, diagonal, scratch)
+        code = decode(st, index, geo, scratch)
         if code != -3:
             if skip == 0:
                 return code
@@ -426,53 +424,53 @@ def random_turn(st, rng, king, diagonal, advanced, scratch):
 
 
 @nb.njit(cache=True)
-def playout(st, rng, king, diagonal, advanced, scratch, record):
+def playout(st, rng, geo, advanced, scratch, record):
     """Random turns to the end of the game (``st`` is changed); the moves played go to
     ``record`` while it has room.  Returns how many moves were played."""
     played = 0
     while st[WINNER] == NO_WINNER:
-        code = random_turn(st, rng, king, diagonal, advanced, scratch)
+        code = random_turn(st, rng, geo, advanced, scratch)
         if played < record.shape[0]:
             record[played] = code
         played += 1
-        apply(st, code, scratch)
+        apply(st, code, geo, scratch)
     return played
 
 
 @nb.njit(cache=True)
-def count_moves(st, king, diagonal, advanced, scratch):
+def count_moves(st, geo, advanced, scratch):
     """The legal moves here (``pass`` counted when forced, as ``State.legal_moves``)."""
     if st[WINNER] != NO_WINNER:
         return 0
     scratch[STAMP] += 1
     legal = 0
-    for index in range(st[SWAP_OK], prepare(st, king, advanced, scratch)):
-        legal += decode(st, index, diagonal, scratch) != -3
+    for index in range(st[SWAP_OK], prepare(st, geo, advanced, scratch)):
+        legal += decode(st, index, geo, scratch) != -3
     return legal + st[SWAP_OK] + (legal == 0)
 
 
 @nb.njit(cache=True)
-def perft(st, depth, king, diagonal, advanced, scratch):
+def perft(st, depth, geo, advanced, scratch):
     if depth == 0:
         return 1
     if depth == 1:
-        return count_moves(st, king, diagonal, advanced, scratch)
+        return count_moves(st, geo, advanced, scratch)
     if st[WINNER] != NO_WINNER:
         return 0
     total = 0
     legal = 0
     scratch[STAMP] += 1
-    for index in range(prepare(st, king, advanced, scratch)):
-        code = decode(st, index, diagonal, scratch)
+    for index in range(prepare(st, geo, advanced, scratch)):
+        code = decode(st, index, geo, scratch)
         if code != -3:
             legal += code != SWAP
             child, below = st.copy(), scratch.copy()
-            apply(child, code, below)
-            total += perft(child, depth - 1, king, diagonal, advanced, below)
+            apply(child, code, geo, below)
+            total += perft(child, depth - 1, geo, advanced, below)
     if legal == 0:
         child, below = st.copy(), scratch.copy()
-        apply(child, PASS, below)
-        total += perft(child, depth - 1, king, diagonal, advanced, below)
+        apply(child, PASS, geo, below)
+        total += perft(child, depth - 1, geo, advanced, below)
     return total
 
 
@@ -502,13 +500,13 @@ def gcd(a, b):
 
 
 @nb.njit(cache=True)
-def add_child(nodes, values, ends, meta, node, st, code, scratch):
+def add_child(nodes, values, ends, meta, node, st, code, geo, scratch):
     """A new child of ``node`` for the move ``code``, played on ``st``."""
     child = new_node(nodes, meta, code, player_of(st, st[COLOUR]))
     values[child] = 0.0
     nodes[child, NEXT] = nodes[node, FIRST]
     nodes[node, FIRST] = child
-    apply(st, code, scratch)
+    apply(st, code, geo, scratch)
     if st[WINNER] != NO_WINNER:
         nodes[child, STATUS] = TERMINAL
         returns(st, ends[child])
@@ -516,14 +514,14 @@ def add_child(nodes, values, ends, meta, node, st, code, scratch):
 
 
 @nb.njit(cache=True)
-def expand(nodes, values, ends, meta, node, st, rng, king, diagonal, advanced, scratch):
+def expand(nodes, values, ends, meta, node, st, rng, geo, advanced, scratch):
     """Add the node's next untried move as a child and play it on ``st``; -1 once every
     move has been tried (the node is then FULL).  A node with no legal turn gets ``pass``."""
-    size = prepare(st, king, advanced, scratch)
+    size = prepare(st, geo, advanced, scratch)
     if nodes[node, SIZE] < 0:  # first expansion: draw the node's permutation of the candidates
         if size == 0:  # a full board: only a pass
             nodes[node, STATUS] = FULL
-            return add_child(nodes, values, ends, meta, node, st, PASS, scratch)
+            return add_child(nodes, values, ends, meta, node, st, PASS, geo, scratch)
         a = 1 + next_random(rng) % size
         while gcd(a, size) != 1:
             a = 1 + next_random(rng) % size
@@ -534,12 +532,12 @@ def expand(nodes, values, ends, meta, node, st, rng, king, diagonal, advanced, s
     while nodes[node, CURSOR] < size:
         index = (a * nodes[node, CURSOR] + b) % size
         nodes[node, CURSOR] += 1
-        code = decode(st, index, diagonal, scratch)
+        code = decode(st, index, geo, scratch)
         if code != -3:
-            return add_child(nodes, values, ends, meta, node, st, code, scratch)
+            return add_child(nodes, values, ends, meta, node, st, code, geo, scratch)
     nodes[node, STATUS] = FULL
     if nodes[node, FIRST] < 0:
-        return add_child(nodes, values, ends, meta, node, st, PASS, scratch)
+        return add_child(nodes, values, ends, meta, node, st, PASS, geo, scratch)
     return -1
 
 
@@ -566,8 +564,7 @@ def search(
     root_state,
     st,
     rng,
-    king,
-    diagonal,
+    geo,
     advanced,
     iterations,
     exploration,
@@ -586,22 +583,20 @@ def search(
             if nodes[node, STATUS] == OPEN:
                 if meta[0] >= capacity - 1:
                     break  # the tree is full: play out from here
-                child = expand(
-                    nodes, values, ends, meta, node, st, rng, king, diagonal, advanced, scratch
-                )
+                child = expand(nodes, values, ends, meta, node, st, rng, geo, advanced, scratch)
                 if child >= 0:
                     depth += 1
                     path[depth] = child
                     node = child
                     break
             node = best_child(nodes, values, node, exploration)
-            apply(st, nodes[node, MOVE], scratch)
+            apply(st, nodes[node, MOVE], geo, scratch)
             depth += 1
             path[depth] = node
         if nodes[node, STATUS] == TERMINAL:
             result[:] = ends[node]
         else:
-            playout(st, rng, king, diagonal, advanced, scratch, path[:0])
+            playout(st, rng, geo, advanced, scratch, path[:0])
             returns(st, result)
         for i in range(depth + 1):
             n = path[i]
@@ -625,29 +620,22 @@ def pack_state(state: State) -> np.ndarray:
     n = len(rows.split("/"))
     cells = n * n
     st = np.zeros(HEADER + 6 * cells, np.int64)
-    st[SIZE_N], st[CELLS] = n, cells
+    geo = geometry(n)
+    st[SIZE_N], st[CELLS], st[EMPTIES] = n, cells, cells
     st[WINNER] = NO_WINNER
-    empty_list, empty_place, lists, stone_place = (HEADER + i * cells for i in (1, 2, 3, 5))
+    empty_list, empty_place = HEADER + cells, HEADER + 2 * cells
+    st[empty_list : empty_list + cells] = np.arange(cells)
+    st[empty_place : empty_place + cells] = np.arange(cells)
     for top_index, text in enumerate(rows.split("/")):
         row, col, run = n - 1 - top_index, 0, ""
         for char in text + " ":
             if char.isdigit():
                 run += char
                 continue
-            for _ in range(int(run or 0)):
-                cell = row * n + col
-                st[empty_list + st[EMPTIES]] = cell
-                st[empty_place + cell] = st[EMPTIES]
-                st[EMPTIES] += 1
-                col += 1
+            col += int(run or 0)
             run = ""
             if char in "xo":
-                colour = "xo".index(char)
-                cell = row * n + col
-                st[BOARD + cell] = colour + 1
-                st[lists + colour * cells + st[STONES + colour]] = cell
-                st[stone_place + cell] = st[STONES + colour]
-                st[STONES + colour] += 1
+                fill(st, row * n + col, "xo".index(char) + 1, geo)
                 col += 1
     st[COLOUR] = BLACK if side == "b" else WHITE
     st[SWAPPED] = swapped == "s"
@@ -676,7 +664,7 @@ class SlitherUCT:
     name = "plain UCT (compiled)"
 
     def __init__(
-        self, advanced: bool, exploration: float = EXPLORATION, chunk_seconds: float = 0.002
+        self, advanced: bool, exploration: float = EXPLORATION, chunk_seconds: float = 0.001
     ) -> None:
         self.advanced = advanced
         self.exploration = exploration
@@ -686,7 +674,7 @@ class SlitherUCT:
         nodes, values, ends = np.empty((2, FIELDS), np.int64), np.empty(2), np.empty((2, 2))
         meta = np.zeros(2, np.int64)
         new_node(nodes, meta, 0, 0)
-        king, diagonal = geometry(4)
+        geo = geometry(4)
         rng = np.ones(1, np.uint64)
         search(
             nodes,
@@ -696,8 +684,7 @@ class SlitherUCT:
             warm,
             warm.copy(),
             rng,
-            king,
-            diagonal,
+            geo,
             advanced,
             1,
             exploration,
@@ -709,7 +696,7 @@ class SlitherUCT:
         started = time.perf_counter()
         root_state = pack_state(state)
         n = int(root_state[SIZE_N])
-        king, diagonal = geometry(n)
+        geo = geometry(n)
         capacity = max(10_000, int(seconds * 200_000))
         nodes = np.empty((capacity, FIELDS), np.int64)
         values = np.empty(capacity)
@@ -729,8 +716,7 @@ class SlitherUCT:
                 root_state,
                 work,
                 rng,
-                king,
-                diagonal,
+                geo,
                 self.advanced,
                 chunk,
                 self.exploration,
@@ -754,3 +740,40 @@ def make_baseline(game: Game) -> SlitherUCT:
     if game.id not in ("slither", "slither-advanced"):
         raise ValueError(f"the Slither baseline plays slither or slither-advanced, not {game.id!r}")
     return SlitherUCT(advanced=game.id == "slither-advanced")
+
+
+MIDDLE = "e5 d5 e6 d6 e4 d4 e3 d3 f3 c3 e7 d7 e8 d8"  # 14 placements on 9x9 (bench/slither.py)
+
+
+def main() -> None:
+    """Playouts per move from the start and a middle-game position of 9x9 (or --size)."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--game", choices=("slither", "slither-advanced"), default="slither")
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--pie", choices=("on", "off"), default="on")
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per move")
+    parser.add_argument("--moves", type=int, default=3, help="moves timed per position")
+    args = parser.parse_args()
+    game = get_game(args.game, size=str(args.size), pie=args.pie)
+    baseline = make_baseline(game)
+    middle = game.new_state()
+    if args.size == 9:
+        for text in MIDDLE.split():
+            middle.push(middle.parse_move(text))
+    for name, state in (("start", game.new_state()), (f"after {len(middle.move_stack)}", middle)):
+        counts, times = [], []
+        for seed in range(args.moves):
+            started = time.perf_counter()
+            _, playouts = baseline.choose(state, args.seconds, seed)
+            times.append(time.perf_counter() - started)
+            counts.append(playouts)
+        print(
+            f"{args.game} {args.size}x{args.size} pie={args.pie} {name:>9}: "
+            f"{sum(counts) / len(counts):8.0f} playouts a {args.seconds:g} s move "
+            f"(min {min(counts)}, max {max(counts)}; longest move {max(times):.4f} s)",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -23,7 +23,9 @@ position's FEN); only ``State.fen`` and ``State.parse_move`` of the game are use
 
 from __future__ import annotations
 
+import argparse
 import math
+import random
 import time
 from itertools import combinations
 
@@ -464,7 +466,7 @@ class SnakePitUCT:
 
     name = "plain UCT (compiled)"
 
-    def __init__(self, exploration: float = EXPLORATION, chunk_seconds: float = 0.002) -> None:
+    def __init__(self, exploration: float = EXPLORATION, chunk_seconds: float = 0.001) -> None:
         self.exploration = exploration
         self.chunk_seconds = chunk_seconds
         # Compiled (or loaded from numba's cache) now, not in the first move's time.
@@ -511,3 +513,33 @@ def make_baseline(game: Game) -> SnakePitUCT:
     if game.id != "snake-pit":
         raise ValueError(f"the Snake Pit baseline plays snake-pit, not {game.id!r}")
     return SnakePitUCT()
+
+
+def main() -> None:
+    """Playouts per move from the start and a middle-game position (9 random turns)."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per move")
+    parser.add_argument("--moves", type=int, default=3, help="moves timed per position")
+    args = parser.parse_args()
+    game = get_game("snake-pit")
+    baseline = make_baseline(game)
+    middle, rng = game.new_state(), random.Random(1)
+    for _ in range(9):
+        middle.push(rng.choice(middle.legal_moves()))
+    for name, state in (("start", game.new_state()), ("after 9", middle)):
+        counts, times = [], []
+        for seed in range(args.moves):
+            started = time.perf_counter()
+            _, playouts = baseline.choose(state, args.seconds, seed)
+            times.append(time.perf_counter() - started)
+            counts.append(playouts)
+        print(
+            f"snake-pit {name:>7}: {sum(counts) / len(counts):8.0f} playouts a "
+            f"{args.seconds:g} s move (min {min(counts)}, max {max(counts)}; "
+            f"longest move {max(times):.4f} s)",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

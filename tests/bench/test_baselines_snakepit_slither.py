@@ -129,10 +129,10 @@ SLITHER_GAMES = [
 
 def slither_perft(state, depth: int) -> int:
     st = slither.pack_state(state)
-    king, diagonal = slither.geometry(int(st[slither.SIZE_N]))
+    geo = slither.geometry(int(st[slither.SIZE_N]))
     scratch = np.zeros(slither.scratch_size(int(st[slither.CELLS])), np.int64)
     advanced = state.game.id == "slither-advanced"
-    return slither.perft(st, depth, king, diagonal, advanced, scratch)
+    return slither.perft(st, depth, geo, advanced, scratch)
 
 
 @pytest.mark.parametrize(("game_id", "size", "pie"), SLITHER_GAMES)
@@ -149,14 +149,14 @@ def test_slither_perft_agrees_with_the_game(game_id, size, pie, plies):
 def test_slither_playouts_replay_through_the_game(game_id, size, pie):
     game = get_game(game_id, size=str(size), pie=pie)
     advanced = game_id == "slither-advanced"
-    king, diagonal = slither.geometry(size)
+    geo = slither.geometry(size)
     for seed in range(8):
         state = random_position(game, seed % 3, seed)
         st = slither.pack_state(state)
         record = np.zeros(4 * size * size, np.int64)
         scratch = np.zeros(slither.scratch_size(size * size), np.int64)
         rng = np.array([seed + 1], np.uint64)
-        played = slither.playout(st, rng, king, diagonal, advanced, scratch, record)
+        played = slither.playout(st, rng, geo, advanced, scratch, record)
         for code in record[:played]:
             state.push(state.parse_move(slither.move_text(int(code), size)))
         returns = np.zeros(2)
