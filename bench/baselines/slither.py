@@ -761,16 +761,18 @@ def main() -> None:
         for text in MIDDLE.split():
             middle.push(middle.parse_move(text))
     for name, state in (("start", game.new_state()), (f"after {len(middle.move_stack)}", middle)):
-        counts, times = [], []
+        counts, times, cpu = [], [], 0.0
         for seed in range(args.moves):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             _, playouts = baseline.choose(state, args.seconds, seed)
             times.append(time.perf_counter() - started)
+            cpu += time.process_time() - cpu_started
             counts.append(playouts)
         print(
             f"{args.game} {args.size}x{args.size} pie={args.pie} {name:>9}: "
             f"{sum(counts) / len(counts):8.0f} playouts a {args.seconds:g} s move "
-            f"(min {min(counts)}, max {max(counts)}; longest move {max(times):.4f} s)",
+            f"(min {min(counts)}, max {max(counts)}; longest move {max(times):.4f} s; "
+            f"{sum(counts) / cpu:.0f} a CPU second)",
             flush=True,
         )
 

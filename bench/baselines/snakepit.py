@@ -527,16 +527,17 @@ def main() -> None:
     for _ in range(9):
         middle.push(rng.choice(middle.legal_moves()))
     for name, state in (("start", game.new_state()), ("after 9", middle)):
-        counts, times = [], []
+        counts, times, cpu = [], [], 0.0
         for seed in range(args.moves):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             _, playouts = baseline.choose(state, args.seconds, seed)
             times.append(time.perf_counter() - started)
+            cpu += time.process_time() - cpu_started
             counts.append(playouts)
         print(
             f"snake-pit {name:>7}: {sum(counts) / len(counts):8.0f} playouts a "
             f"{args.seconds:g} s move (min {min(counts)}, max {max(counts)}; "
-            f"longest move {max(times):.4f} s)",
+            f"longest move {max(times):.4f} s; {sum(counts) / cpu:.0f} a CPU second)",
             flush=True,
         )
 
