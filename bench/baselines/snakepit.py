@@ -8,14 +8,17 @@ move played.  With three players every node keeps the returns of the player who 
 
 A move is a whole turn (RULES.md section 5: k of the mover's four snakes, each one step to a
 cell that was empty when the turn began, no two to the same cell), one tree edge per set of
-steps, exactly the moves ``State.legal_moves`` lists.  The turns are numbered over a superset:
-a choice of k of the four snakes (in a fixed table) times one of six directions per chosen
-snake, C(4, k) * 6^k candidates, each legal turn exactly once among them.  So:
+steps, exactly the moves ``State.legal_moves`` lists.
 
-* a playout turn is uniform over the legal turns: a uniform candidate is drawn until one is
-  legal (after 64 misses the legal ones are counted and one of them is drawn);
-* a node's untried turns are met in the order of a random affine permutation of the
-  candidates (``(a * i + b) mod size``), so no node stores a move list.
+* A playout turn is uniform over the legal turns: a choice of k of the four snakes and one
+  empty neighbour for each chosen snake, uniform over all such combinations, drawn again
+  while two snakes meet on one cell (after 64 draws the legal turns are counted and one of
+  them is drawn).  Each legal turn is exactly one combination.
+* The tree numbers the turns over a plainer superset: a choice of k of the four snakes (in a
+  fixed table) times one of six directions per chosen snake, C(4, k) * 6^k candidates, each
+  legal turn exactly once among them.  A node's untried turns are met in the order of a
+  random affine permutation of the candidates (``(a * i + b) mod size``), so no node stores
+  a move list.
 
 The board, the snakes and the players out are this module's own arrays (built from the
 position's FEN); only ``State.fen`` and ``State.parse_move`` of the game are used.
