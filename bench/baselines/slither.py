@@ -56,7 +56,10 @@ NO_WINNER, DRAW = -1, 2
 SIZE_N, CELLS, EMPTIES, STONES = 0, 1, 2, 3  # STONES + colour: how many stones it has
 COLOUR, SWAPPED, SWAP_OK, PASSES, WINNER, PIE, TURNS = 5, 6, 7, 8, 9, 10, 11
 EDGES = 12  # EDGES + 2 * colour + (0 low, 1 high): the colour's stones on that edge
-HEADER = 16
+# Right before the board, a wall: the "cell" -1 (off the board in the geometry) reads as
+# neither empty nor a stone, so the steps and the diagonal rule need no bounds tests.
+WALL, WALL_VALUE = 16, 3
+HEADER = 17
 
 
 BOARD = HEADER
@@ -128,13 +131,11 @@ def prepare(st, geo, advanced, scratch):
             target = st[empty_list + i]
             for d in range(8):
                 source = geo[target, KING_STEPS + d]
-                if (
-                    source >= 0
-                    and st[BOARD + source] == stone
-                    and (not advanced or mixed_group(st, source, geo, scratch))
-                ):
-                    scratch[steps + count] = source * BASE + target
-                    count += 1
+                own = st[BOARD + source] == stone
+                if advanced and own:
+                    own = mixed_group(st, source, geo, scratch)
+                scratch[steps + count] = source * BASE + target
+                count += own  # written always, kept when it is a step: no branch
     else:
         for i in range(st[STONES + stone - 1]):
             source = st[mine + i]
@@ -142,9 +143,8 @@ def prepare(st, geo, advanced, scratch):
                 continue
             for d in range(8):
                 target = geo[source, KING_STEPS + d]
-                if target >= 0 and st[BOARD + target] == 0:
-                    scratch[steps + count] = source * BASE + target
-                    count += 1
+                scratch[steps + count] = source * BASE + target
+                count += st[BOARD + target] == 0
     scratch[STEP_COUNT] = count
     return st[SWAP_OK] + st[EMPTIES] * (1 + count)
 
@@ -159,22 +159,18 @@ def diagonal_ok(st, stone, geo, changed0, changed1, vacated):
         if x < 0:
             continue
         for q in range(4):
-            y = geo[x, DIAG + 3 * q + 0]
             if (
-                y >= 0
-                and st[BOARD + y] == stone
-                and st[BOARD + geo[x, DIAG + 3 * q + 1]] != stone
-                and st[BOARD + geo[x, DIAG + 3 * q + 2]] != stone
+                (st[BOARD + geo[x, DIAG + 3 * q]] == stone)
+                & (st[BOARD + geo[x, DIAG + 3 * q + 1]] != stone)
+                & (st[BOARD + geo[x, DIAG + 3 * q + 2]] != stone)
             ):
                 return False
     if vacated >= 0:
         for q in range(4):
-            corner = geo[vacated, DIAG + 3 * q + 0]
             if (
-                corner >= 0
-                and st[BOARD + geo[vacated, DIAG + 3 * q + 1]] == stone
-                and st[BOARD + geo[vacated, DIAG + 3 * q + 2]] == stone
-                and st[BOARD + corner] != stone
+                (st[BOARD + geo[vacated, DIAG + 3 * q + 1]] == stone)
+                & (st[BOARD + geo[vacated, DIAG + 3 * q + 2]] == stone)
+                & (st[BOARD + geo[vacated, DIAG + 3 * q]] != stone)
             ):
                 return False
     return True
@@ -622,6 +618,7 @@ def pack_state(state: State) -> np.ndarray:
     st = np.zeros(HEADER + 6 * cells, np.int64)
     geo = geometry(n)
     st[SIZE_N], st[CELLS], st[EMPTIES] = n, cells, cells
+    st[WALL] = WALL_VALUE
     st[WINNER] = NO_WINNER
     empty_list, empty_place = HEADER + cells, HEADER + 2 * cells
     st[empty_list : empty_list + cells] = np.arange(cells)
