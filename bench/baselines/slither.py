@@ -317,8 +317,8 @@ def connects(st, start, stone, geo, scratch):
         if low and high:
             return True
         for d in range(4):
-            there = geo[here, ORTH + d]
-            if there >= 0 and st[BOARD + there] == stone and scratch[mark + there] != stamp:
+            there = geo[here, ORTH + d]  # -1 off the board: the wall, never a stone
+            if st[BOARD + there] == stone and scratch[mark + there] != stamp:
                 scratch[mark + there] = stamp
                 scratch[stack + top] = there
                 top += 1
