@@ -74,9 +74,9 @@ def offsets(st):
 
 # Scratch (int64 array of scratch_size(cells)): a stamp counter, the number of steps, then
 # per cell a flood mark, a stack, the Advanced rule's group answer (stamp and value), and the
-# steps of the mover (source * BASE + target, 8 a cell).  The stamp moves on with every
-# change of the board, so a group answer is used only on the board it was found on; the
-# steps are listed afresh (``prepare``) on every board whose candidates are numbered.
+# steps of the mover (source * BASE + target, 8 a cell).  Each flood and each listing of the
+# steps (``prepare``, on every board whose candidates are numbered) takes a new stamp, so a
+# group answer is used only within the listing that found it.
 STAMP, STEP_COUNT = 0, 1
 
 
@@ -124,6 +124,7 @@ def prepare(st, geo, advanced, scratch):
     cells, stone = st[CELLS], st[COLOUR] + 1
     empty_list, _, lists, _ = offsets(st)
     steps = 2 + 4 * cells
+    scratch[STAMP] += 1  # group answers of another board are stale
     count = 0
     mine = lists + (stone - 1) * cells
     if st[EMPTIES] < st[STONES + stone - 1]:  # from the smaller side
@@ -180,7 +181,7 @@ def diagonal_ok(st, stone, geo, changed0, changed1, vacated):
 def mixed_group(st, cell, geo, scratch):
     """Advanced Slither: whether the orthogonal group of stones (either colour) holding
     ``cell`` holds both colours; the answer is kept for the whole group until the stamp
-    moves on (one stamp a turn)."""
+    moves on (a new stamp each listing of the steps)."""
     cells = st[CELLS]
     stamp_at, value_at = 2 + 2 * cells, 2 + 3 * cells
     stamp = scratch[STAMP]
@@ -332,7 +333,6 @@ def apply(st, code, geo, scratch):
     st[TURNS] += 1
     # The pie: White may answer Black's first turn with swap.
     st[SWAP_OK] = st[PIE] and st[TURNS] == 1 and colour == BLACK and code != SWAP
-    scratch[STAMP] += 1  # the Advanced rule's group answers are stale now
     if code == SWAP:
         st[SWAPPED] = 1
         st[PASSES] = 0
@@ -438,7 +438,6 @@ def count_moves(st, geo, advanced, scratch):
     """The legal moves here (``pass`` counted when forced, as ``State.legal_moves``)."""
     if st[WINNER] != NO_WINNER:
         return 0
-    scratch[STAMP] += 1
     legal = 0
     for index in range(st[SWAP_OK], prepare(st, geo, advanced, scratch)):
         legal += decode(st, index, geo, scratch) != -3
@@ -455,7 +454,6 @@ def perft(st, depth, geo, advanced, scratch):
         return 0
     total = 0
     legal = 0
-    scratch[STAMP] += 1
     for index in range(prepare(st, geo, advanced, scratch)):
         code = decode(st, index, geo, scratch)
         if code != -3:
@@ -572,7 +570,6 @@ def search(
     capacity = nodes.shape[0]
     for _ in range(iterations):
         st[:] = root_state
-        scratch[STAMP] += 1
         node, depth = 0, 0
         path[0] = 0
         while nodes[node, STATUS] != TERMINAL:

@@ -4,8 +4,10 @@ chosen moves, a won-in-1 taken, and the time a move takes."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -22,6 +24,17 @@ def random_position(game, plies: int, seed: int):
             break
         state.push(rng.choice(state.legal_moves()))
     return state
+
+
+def assert_uniform(draws: list[str], legal: list[str]) -> None:
+    """Every draw legal, every legal move drawn, and the counts no further from uniform than
+    chance allows (chi-square within six standard deviations of its mean)."""
+    counts = Counter(draws)
+    assert set(counts) == set(legal)
+    expected = len(draws) / len(legal)
+    chi_square = sum((counts[m] - expected) ** 2 / expected for m in legal)
+    freedom = len(legal) - 1
+    assert chi_square < freedom + 6 * math.sqrt(2 * freedom)
 
 
 # -- Snake Pit -----------------------------------------------------------------------------
@@ -84,6 +97,22 @@ def test_snake_pit_playouts_replay_through_the_game(seed):
     assert state.is_over()
     assert tuple(returns) == state.outcome().returns()
     assert snake_pit_position(snakepit.pack_state(state)) == snake_pit_position(st)
+
+
+@pytest.mark.parametrize("plies", [1, 12])
+def test_snake_pit_playout_turns_are_uniform(plies):
+    state = random_position(get_game("snake-pit"), plies, seed=5)
+    legal = [state.move_str(m) for m in state.legal_moves()]
+    st = snakepit.pack_state(state)
+    rng = np.array([7], np.uint64)
+    scratch, steps = np.zeros(snakepit.SCRATCH, np.int64), np.zeros((3, 2), np.int64)
+    draws = [
+        state.move_str(
+            state.parse_move(snakepit.move_text(snakepit.random_turn(st, rng, scratch, steps)))
+        )
+        for _ in range(100 * len(legal))
+    ]
+    assert_uniform(draws, legal)
 
 
 def test_snake_pit_baseline_plays_a_legal_move_in_its_time():
@@ -166,6 +195,26 @@ def test_slither_playouts_replay_through_the_game(game_id, size, pie):
         # the board and the header (the lists of cells are in another order)
         cells = slither.BOARD + size * size
         assert slither.pack_state(state)[:cells].tolist() == st[:cells].tolist()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "pie", "plies"),
+    [("slither", "on", 1), ("slither", "off", 6), ("slither-advanced", "on", 12)],
+)
+def test_slither_playout_moves_are_uniform(game_id, pie, plies):
+    """Through the pie's swap (after one turn), steps and Advanced's movable stones."""
+    state = random_position(get_game(game_id, size="5", pie=pie), plies, seed=4)
+    legal = [state.move_str(m) for m in state.legal_moves()]
+    st = slither.pack_state(state)
+    geo = slither.geometry(5)
+    scratch = np.zeros(slither.scratch_size(25), np.int64)
+    rng = np.array([9], np.uint64)
+    advanced = game_id == "slither-advanced"
+    draws = []
+    for _ in range(100 * len(legal)):
+        code = slither.random_turn(st, rng, geo, advanced, scratch)
+        draws.append(state.move_str(state.parse_move(slither.move_text(int(code), 5))))
+    assert_uniform(draws, legal)
 
 
 @pytest.mark.parametrize(("game_id", "size", "pie"), SLITHER_GAMES)
