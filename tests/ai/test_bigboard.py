@@ -12,6 +12,7 @@ import pytest
 from slimetrail.ai import Limit, play
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail import search_kernel, strong
+from slimetrail.games.trail.game import warm_up_kernels
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -27,6 +28,13 @@ def load_uct():
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(autouse=True, scope="module")
+def loaded_kernels() -> None:
+    """Loaded before the first move, as a server or the UGI engine does: until then the top
+    level plays by the interpreted search (see test_time_limits.py)."""
+    warm_up_kernels()
 
 
 def test_the_big_board_player_takes_the_boards_of_65_to_128_cells():

@@ -28,6 +28,7 @@ from slimetrail.core.game import GameError, Move, State
 LOST_AT_ONCE = -0.95 * EVAL_SCALE  # the evaluator's "every step is poison" verdict
 SOLVER_SHARE = 0.7  # of the top level's time: the exact solver; the search keeps the rest
 SOLVER_FREE_CELLS = 30  # on bigger boards the solver is tried once this few cells are free
+BIG_BOARD_CELLS = (65, 128)  # the boards of the compiled big-board player (strong.py)
 
 
 # -- the levels ---------------------------------------------------------------------------
@@ -48,12 +49,28 @@ class Level:
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         time_limit = limit.time if limit.time is not None else DEFAULT_LIMIT.time
         assert time_limit is not None
-        if self.big_boards:
+        if self.big_boards and big_board(state):
+            from slimetrail.games.trail.game import kernels_loaded
+
+            if not kernels_loaded():
+                # A process's first move: the kernels are loading in the background, and
+                # the interpreted alpha-beta plays this move within the limit.
+                result = search(state, Limit(time=time_limit, nodes=self.nodes))
+                result.info["search"] = "alpha-beta (compiled kernels still loading)"
+                return result
             from slimetrail.games.trail import strong
 
-            if strong.handles(state):
-                return strong.play(state, time_limit)
+            return strong.play(state, time_limit)
         return _play_search_level(state, self, time_limit, rng)
+
+
+def big_board(state: State) -> bool:
+    """A position of a board for the compiled big-board player (65 to 128 cells), told
+    without importing it (that loads numba)."""
+    from slimetrail.games.trail.game import TrailGame
+
+    game = state.game
+    return isinstance(game, TrailGame) and BIG_BOARD_CELLS[0] <= game.size**2 <= BIG_BOARD_CELLS[1]
 
 
 LEVELS_TABLE: dict[int, Level] = {

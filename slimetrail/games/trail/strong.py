@@ -24,7 +24,6 @@ from slimetrail.games.trail import mcts_kernel, search_kernel
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
 
-MIN_CELLS = 65  # boards of at most 64 cells keep the books-and-solver top level
 SOLVE_REGION = 40  # cells the snail can still reach, at most, before the solver is tried
 SOLVER_SHARE = 0.5  # of the move's time, for that exact solve
 TACTICS_SHARE = 0.2  # of the time left, for the alpha-beta's look for a forced win
@@ -38,13 +37,9 @@ def alpha_beta_only(state: TrailState) -> bool:
 
 def handles(state: State) -> bool:
     """Whether ``state`` is a position of a board this player is for."""
-    from slimetrail.games.trail.game import TrailGame
+    from slimetrail.games.trail.ladder import big_board
 
-    game = state.game
-    return (
-        isinstance(game, TrailGame)
-        and MIN_CELLS <= game.size * game.size <= search_kernel.MAX_CELLS
-    )
+    return big_board(state)
 
 
 def region_size(state: TrailState) -> int:

@@ -1,0 +1,83 @@
+"""Every game family's top level keeps to its time limit on a big board.
+
+The limit is 0.3 s and the bound 0.6 s: loose enough for a shared, loaded machine; the
+precise worst case (at most 1.1x the limit) is bench/timing.py's to measure.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+from slimetrail.ai import Limit, levels_for, play
+from slimetrail.core.registry import parse_game_spec
+
+LIMIT = 0.3
+BOUND = 0.6
+
+
+def middle_game(spec: str, plies: int, seed: int):
+    game = parse_game_spec(spec)
+    state = game.new_state()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        moves = state.legal_moves()
+        rng.shuffle(moves)
+        for move in moves:  # one that leaves the game going, with a choice to make
+            state.push(move)
+            if not state.is_over() and len(state.legal_moves()) > 1:
+                break
+            state.pop()
+        else:
+            break
+    return state
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "slimetrail size=11 rules=taylor",
+        "slimetrail-hex size=11 rules=rastros",
+        "slimetrail-hex",
+        "slime-moku",
+        "snake-pit",
+        "slither",
+    ],
+)
+def test_the_top_level_keeps_to_its_time_limit_on_a_big_board(spec):
+    game = parse_game_spec(spec)
+    type(game).warm_up()  # as the web server and the UGI engine do before the first move
+    top = max(levels_for(game))
+    for seed, plies in ((1, 4), (2, 12)):
+        state = middle_game(spec, plies, seed)
+        times = []
+        for _ in range(2):  # the faster of two: one move can lose its core to a busy machine
+            started = time.perf_counter()
+            result = play(state, top, Limit(time=LIMIT), seed=seed)
+            times.append(time.perf_counter() - started)
+            assert result.move in state.legal_moves()
+        assert min(times) < BOUND, f"{spec}: {times} s for a {LIMIT} s move"
+
+
+def test_a_first_move_does_not_wait_for_the_kernels_to_load():
+    # A fresh process: numba's load of the big-board kernels (seconds of CPU) is left to a
+    # background thread, and the interpreted alpha-beta plays the move within its limit.
+    code = (
+        "import time\n"
+        "from slimetrail.ai import Limit, play\n"
+        "from slimetrail.core.registry import get_game\n"
+        "state = get_game('slimetrail', size='11').new_state()\n"
+        "started = time.perf_counter()\n"
+        f"result = play(state, 6, Limit(time={LIMIT}))\n"
+        "print(time.perf_counter() - started, result.info['search'])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    ).stdout.split(maxsplit=1)
+    took, search = float(out[0]), out[1]
+    assert took < BOUND, f"{took:.2f} s for a {LIMIT} s first move"
+    assert search.strip() == "alpha-beta (compiled kernels still loading)"
