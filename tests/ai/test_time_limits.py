@@ -63,21 +63,39 @@ def test_the_top_level_keeps_to_its_time_limit_on_a_big_board(spec):
         assert min(times) < BOUND, f"{spec}: {times} s for a {LIMIT} s move"
 
 
-def test_a_first_move_does_not_wait_for_the_kernels_to_load():
-    # A fresh process: numba's load of the big-board kernels (seconds of CPU) is left to a
-    # background thread, and the interpreted alpha-beta plays the move within its limit.
+@pytest.mark.parametrize(
+    ("spec", "plies", "how"),
+    [
+        # the big boards' compiled player: the interpreted alpha-beta plays meanwhile
+        ("slimetrail size=11", 0, "alpha-beta (compiled kernels still loading)"),
+        # the solver of the small boards: the books and the search play meanwhile
+        ("slimetrail", 8, "None"),
+    ],
+)
+def test_a_first_move_does_not_wait_for_the_kernels_to_load(spec, plies, how):
+    # A fresh process: numba's load of the kernels (seconds of CPU on a loaded machine)
+    # is left to a background thread, and the move keeps to its limit.
+    state = middle_game(spec, plies, seed=3)
+    if plies:  # a position for the solver: in no book
+        from slimetrail.games.trail.solver import book
+
+        assert book.lookup(state) is None and book.winning_move(state) is None
     code = (
-        "import time\n"
+        "import sys, time\n"
         "from slimetrail.ai import Limit, play\n"
-        "from slimetrail.core.registry import get_game\n"
-        "state = get_game('slimetrail', size='11').new_state()\n"
+        "from slimetrail.core.registry import parse_game_spec\n"
+        "state = parse_game_spec(sys.argv[1]).state_from_fen(sys.argv[2])\n"
         "started = time.perf_counter()\n"
         f"result = play(state, 6, Limit(time={LIMIT}))\n"
-        "print(time.perf_counter() - started, result.info['search'])\n"
+        "print(time.perf_counter() - started, result.info.get('search'))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+        [sys.executable, "-c", code, spec, state.fen()],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
     ).stdout.split(maxsplit=1)
-    took, search = float(out[0]), out[1]
+    took, search = float(out[0]), out[1].strip()
     assert took < BOUND, f"{took:.2f} s for a {LIMIT} s first move"
-    assert search.strip() == "alpha-beta (compiled kernels still loading)"
+    assert search == how

@@ -151,7 +151,8 @@ def solver_choice(
     Drawing: the search's favourite drawing move.  Losing: the longest resistance, then the
     move leaving the opponent the fewest winning replies (the most chances to go wrong);
     without distances the search's favourite.  The solver gets ``SOLVER_SHARE`` of the time
-    to ``deadline``; the rest is the search's, here or in the caller's fallback.  ``stop``
+    to ``deadline``; the rest is the search's, here or in the caller's fallback.  Until the
+    compiled kernels are loaded (:func:`.game.kernels_loaded`) only the books answer.  ``stop``
     (set by another thread) ends the solver at once: the result is then ``None``.
     """
     from slimetrail.games.trail import solver
@@ -167,6 +168,10 @@ def solver_choice(
     few = isinstance(free, int) and free.bit_count() <= SOLVER_FREE_CELLS
     if not (solver.can_solve(state.game) or few):
         return None
+    from slimetrail.games.trail.game import kernels_loaded
+
+    if not kernels_loaded():
+        return None  # a process's first moves: the kernel loads in the background meanwhile
     started = time.perf_counter()
     solve_end = started + SOLVER_SHARE * (deadline - started)
     try:
