@@ -32,6 +32,7 @@ import numpy as np
 
 from slimetrail.ai.levels import Ladder, Player
 from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SWAP, SlitherState
@@ -384,4 +385,5 @@ LEVELS: dict[int, Player] = {
     4: SearchLevel("club: Monte-Carlo search with RAVE, 800 playouts", 800),
     5: SearchLevel("strong: Monte-Carlo search with RAVE for the whole time limit", None),
 }
-LADDER = Ladder(LEVELS, analyse)
+KERNELS = KernelLoad(kernel.warm_up, "Slither kernels")
+LADDER = Ladder(LEVELS, analyse, kernels=KERNELS)

@@ -12,10 +12,10 @@ illegal; a snail that cannot move is a draw.
 from __future__ import annotations
 
 import random
-import threading
 from functools import cache
 from typing import Any, ClassVar
 
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
     ExactSolver,
@@ -391,30 +391,15 @@ class TrailState(State):
         return f"{name}: no goal corner could be reached from there (Taylor's rule)"
 
 
-_KERNELS_LOADED = threading.Event()
-_KERNELS_LOADING = threading.Lock()
+def load_kernels() -> None:
+    """The solver's kernels and the big boards' compiled search (every Slime Trail game
+    shares them)."""
+    from slimetrail.games.trail import solver, strong
+
+    solver.warm_up()
+    strong.play(SlimetrailGame(size="9").new_state(), 0.05)
 
 
-def warm_up_kernels() -> None:
-    """The solver's kernels and the big boards' compiled search, once per process (every
-    Slime Trail game shares them); a second caller waits for the first one's load."""
-    with _KERNELS_LOADING:
-        if _KERNELS_LOADED.is_set():
-            return
-        from slimetrail.games.trail import solver, strong
-
-        solver.warm_up()
-        strong.play(SlimetrailGame(size="9").new_state(), 0.05)
-        _KERNELS_LOADED.set()
-
-
-def kernels_loaded() -> bool:
-    """Whether the compiled kernels are loaded in this process.  If not, they start loading
-    in a background thread (once): numba's first load of them (a second or more of CPU,
-    longer on a loaded machine) cannot be interrupted, so a timed move does not wait for it."""
-    if _KERNELS_LOADED.is_set():
-        return True
-    if _KERNELS_LOADING.acquire(blocking=False):  # nobody is loading them yet
-        _KERNELS_LOADING.release()
-        threading.Thread(target=warm_up_kernels, name="trail-kernels", daemon=True).start()
-    return False
+KERNELS = KernelLoad(load_kernels, "Slime Trail kernels")
+warm_up_kernels = KERNELS.run  # once per process
+kernels_loaded = KERNELS.ready  # loading them in the background if not
