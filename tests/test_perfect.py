@@ -24,6 +24,7 @@ def loaded_kernels() -> None:
 
     warm_up_kernels()
 
+
 PORTUGUESE = get_game("slimetrail", start="e5")
 
 
