@@ -311,6 +311,9 @@ def search_move(
         raise GameError("the Slither search needs a time or nodes limit, or a stop event")
     started = time.perf_counter()
     tree = SlitherSearch(slither, seed=seed, rave=rave)
+    if limit.time is not None:  # the limit counts from the call: the root's expansion too
+        spent = time.perf_counter() - started
+        limit = Limit(time=max(0.001, limit.time - spent), nodes=limit.nodes)
     result = tree.run(limit, stop, on_info)
     if slither.swap_available():
         # The tree plays on as White; swapping makes us Black in this very position.
