@@ -10,7 +10,9 @@ Every level is deterministic for a given ``seed``: randomness comes from a gener
 by ``(seed, position key)``, and the searches are bounded by node or iteration counts rather
 than by the clock -- except the MCTS ladder's top level, which uses all the time it is given.
 The limit's ``time`` is otherwise only a hard cap for slow machines or big boards (when it
-cuts a search short, the move depends on how far the search got).
+cuts a search short, the move depends on how far the search got).  It counts from the call:
+no timed move waits for numba to load a game's kernels (:mod:`slimetrail.ai.loading`; a
+ladder whose every level is compiled names them, ``Ladder(kernels=...)``).
 """
 
 from __future__ import annotations
