@@ -15,6 +15,16 @@ from slimetrail.games.trail import ladder
 
 solver = pytest.importorskip("slimetrail.games.trail.solver")
 
+
+@pytest.fixture(autouse=True, scope="module")
+def loaded_kernels() -> None:
+    """Loaded before the first move, as a server or the UGI engine does: until then the top
+    level answers from its books and the search alone (see tests/ai/test_time_limits.py)."""
+    from slimetrail.games.trail.game import warm_up_kernels
+
+    warm_up_kernels()
+
+
 PORTUGUESE = get_game("slimetrail", start="e5")
 
 

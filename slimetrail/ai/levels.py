@@ -10,7 +10,9 @@ Every level is deterministic for a given ``seed``: randomness comes from a gener
 by ``(seed, position key)``, and the searches are bounded by node or iteration counts rather
 than by the clock -- except the MCTS ladder's top level, which uses all the time it is given.
 The limit's ``time`` is otherwise only a hard cap for slow machines or big boards (when it
-cuts a search short, the move depends on how far the search got).
+cuts a search short, the move depends on how far the search got).  It counts from the call:
+no timed move waits for numba to load a game's kernels (:mod:`slimetrail.ai.loading`; a
+ladder whose every level is compiled names them, ``Ladder(kernels=...)``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import MCTS
 from slimetrail.core.game import Game, GameError, Move, State
 
@@ -60,6 +63,9 @@ class Ladder:
     # A proven move where the game's books or exact solver answer in time, for engines that
     # report proven scores: (state, perf_counter deadline, fallback nodes, stop), or None.
     solved: Callable[[State, float, int, threading.Event | None], SolverChoice | None] | None = None
+    # The compiled kernels every level needs: until they are loaded (in the background, see
+    # :mod:`slimetrail.ai.loading`), a timed move is a random one that takes a win in one.
+    kernels: KernelLoad | None = None
 
     def __post_init__(self) -> None:
         if sorted(self.levels) != list(range(1, len(self.levels) + 1)):
@@ -129,6 +135,7 @@ def mcts_ladder(iterations: tuple[int, ...] = (100, 400, 1_600, 6_400)) -> Ladde
 
 
 MCTS_LADDER = mcts_ladder()
+WHILE_LOADING = RandomLevel("random, but takes a win in one: while the kernels load")
 
 
 # -- the entry points -------------------------------------------------------------------
@@ -162,10 +169,13 @@ def play(
     if not moves:
         raise GameError("the game is over: there is no move to choose")
     started = time.perf_counter()
+    rng = random.Random(hash((seed, state.key())) if seed is not None else None)
     if len(moves) == 1:
         result = PlayResult(moves[0], pv=[moves[0]])
+    elif ladder.kernels is not None and limit.time is not None and not ladder.kernels.ready():
+        result = WHILE_LOADING.play(state, limit, rng)
+        result.info["search"] = "random (compiled kernels still loading)"
     else:
-        rng = random.Random(hash((seed, state.key())) if seed is not None else None)
         result = ladder.levels[level].play(state, limit, rng)
     result.seconds = time.perf_counter() - started
     result.info["level"] = level

@@ -12,6 +12,7 @@ import pytest
 from slimetrail.ai import Limit, play
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail import search_kernel, strong
+from slimetrail.games.trail.game import warm_up_kernels
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -27,6 +28,13 @@ def load_uct():
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(autouse=True, scope="module")
+def loaded_kernels() -> None:
+    """Loaded before the first move, as a server or the UGI engine does: until then the top
+    level plays by the interpreted search (see test_time_limits.py)."""
+    warm_up_kernels()
 
 
 def test_the_big_board_player_takes_the_boards_of_65_to_128_cells():
@@ -128,3 +136,40 @@ def test_uct_yardstick_follows_the_rules(game_id, size, rules):
     assert results[1] and results[2]  # random games from the start go both ways
     move, iterations = uct.choose(state, 0.1)
     assert move in state.legal_moves() and iterations > 10
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "seed"),
+    [
+        ("slimetrail", {"size": "9"}, 193630),
+        ("slimetrail-hex", {}, 586963),
+        ("slimetrail", {"size": "11", "rules": "taylor"}, 195217),
+    ],
+)
+def test_a_proven_win_is_never_given_back(game_id, options, seed):
+    # A random game until the snail's region fits the solver's one-word kernel (64 cells):
+    # in each of these the top level proves the win from there (the solver joins the search
+    # at 64 cells), and every move it then plays keeps the win against any reply.
+    from slimetrail.games.trail import solver
+
+    game = get_game(game_id, **options)
+    rng = random.Random(seed)
+    state = game.new_state()
+    while strong.region_size(state) > strong.SOLVE_REGION:
+        state.push(rng.choice(state.legal_moves()))
+    assert strong.region_size(state) > strong.SURE_REGION
+    first = play(state, 6, Limit(time=1.0))
+    assert first.proven == "win", state.fen()
+    me = state.to_move
+    move = first.move
+    while True:
+        state.push(move)
+        if state.outcome() is not None:
+            break
+        # The opponent is lost whatever it does (checked with time to spare).
+        assert solver.solve(state, first_win=True, time_limit=60.0, book=False).value == "loss"
+        state.push(rng.choice(state.legal_moves()))
+        if state.outcome() is not None:
+            break
+        move = play(state, 6, Limit(time=0.5)).move
+    assert state.outcome().winner == me

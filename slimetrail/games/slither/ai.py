@@ -32,6 +32,7 @@ import numpy as np
 
 from slimetrail.ai.levels import Ladder, Player
 from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SWAP, SlitherState
@@ -310,6 +311,9 @@ def search_move(
         raise GameError("the Slither search needs a time or nodes limit, or a stop event")
     started = time.perf_counter()
     tree = SlitherSearch(slither, seed=seed, rave=rave)
+    if limit.time is not None:  # the limit counts from the call: the root's expansion too
+        spent = time.perf_counter() - started
+        limit = Limit(time=max(0.001, limit.time - spent), nodes=limit.nodes)
     result = tree.run(limit, stop, on_info)
     if slither.swap_available():
         # The tree plays on as White; swapping makes us Black in this very position.
@@ -384,4 +388,5 @@ LEVELS: dict[int, Player] = {
     4: SearchLevel("club: Monte-Carlo search with RAVE, 800 playouts", 800),
     5: SearchLevel("strong: Monte-Carlo search with RAVE for the whole time limit", None),
 }
-LADDER = Ladder(LEVELS, analyse)
+KERNELS = KernelLoad(kernel.warm_up, "Slither kernels")
+LADDER = Ladder(LEVELS, analyse, kernels=KERNELS)

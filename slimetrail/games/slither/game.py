@@ -137,9 +137,9 @@ class SlitherGame(Game):
 
     @classmethod
     def warm_up(cls) -> None:
-        from slimetrail.games.slither.kernel import warm_up
+        from slimetrail.games.slither.ai import KERNELS
 
-        warm_up()
+        KERNELS.run()
 
     def exact_solver(self) -> ExactSolver | None:
         """The exact solver of boards up to 5x5 (:mod:`.solver`), ``None`` on bigger ones."""

@@ -29,6 +29,7 @@ import numpy as np
 
 from slimetrail.ai.levels import Ladder, RandomLevel
 from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.snakepit import kernel
@@ -206,18 +207,6 @@ def analyse(
     return top.search(pit(state), 0).run(limit, stop=stop, on_info=on_info)
 
 
-LADDER = Ladder(
-    {
-        1: RandomLevel("beginner: random turns, but takes a win in one"),
-        2: GreedyLevel("novice: the best-looking turn, often misjudged", noise=3.0),
-        3: GreedyLevel("casual: the turn that leaves it the most room against the others"),
-        4: BestReplyLevel("club: best-reply search, the opponents' worst answer considered"),
-        5: MctsLevel("strong: Monte-Carlo search (max^n) for the whole time limit", None),
-    },
-    analyse,
-)
-
-
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel function the players use, so that
     a server's worker pays for it before its first Snake Pit move rather than during one."""
@@ -229,3 +218,17 @@ def warm_up() -> None:
     for level in LADDER.levels.values():
         level.play(state, Limit(nodes=4), random.Random(0))
     state.playout(random.Random(0))
+
+
+KERNELS = KernelLoad(warm_up, "Snake Pit kernels")
+LADDER = Ladder(
+    {
+        1: RandomLevel("beginner: random turns, but takes a win in one"),
+        2: GreedyLevel("novice: the best-looking turn, often misjudged", noise=3.0),
+        3: GreedyLevel("casual: the turn that leaves it the most room against the others"),
+        4: BestReplyLevel("club: best-reply search, the opponents' worst answer considered"),
+        5: MctsLevel("strong: Monte-Carlo search (max^n) for the whole time limit", None),
+    },
+    analyse,
+    kernels=KERNELS,
+)

@@ -153,9 +153,9 @@ class SnakePitGame(Game):
 
     @classmethod
     def warm_up(cls) -> None:
-        from slimetrail.games.snakepit.ai import warm_up
+        from slimetrail.games.snakepit.ai import KERNELS
 
-        warm_up()
+        KERNELS.run()
 
     def start_cells(self, player: int) -> list[int]:
         return [board.CELL_OF[name] for name in START[player].split()]

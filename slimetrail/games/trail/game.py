@@ -15,6 +15,7 @@ import random
 from functools import cache
 from typing import Any, ClassVar
 
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
     ExactSolver,
@@ -390,11 +391,15 @@ class TrailState(State):
         return f"{name}: no goal corner could be reached from there (Taylor's rule)"
 
 
-@cache
-def warm_up_kernels() -> None:
-    """The solver's kernels and the big boards' compiled search, once per process (every
-    Slime Trail game shares them)."""
+def load_kernels() -> None:
+    """The solver's kernels and the big boards' compiled search (every Slime Trail game
+    shares them)."""
     from slimetrail.games.trail import solver, strong
 
     solver.warm_up()
     strong.play(SlimetrailGame(size="9").new_state(), 0.05)
+
+
+KERNELS = KernelLoad(load_kernels, "Slime Trail kernels")
+warm_up_kernels = KERNELS.run  # once per process
+kernels_loaded = KERNELS.ready  # loading them in the background if not

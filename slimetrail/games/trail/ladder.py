@@ -28,6 +28,7 @@ from slimetrail.core.game import GameError, Move, State
 LOST_AT_ONCE = -0.95 * EVAL_SCALE  # the evaluator's "every step is poison" verdict
 SOLVER_SHARE = 0.7  # of the top level's time: the exact solver; the search keeps the rest
 SOLVER_FREE_CELLS = 30  # on bigger boards the solver is tried once this few cells are free
+BIG_BOARD_CELLS = (65, 128)  # the boards of the compiled big-board player (strong.py)
 
 
 # -- the levels ---------------------------------------------------------------------------
@@ -48,12 +49,28 @@ class Level:
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         time_limit = limit.time if limit.time is not None else DEFAULT_LIMIT.time
         assert time_limit is not None
-        if self.big_boards:
+        if self.big_boards and big_board(state):
+            from slimetrail.games.trail.game import kernels_loaded
+
+            if not kernels_loaded():
+                # A process's first move: the kernels are loading in the background, and
+                # the interpreted alpha-beta plays this move within the limit.
+                result = search(state, Limit(time=time_limit, nodes=self.nodes))
+                result.info["search"] = "alpha-beta (compiled kernels still loading)"
+                return result
             from slimetrail.games.trail import strong
 
-            if strong.handles(state):
-                return strong.play(state, time_limit)
+            return strong.play(state, time_limit)
         return _play_search_level(state, self, time_limit, rng)
+
+
+def big_board(state: State) -> bool:
+    """A position of a board for the compiled big-board player (65 to 128 cells), told
+    without importing it (that loads numba)."""
+    from slimetrail.games.trail.game import TrailGame
+
+    game = state.game
+    return isinstance(game, TrailGame) and BIG_BOARD_CELLS[0] <= game.size**2 <= BIG_BOARD_CELLS[1]
 
 
 LEVELS_TABLE: dict[int, Level] = {
@@ -134,7 +151,8 @@ def solver_choice(
     Drawing: the search's favourite drawing move.  Losing: the longest resistance, then the
     move leaving the opponent the fewest winning replies (the most chances to go wrong);
     without distances the search's favourite.  The solver gets ``SOLVER_SHARE`` of the time
-    to ``deadline``; the rest is the search's, here or in the caller's fallback.  ``stop``
+    to ``deadline``; the rest is the search's, here or in the caller's fallback.  Until the
+    compiled kernels are loaded (:func:`.game.kernels_loaded`) only the books answer.  ``stop``
     (set by another thread) ends the solver at once: the result is then ``None``.
     """
     from slimetrail.games.trail import solver
@@ -150,6 +168,10 @@ def solver_choice(
     few = isinstance(free, int) and free.bit_count() <= SOLVER_FREE_CELLS
     if not (solver.can_solve(state.game) or few):
         return None
+    from slimetrail.games.trail.game import kernels_loaded
+
+    if not kernels_loaded():
+        return None  # a process's first moves: the kernel loads in the background meanwhile
     started = time.perf_counter()
     solve_end = started + SOLVER_SHARE * (deadline - started)
     try:

@@ -15,6 +15,7 @@ dense two-word cell sets of :mod:`.search_kernel`; nothing is allocated per iter
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -299,6 +300,9 @@ def search_tree(
     return iterations, used
 
 
+TREE_IN_USE = threading.Lock()
+
+
 @cache
 def tree() -> tuple[np.ndarray, ...]:
     """The node arrays, made once: children's first index and count, move, visits, wins,
@@ -331,38 +335,40 @@ def search(
     c = compiled(state.game)
     lo, hi = c.words(state.free)
     kids_at, n_kids, move, visits, wins, proven = tree()
-    done, used = search_tree(
-        lo,
-        hi,
-        c.dense[state.snail],
-        state.to_move - 1,
-        time.monotonic() + seconds,
-        iterations,
-        seed,
-        EXPLORATION,
-        kids_at,
-        n_kids,
-        move,
-        visits,
-        wins,
-        proven,
-        c.nbr,
-        c.goals,
-        c.taylor,
-    )
-    first, count = int(kids_at[0]), int(n_kids[0])
-    kids = range(first, first + count)
-    won = [j for j in kids if proven[j] == WIN]
-    if won:
-        pick, verdict = won[0], "win"
-    else:
-        alive = [j for j in kids if proven[j] != LOSS]
-        verdict = None if alive else "loss"
-        pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
-    value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
-    return MctsResult(
-        c.board_of[int(move[pick])], verdict, value, int(visits[pick]), int(done), int(used)
-    )
+    deadline = time.monotonic() + seconds  # counted before any wait for the tree
+    with TREE_IN_USE:  # one tree for every search of the process
+        done, used = search_tree(
+            lo,
+            hi,
+            c.dense[state.snail],
+            state.to_move - 1,
+            deadline,
+            iterations,
+            seed,
+            EXPLORATION,
+            kids_at,
+            n_kids,
+            move,
+            visits,
+            wins,
+            proven,
+            c.nbr,
+            c.goals,
+            c.taylor,
+        )
+        first, count = int(kids_at[0]), int(n_kids[0])
+        kids = range(first, first + count)
+        won = [j for j in kids if proven[j] == WIN]
+        if won:
+            pick, verdict = won[0], "win"
+        else:
+            alive = [j for j in kids if proven[j] != LOSS]
+            verdict = None if alive else "loss"
+            pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
+        value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
+        return MctsResult(
+            c.board_of[int(move[pick])], verdict, value, int(visits[pick]), int(done), int(used)
+        )
 
 
 def playout_trace(state: TrailState, seed: int) -> tuple[int, list[int]]:

@@ -16,6 +16,7 @@ Cells are relabelled densely (``row * n + column``, at most 128 cells: every boa
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -485,6 +486,9 @@ def compiled(game: TrailGame) -> Compiled:
     return compiled_board(game.shape, game.size, game.rules, game.goals[1], game.goals[2])
 
 
+TABLE_IN_USE = threading.Lock()
+
+
 @cache
 def table() -> tuple[np.ndarray, np.ndarray]:
     """The transposition table: exact keys (free words, tag) and (depth, flag, score, move)."""
@@ -544,19 +548,20 @@ def search(
     lo, hi = c.words(state.free)
     deadline = time.monotonic() + seconds
     tt_keys, tt_data = table()
-    move, score, depth, count = search_root(
-        lo,
-        hi,
-        c.dense[state.snail],
-        state.to_move - 1,
-        max_depth,
-        nodes,
-        deadline,
-        tt_keys,
-        tt_data,
-        c.nbr,
-        c.goals,
-        c.taylor,
-        c.variant,
-    )
+    with TABLE_IN_USE:  # one table for every search of the process
+        move, score, depth, count = search_root(
+            lo,
+            hi,
+            c.dense[state.snail],
+            state.to_move - 1,
+            max_depth,
+            nodes,
+            deadline,
+            tt_keys,
+            tt_data,
+            c.nbr,
+            c.goals,
+            c.taylor,
+            c.variant,
+        )
     return KernelResult(c.board_of[int(move)], int(score), int(depth), int(count))

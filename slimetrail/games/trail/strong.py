@@ -1,7 +1,7 @@
 """The top level's player on the big Slime Trail boards (more than 64 cells, up to 128).
 
-On these boards the exact solver rarely answers from the start.  Once the snail's region is
-small enough for it to answer quickly, a share of the time goes to an exact solve first.  Then
+On these boards the exact solver rarely answers from the start.  Once the snail's region
+fits its one-word kernel (64 cells), a share of the time goes to an exact solve first.  Then
 a short compiled alpha-beta (:mod:`.search_kernel`) looks for a forced win (a mate, or under
 Taylor's rules the cut-off of the opponent's goal); without one, the rest of the move goes to
 the compiled MCTS-Solver (:mod:`.mcts_kernel`), whose playouts judge the open positions where
@@ -24,9 +24,14 @@ from slimetrail.games.trail import mcts_kernel, search_kernel
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
 
-MIN_CELLS = 65  # boards of at most 64 cells keep the books-and-solver top level
-SOLVE_REGION = 40  # cells the snail can still reach, at most, before the solver is tried
-SOLVER_SHARE = 0.5  # of the move's time, for that exact solve
+# The exact solver is tried as soon as the snail's region fits its one-word kernel: a
+# first win in a region of 41-64 cells is often proven in a fraction of a second, and a
+# proven win is then never left to the heuristic searches.  It gets a share of the move's
+# time by region: most of the time where it usually answers, a quarter where it often does.
+SOLVE_REGION = 64  # cells the snail can still reach, at most, before the solver is tried
+SURE_REGION = 40  # up to this many, the solver usually answers in time
+SOLVER_SHARE = 0.5  # of the move's time, for that exact solve, up to SURE_REGION cells
+TRY_SHARE = 0.25  # of the move's time, for the solve of a bigger region
 TACTICS_SHARE = 0.2  # of the time left, for the alpha-beta's look for a forced win
 
 
@@ -38,13 +43,9 @@ def alpha_beta_only(state: TrailState) -> bool:
 
 def handles(state: State) -> bool:
     """Whether ``state`` is a position of a board this player is for."""
-    from slimetrail.games.trail.game import TrailGame
+    from slimetrail.games.trail.ladder import big_board
 
-    game = state.game
-    return (
-        isinstance(game, TrailGame)
-        and MIN_CELLS <= game.size * game.size <= search_kernel.MAX_CELLS
-    )
+    return big_board(state)
 
 
 def region_size(state: TrailState) -> int:
@@ -57,8 +58,9 @@ def play(state: TrailState, seconds: float) -> PlayResult:
     """The top level's move in ``seconds``; ``state`` (with a legal move) is not changed."""
     started = time.perf_counter()
     deadline = started + seconds
-    if region_size(state) <= SOLVE_REGION:
-        solved = _solve(state, SOLVER_SHARE * seconds)
+    region = region_size(state)
+    if region <= SOLVE_REGION:
+        solved = _solve(state, (SOLVER_SHARE if region <= SURE_REGION else TRY_SHARE) * seconds)
         if solved is not None:
             return solved
     left = max(0.005, deadline - time.perf_counter())

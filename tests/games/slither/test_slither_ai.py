@@ -10,8 +10,15 @@ import pytest
 
 from slimetrail.ai import Limit, analyse, levels_for, play
 from slimetrail.core.registry import get_game
-from slimetrail.games.slither.ai import LADDER, SlitherSearch, search_move
+from slimetrail.games.slither.ai import KERNELS, LADDER, SlitherSearch, search_move
 from slimetrail.games.slither.game import SlitherState
+
+
+@pytest.fixture(autouse=True, scope="module")
+def loaded_kernels() -> None:
+    """Loaded before the first move, as a server or the UGI engine does: until then a timed
+    move is a random one (see tests/ai/test_time_limits.py)."""
+    KERNELS.run()
 
 
 def after(moves: str, **options: str) -> SlitherState:

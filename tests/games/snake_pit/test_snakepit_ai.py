@@ -10,7 +10,16 @@ import pytest
 from slimetrail.ai import Ladder, Limit, analyse, levels_for, play
 from slimetrail.core.game import GameError
 from slimetrail.games.snakepit import ai, kernel
+from slimetrail.games.snakepit.ai import KERNELS
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
+
+
+@pytest.fixture(autouse=True, scope="module")
+def loaded_kernels() -> None:
+    """Loaded before the first move, as a server or the UGI engine does: until then a timed
+    move is a random one (see tests/ai/test_time_limits.py)."""
+    KERNELS.run()
+
 
 GAME = SnakePitGame()
 FAST = Limit(nodes=40)  # iterations, not the clock, bound the MCTS: deterministic
