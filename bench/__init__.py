@@ -1,0 +1,1 @@
+"""Benchmarks: strength against independent baselines (``bench/strength.py``), speed, solves."""
