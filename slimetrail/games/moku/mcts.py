@@ -43,6 +43,8 @@ CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go 
 EXPLORATION = 0.7  # UCB1's constant (the playouts are informed: less than sqrt 2)
 CLOCK_EVERY = 31  # iterations between two looks at the clock (a mask)
 MAX_PLIES = 19 * 19 + 2  # no game is longer: every move fills a cell
+RAVE = 300.0  # visits at which a step's own value and its all-moves-as-first one weigh alike / 3
+INFORMED = False  # playouts by the policy (True) or uniformly random ones (faster)
 THREAT_DEPTH = 6  # attacker moves of the threat search at the root
 THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
@@ -54,6 +56,7 @@ class Geometry:
 
     size: int
     steps: np.ndarray  # the 8 king steps as mailbox offsets
+    lines: np.ndarray  # the 4 line directions as mailbox offsets
     padded: tuple[int, ...]  # board index -> mailbox index (-1: a spare bit)
     board_of: tuple[int, ...]  # mailbox index -> board index (-1: the wall)
     window_cells: np.ndarray  # the k cells of every window of k cells in a line
@@ -83,8 +86,9 @@ def geometry(n: int, k: int) -> Geometry:
             cell_windows[cell, filled[cell]] = number
             filled[cell] += 1
     steps = np.array([1, -1, w, -w, w + 1, w - 1, 1 - w, -1 - w], np.int64)
+    lines = np.array([1, w, w + 1, w - 1], np.int64)
     return Geometry(
-        n, steps, tuple(padded), tuple(board_of), np.array(windows, np.int64), cell_windows
+        n, steps, lines, tuple(padded), tuple(board_of), np.array(windows, np.int64), cell_windows
     )
 
 
@@ -415,21 +419,104 @@ def policy(cells, slime, colour, empties, steps, k, window_cells, cell_windows, 
 
 
 @nb.njit(cache=True)
-def playout(cells, slime, colour, empties, steps, k, window_cells, cell_windows, counts, gaps, buf):
+def playout(
+    cells,
+    slime,
+    colour,
+    empties,
+    steps,
+    k,
+    window_cells,
+    cell_windows,
+    counts,
+    gaps,
+    buf,
+    entered_by,
+    trace,
+    plies,
+):
     """A game played to its end by the policy (the arrays are changed); returns the winner's
-    colour, 0 for a draw."""
+    colour, 0 for a draw, and the plies in ``trace``: the cells stepped onto from ply
+    ``plies`` on, ``entered_by`` marking each with the colour that stepped there."""
     while True:
         verdict, count = policy(
             cells, slime, colour, empties, steps, k, window_cells, cell_windows, counts, gaps, buf
         )
         if verdict == P_WIN:
-            return colour
+            return colour, plies
         if verdict == P_LOSS:
-            return 3 - colour
+            return 3 - colour, plies
         if verdict == P_DRAW:
-            return 0
+            return 0, plies
         move = buf[np.random.randint(count)]
         cells[move] = SLIME
+        entered_by[move] = colour
+        trace[plies] = move
+        plies += 1
+        slime = move
+        empties -= 1
+        colour = 3 - colour
+
+
+@nb.njit(cache=True)
+def makes_row(cells, p, colour, lines, k):
+    """Whether a stone of ``colour`` on ``p`` completes k in a row of that colour (a scan of
+    its four lines; the wall stops every scan)."""
+    for d in lines:
+        run = 1
+        q = p + d
+        while cells[q] == colour:
+            run += 1
+            q += d
+        q = p - d
+        while cells[q] == colour:
+            run += 1
+            q -= d
+        if run >= k:
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def random_below(rng, bound):
+    """An integer in [0, ``bound``) from the xorshift64* generator in ``rng[0]`` (its top 32
+    bits scaled, no division): cheaper than numpy's generator in the playout's inner loop."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    top = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    return np.int64((top * np.uint64(bound)) >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def random_playout(
+    cells, slime, colour, empties, steps, lines, k, buf, entered_by, trace, plies, rng
+):
+    """A game played to its end by uniformly random steps, as :func:`playout` but without
+    the policy (several times faster a ply); it reads ``cells`` alone."""
+    while True:
+        if makes_row(cells, slime, colour, lines, k):
+            return colour, plies
+        if empties == 1:
+            return 0, plies
+        cells[slime] = colour
+        count = 0
+        for s in steps:
+            # Branch-free: every step is written, and kept if its cell is empty.
+            buf[count] = slime + s
+            count += cells[slime + s] == EMPTY
+        if count == 0:
+            for p in range(cells.shape[0]):
+                if cells[p] == EMPTY:
+                    buf[count] = p
+                    count += 1
+        move = buf[random_below(rng, count)]
+        cells[move] = SLIME
+        entered_by[move] = colour
+        trace[plies] = move
+        plies += 1
         slime = move
         empties -= 1
         colour = 3 - colour
@@ -449,6 +536,9 @@ def search_tree(
     max_iterations,
     seed,
     c,
+    rave,
+    informed,
+    lines,
     banned,
     kids_at,
     n_kids,
@@ -456,11 +546,18 @@ def search_tree(
     visits,
     wins,
     proven,
+    rave_visits,
+    rave_wins,
 ):
     """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
     (iterations, nodes).  ``wins[j]`` counts for the player who moved into node ``j``; the
-    root's steps marked in ``banned`` are left out (there must be others)."""
+    root's steps marked in ``banned`` are left out (there must be others).  ``rave`` > 0
+    blends in the all-moves-as-first value of a step (``rave_wins / rave_visits``: the
+    iterations in which the same player stepped onto the same cell later on), with the weight
+    ``sqrt(rave / (3 visits + rave))`` (Gelly and Silver 2007).  The playouts follow the
+    policy when ``informed``, else they are uniformly random."""
     np.random.seed(seed)
+    rng = np.full(1, np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1), np.uint64)
     cells = cells0.copy()
     counts0 = np.zeros((3, window_cells.shape[0]), np.int8)
     gaps0 = np.zeros((3, cells0.shape[0]), np.int16)
@@ -468,6 +565,8 @@ def search_tree(
     counts, gaps = counts0.copy(), gaps0.copy()
     buf = np.empty(cells0.shape[0], np.int64)
     path = np.empty(MAX_PLIES + 2, np.int64)
+    trace = np.empty(MAX_PLIES + 2, np.int64)  # the cell stepped onto at every ply
+    entered_by = np.zeros(cells0.shape[0], np.int8)
     kids_at[0] = -1
     n_kids[0] = 0
     visits[0] = 0
@@ -539,6 +638,8 @@ def search_tree(
                     n_kids[child] = 0
                     visits[child] = 0
                     wins[child] = 0.0
+                    rave_visits[child] = 0.0
+                    rave_wins[child] = 0.0
                     proven[child] = UNKNOWN
                 n_kids[node] = count
                 used += count
@@ -554,7 +655,11 @@ def search_tree(
                 if visits[j] == 0:
                     value = 1e6 + np.random.random()
                 else:
-                    value = wins[j] / visits[j] + c * math.sqrt(log_n / visits[j])
+                    value = wins[j] / visits[j]
+                    if rave > 0.0 and rave_visits[j] > 0.0:
+                        beta = math.sqrt(rave / (3.0 * visits[j] + rave))
+                        value += beta * (rave_wins[j] / rave_visits[j] - value)
+                    value += c * math.sqrt(log_n / visits[j])
                 if value > best_value:
                     best, best_value = j, value
             if best < 0:
@@ -567,12 +672,19 @@ def search_tree(
             path[depth] = node
             slime = move[node]
             cells[slime] = SLIME
+            entered_by[slime] = colour
+            trace[depth - 1] = slime
             empties -= 1
             colour = 3 - colour
             if visits[node] == 0 and proven[node] == UNKNOWN:
                 break
-        if result == -1:
-            result = playout(
+        plies = depth
+        if result == -1 and not informed:
+            result, plies = random_playout(
+                cells, slime, colour, empties, steps, lines, k, buf, entered_by, trace, depth, rng
+            )
+        elif result == -1:
+            result, plies = playout(
                 cells,
                 slime,
                 colour,
@@ -584,6 +696,9 @@ def search_tree(
                 counts,
                 gaps,
                 buf,
+                entered_by,
+                trace,
+                depth,
             )
         # Back up: node path[d] was entered by colour0 when d is odd.
         for d in range(depth + 1):
@@ -594,6 +709,19 @@ def search_tree(
                 wins[nd] += 1.0
             elif result == 0:
                 wins[nd] += 0.5
+        # All moves as first: a child of path[d] scores when its mover stepped onto its cell
+        # at ply d or later (every cell is stepped onto at most once a game).
+        if rave > 0.0:
+            for d in range(depth):
+                nd = path[d]
+                mover = colour0 if d % 2 == 0 else 3 - colour0
+                score = 1.0 if result == mover else 0.5 if result == 0 else 0.0
+                for j in range(kids_at[nd], kids_at[nd] + n_kids[nd]):
+                    if entered_by[move[j]] == mover:
+                        rave_visits[j] += 1.0
+                        rave_wins[j] += score
+        for i in range(plies):
+            entered_by[trace[i]] = 0
         # Proofs found below move up the path.
         for d in range(depth, 0, -1):
             parent = path[d - 1]
@@ -619,7 +747,7 @@ def search_tree(
 @cache
 def tree() -> tuple[np.ndarray, ...]:
     """The node arrays, made once: children's first index and count, move, visits, wins,
-    proven value."""
+    proven value, all-moves-as-first visits and wins."""
     return (
         np.zeros(CAPACITY, np.int32),
         np.zeros(CAPACITY, np.int32),
@@ -627,6 +755,8 @@ def tree() -> tuple[np.ndarray, ...]:
         np.zeros(CAPACITY, np.int32),
         np.zeros(CAPACITY, np.float32),
         np.zeros(CAPACITY, np.int8),
+        np.zeros(CAPACITY, np.float32),
+        np.zeros(CAPACITY, np.float32),
     )
 
 
@@ -647,6 +777,8 @@ def search(
     iterations: int = 1 << 62,
     seed: int = 0,
     exploration: float = EXPLORATION,
+    rave: float = RAVE,
+    informed: bool = INFORMED,
     threat_depth: int = THREAT_DEPTH,
     threat_nodes: int = THREAT_NODES,
 ) -> MctsResult:
@@ -685,7 +817,7 @@ def search(
             return MctsResult(geo.board_of[int(win)], "win", 1.0, 0, 0, 1)
         if all(banned[buf[:count]]):
             banned[:] = 0  # every step loses to a threat: the tree picks the hardest
-    kids_at, n_kids, move, visits, wins, proven = tree()
+    kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = tree()
     done, used = search_tree(
         cells,
         slime,
@@ -698,7 +830,10 @@ def search(
         deadline,
         iterations,
         seed,
-        exploration,
+        float(exploration),
+        float(rave),
+        bool(informed),
+        geo.lines,
         banned,
         kids_at,
         n_kids,
@@ -706,6 +841,8 @@ def search(
         visits,
         wins,
         proven,
+        rave_visits,
+        rave_wins,
     )
     kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
     won = [j for j in kids if proven[j] == WIN]
