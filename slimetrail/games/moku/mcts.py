@@ -492,10 +492,26 @@ def random_below(rng, bound):
 
 @nb.njit(cache=True)
 def random_playout(
-    cells, slime, colour, empties, steps, lines, k, buf, entered_by, trace, plies, rng
+    cells,
+    slime,
+    colour,
+    empties,
+    steps,
+    lines,
+    k,
+    buf,
+    entered_by,
+    trace,
+    plies,
+    rng,
+    listed,
+    where,
 ):
     """A game played to its end by uniformly random steps, as :func:`playout` but without
-    the policy (several times faster a ply); it reads ``cells`` alone."""
+    the policy (several times faster a ply); it reads ``cells`` alone.  ``listed`` and
+    ``where`` are scratch for the empty cells, listed the first time the slime is stuck and
+    kept up to date from then on (late in a game the slime is often stuck)."""
+    n_listed = -1  # not listed yet
     while True:
         if makes_row(cells, slime, colour, lines, k):
             return colour, plies
@@ -507,12 +523,23 @@ def random_playout(
             # Branch-free: every step is written, and kept if its cell is empty.
             buf[count] = slime + s
             count += cells[slime + s] == EMPTY
-        if count == 0:
-            for p in range(cells.shape[0]):
-                if cells[p] == EMPTY:
-                    buf[count] = p
-                    count += 1
-        move = buf[random_below(rng, count)]
+        if count:
+            move = buf[random_below(rng, count)]
+        else:
+            if n_listed < 0:
+                n_listed = 0
+                for p in range(cells.shape[0]):
+                    if cells[p] == EMPTY:
+                        listed[n_listed] = p
+                        where[p] = n_listed
+                        n_listed += 1
+            move = listed[random_below(rng, n_listed)]
+        if n_listed >= 0:
+            # Take the move's cell off the list: the last listed cell takes its place.
+            n_listed -= 1
+            last = listed[n_listed]
+            listed[where[move]] = last
+            where[last] = where[move]
         cells[move] = SLIME
         entered_by[move] = colour
         trace[plies] = move
@@ -567,6 +594,8 @@ def search_tree(
     path = np.empty(MAX_PLIES + 2, np.int64)
     trace = np.empty(MAX_PLIES + 2, np.int64)  # the cell stepped onto at every ply
     entered_by = np.zeros(cells0.shape[0], np.int8)
+    listed = np.empty(cells0.shape[0], np.int64)
+    where = np.empty(cells0.shape[0], np.int64)
     kids_at[0] = -1
     n_kids[0] = 0
     visits[0] = 0
@@ -681,7 +710,20 @@ def search_tree(
         plies = depth
         if result == -1 and not informed:
             result, plies = random_playout(
-                cells, slime, colour, empties, steps, lines, k, buf, entered_by, trace, depth, rng
+                cells,
+                slime,
+                colour,
+                empties,
+                steps,
+                lines,
+                k,
+                buf,
+                entered_by,
+                trace,
+                depth,
+                rng,
+                listed,
+                where,
             )
         elif result == -1:
             result, plies = playout(
@@ -891,6 +933,23 @@ def policy_of(state: MokuState) -> tuple[int, list[int]]:
     cells, slime = mailbox(state)
     verdict, count, buf = root_policy(geo, cells, slime, state.to_move, state.empty.bit_count(), k)
     return verdict, [geo.board_of[int(p)] for p in buf[:count]]
+
+
+def random_playout_of(state: MokuState, seed: int) -> tuple[int, list[int]]:
+    """One compiled random playout from a running ``state``: the winner (0: a draw) and the
+    cells stepped onto (board indices), for the tests to replay through ``MokuState``."""
+    k = state.game.k
+    geo = geometry(state.game.size, k)
+    cells, slime = mailbox(state)
+    size = cells.shape[0]
+    trace = np.empty(MAX_PLIES + 2, np.int64)
+    rng = np.full(1, seed * 2 + 1, np.uint64)
+    winner, plies = random_playout(
+        cells, slime, state.to_move, state.empty.bit_count(), geo.steps, geo.lines, k,
+        np.empty(size, np.int64), np.zeros(size, np.int8), trace, 0, rng,
+        np.empty(size, np.int64), np.empty(size, np.int64),
+    )  # fmt: skip
+    return int(winner), [geo.board_of[int(p)] for p in trace[:plies]]
 
 
 def warm_up() -> None:

@@ -121,3 +121,30 @@ def test_the_search_never_steps_onto_the_opponents_gap() -> None:
         found = mcts.search(state, 0.1, seed=seed)
         assert game.board.name(found.move) != "f4"
         assert found.move in state.legal_moves()
+
+
+@pytest.mark.parametrize(("n", "k"), BOARDS)
+def test_random_playouts_replay_through_the_rules(n: int, k: int) -> None:
+    # Late positions too, where the slime is walled in and lifted (the kernel lists the
+    # empty cells then and keeps the list up to date).
+    endings = set()
+    lifts = 0
+    for number, state in enumerate(positions(n, k, 3, 5 * n + k)):
+        if number % 3:
+            continue
+        winner, steps = mcts.random_playout_of(state, number)
+        replay = state.copy()
+        for step in steps:
+            lifts += replay.is_stuck()
+            replay.push(step)
+        # The playout stops where the next move ends the game whatever it is.
+        for move in replay.legal_moves():
+            after = replay.copy()
+            after.push(move)
+            assert after.outcome() is not None, replay.fen()
+        if not replay.is_over():
+            replay.push(replay.legal_moves()[0])
+        outcome = replay.outcome()
+        assert (outcome.winner or 0) == winner, state.fen()
+        endings.add(winner)
+    assert len(endings) >= 2 and lifts
