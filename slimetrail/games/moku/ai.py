@@ -1,5 +1,7 @@
 """The computer players of Slime-Moku: alpha-beta over the bitboards, threat-space search
-at the root, and the ladder of levels built from them.
+at the root, and the ladder of levels built from them, whose top level is the compiled tree
+search of :mod:`slimetrail.games.moku.mcts` (against plain UCT the alpha-beta lost most of
+its games; the analysis search stays the alpha-beta, which reports depths and proofs).
 
 A node is ``(mine, theirs, empty, slime)`` from the mover's side, as in the solver.  The
 mover's stone lands on the slime's cell whatever the move, so the mover's real choice is the
@@ -433,9 +435,11 @@ class TreeLevel:
             iterations=limit.nodes or 1 << 62,
             seed=rng.getrandbits(31),
         )
+        proven_scores = {"win": MATE_BOUND, "loss": -MATE_BOUND, "draw": 0}
+        score = proven_scores.get(found.proven or "", round(EVAL_SCALE * (2 * found.value - 1)))
         return PlayResult(
             found.move,
-            score=round(EVAL_SCALE * (2.0 * found.value - 1.0)),
+            score=score,
             value=found.value,
             proven=found.proven,
             pv=[found.move],

@@ -136,7 +136,8 @@ class SlimeMokuGame(Game):
         warm_up()
 
     def ai_ladder(self) -> Any:
-        # Alpha-beta over the bitboards with the threat search at the root.
+        # Alpha-beta over the bitboards with the threat search at the root; the top level a
+        # compiled tree search (mcts.py).
         from slimetrail.games.moku.ai import LADDER
 
         return LADDER

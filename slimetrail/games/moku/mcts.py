@@ -5,14 +5,21 @@ game lasts about 200 plies) and who wins depends on where the slime is walked ma
 ahead, which a static count of open lines judges badly, while the branching factor is small
 (at most 8 king steps).  Against plain UCT the alpha-beta lost most of its games.
 
-What makes the playouts worth more than uniformly random ones is the policy of
-:func:`slimetrail.games.moku.playout.policy` (the readable reference, which the tests compare
-with :func:`policy`): take the win the slime's cell gives, never step onto the opponent's gap,
-take a step that forces the opponent onto a gap.  Each of its verdicts is exact, so the tree
-uses it too: a node's verdict proves it, and the children it leaves out are lost steps.  The
-tree is MCTS-Solver (Winands, Björnsson and Saito 2008) with draws: a node whose mover has a
-winning child is a proven win, one whose children are all proven a proven loss or draw, and
-proven losses are never selected again.
+The tree knows the tactics of :func:`slimetrail.games.moku.playout.policy` (the readable
+reference, which the tests compare with :func:`policy`): take the win the slime's cell gives,
+never step onto the opponent's gap, take a step that forces the opponent onto a gap.  Each of
+its verdicts is exact, so a node's verdict proves it and the children it leaves out are lost
+steps.  The tree is MCTS-Solver (Winands, Björnsson and Saito 2008) with draws: a node whose
+mover has a winning child is a proven win, one whose children are all proven a proven loss
+or draw, and proven losses are never selected again.  Selection blends in RAVE (the value of
+stepping onto a cell whenever the same player did so later in the iteration).  Before the
+tree, the compiled threat search (:func:`attack`, the reference being
+:mod:`slimetrail.games.moku.threats`) plays a forced win and leaves out the steps after which
+the opponent has one.
+
+The playouts are uniformly random by default: the policy's playouts (``informed``) cost five
+times as much a ply, and in short test matches against plain UCT (15x15, 0.3 s a move, a
+loaded machine) the tree did better with the cheap ones: 7.5 of 12 against 3 of 8.
 
 The board is a padded mailbox (``n + 2`` cells a row, a wall around it), so the king steps
 need no edge test, beside the stone counts of every window of k cells in a line, kept up to
@@ -40,7 +47,7 @@ EMPTY, BLACK, WHITE, WALL, SLIME = 0, 1, 2, 3, 4  # mailbox cells
 PLAY, P_WIN, P_LOSS, P_DRAW = 0, 1, 2, 3  # policy verdicts, for the player to move
 UNKNOWN, WIN, LOSS, DRAW = 0, 1, -1, 2  # proven values, for the player who moved INTO a node
 CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go on)
-EXPLORATION = 0.7  # UCB1's constant (the playouts are informed: less than sqrt 2)
+EXPLORATION = 0.7  # UCB1's constant (less than sqrt 2: RAVE and the proofs guide the tree)
 CLOCK_EVERY = 31  # iterations between two looks at the clock (a mask)
 MAX_PLIES = 19 * 19 + 2  # no game is longer: every move fills a cell
 RAVE = 300.0  # visits at which a step's own value and its all-moves-as-first one weigh alike / 3
