@@ -1,5 +1,7 @@
 """The computer players of Slime-Moku: alpha-beta over the bitboards, threat-space search
-at the root, and the ladder of levels built from them.
+at the root, and the ladder of levels built from them, whose top level is the compiled tree
+search of :mod:`slimetrail.games.moku.mcts` (against plain UCT the alpha-beta lost most of
+its games; the analysis search stays the alpha-beta, which reports depths and proofs).
 
 A node is ``(mine, theirs, empty, slime)`` from the mover's side, as in the solver.  The
 mover's stone lands on the slime's cell whatever the move, so the mover's real choice is the
@@ -46,6 +48,7 @@ MAX_DEPTH = 64
 STUCK_WIDTH = 12  # steps searched after a lift inside the tree (a lift may go anywhere)
 TABLE_LIMIT = 1 << 20  # entries; a longer search starts a fresh table
 TIME_SHARE = 0.8  # of the time limit: what a level may spend (the rest is slack)
+TREE_SHARE = 0.95  # of the time limit, for the tree search (it looks at the clock often)
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -415,6 +418,36 @@ class SearchLevel:
         return search.root(state, min(self.depth, limit.depth or self.depth))
 
 
+@dataclass(frozen=True)
+class TreeLevel:
+    """The compiled MCTS-Solver of :mod:`slimetrail.games.moku.mcts`, for the whole time
+    limit (1 s without one), or ``nodes`` iterations when the limit gives them."""
+
+    description: str
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        from slimetrail.games.moku import mcts
+
+        seconds = TREE_SHARE * (limit.time if limit.time is not None else 1.0)
+        found = mcts.search(
+            state,  # type: ignore[arg-type]
+            seconds,
+            iterations=limit.nodes or 1 << 62,
+            seed=rng.getrandbits(31),
+        )
+        proven_scores = {"win": MATE_BOUND, "loss": -MATE_BOUND, "draw": 0}
+        score = proven_scores.get(found.proven or "", round(EVAL_SCALE * (2 * found.value - 1)))
+        return PlayResult(
+            found.move,
+            score=score,
+            value=found.value,
+            proven=found.proven,
+            pv=[found.move],
+            nodes=found.iterations,
+            info={"search": "MCTS-Solver", "iterations": found.iterations},
+        )
+
+
 LEVELS: dict[int, Player] = {
     1: RandomStep("beginner: random steps, but never onto the opponent's winning cell"),
     2: OnePly("novice: looks one move ahead, with much noise", noise=0.3),
@@ -423,9 +456,7 @@ LEVELS: dict[int, Player] = {
     5: SearchLevel(
         "strong: searches about 600 positions and threats four moves deep", nodes=600, threats=4
     ),
-    6: SearchLevel(
-        "master: searches for most of the time limit, threats six moves deep", threats=6
-    ),
+    6: TreeLevel("master: a tree of tactical playouts for the whole time limit"),
 }
 
 

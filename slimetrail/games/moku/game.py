@@ -129,8 +129,15 @@ class SlimeMokuGame(Game):
             )
         return MokuState(self, black, white, slimes[0], to_move)
 
+    @classmethod
+    def warm_up(cls) -> None:
+        from slimetrail.games.moku.mcts import warm_up
+
+        warm_up()
+
     def ai_ladder(self) -> Any:
-        # Alpha-beta over the bitboards with the threat search at the root.
+        # Alpha-beta over the bitboards with the threat search at the root; the top level a
+        # compiled tree search (mcts.py).
         from slimetrail.games.moku.ai import LADDER
 
         return LADDER

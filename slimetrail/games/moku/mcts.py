@@ -1,0 +1,966 @@
+"""Compiled Monte-Carlo tree search with a solver (MCTS-Solver) for Slime-Moku's top level.
+
+Why a tree of playouts rather than the alpha-beta of :mod:`.ai`: the game is long (a 15x15
+game lasts about 200 plies) and who wins depends on where the slime is walked many moves
+ahead, which a static count of open lines judges badly, while the branching factor is small
+(at most 8 king steps).  Against plain UCT the alpha-beta lost most of its games.
+
+The tree knows the tactics of :func:`slimetrail.games.moku.playout.policy` (the readable
+reference, which the tests compare with :func:`policy`): take the win the slime's cell gives,
+never step onto the opponent's gap, take a step that forces the opponent onto a gap.  Each of
+its verdicts is exact, so a node's verdict proves it and the children it leaves out are lost
+steps.  The tree is MCTS-Solver (Winands, Björnsson and Saito 2008) with draws: a node whose
+mover has a winning child is a proven win, one whose children are all proven a proven loss
+or draw, and proven losses are never selected again.  Selection blends in RAVE (the value of
+stepping onto a cell whenever the same player did so later in the iteration).  Before the
+tree, the compiled threat search (:func:`attack`, the reference being
+:mod:`slimetrail.games.moku.threats`) plays a forced win and leaves out the steps after which
+the opponent has one.
+
+The playouts are uniformly random by default: the policy's playouts (``informed``) cost five
+times as much a ply, and in short test matches against plain UCT (15x15, 0.3 s a move, a
+loaded machine) the tree did better with the cheap ones: 7.5 of 12 against 3 of 8.
+
+The board is a padded mailbox (``n + 2`` cells a row, a wall around it), so the king steps
+need no edge test, beside the stone counts of every window of k cells in a line, kept up to
+date stone by stone: a cell is a gap of a colour (its stone there completes a row) while some
+window through it holds k - 1 stones of that colour and none of the other, so every test of
+the policy is one look-up.  Nothing is allocated per iteration.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numba as nb
+import numpy as np
+
+from slimetrail.compiled import now
+
+if TYPE_CHECKING:
+    from slimetrail.games.moku.game import MokuState
+
+EMPTY, BLACK, WHITE, WALL, SLIME = 0, 1, 2, 3, 4  # mailbox cells
+PLAY, P_WIN, P_LOSS, P_DRAW = 0, 1, 2, 3  # policy verdicts, for the player to move
+UNKNOWN, WIN, LOSS, DRAW = 0, 1, -1, 2  # proven values, for the player who moved INTO a node
+CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go on)
+EXPLORATION = 0.7  # UCB1's constant (less than sqrt 2: RAVE and the proofs guide the tree)
+CLOCK_EVERY = 31  # iterations between two looks at the clock (a mask)
+MAX_PLIES = 19 * 19 + 2  # no game is longer: every move fills a cell
+RAVE = 300.0  # visits at which a step's own value and its all-moves-as-first one weigh alike / 3
+INFORMED = False  # playouts by the policy (True) or uniformly random ones (faster)
+THREAT_DEPTH = 6  # attacker moves of the threat search at the root
+THREAT_BRANCH = 2  # safe replies a threat may leave the defender
+THREAT_NODES = 20_000  # nodes of one threat search at most
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The mailbox of one board size: king steps, line steps, and the index maps."""
+
+    size: int
+    steps: np.ndarray  # the 8 king steps as mailbox offsets
+    lines: np.ndarray  # the 4 line directions as mailbox offsets
+    padded: tuple[int, ...]  # board index -> mailbox index (-1: a spare bit)
+    board_of: tuple[int, ...]  # mailbox index -> board index (-1: the wall)
+    window_cells: np.ndarray  # the k cells of every window of k cells in a line
+    cell_windows: np.ndarray  # per mailbox cell, the windows holding it (-1 after the last)
+
+
+@cache
+def geometry(n: int, k: int) -> Geometry:
+    w = n + 2
+    padded = [-1] * (n * (n + 1))
+    board_of = [-1] * (w * w)
+    for row in range(n):
+        for col in range(n):
+            index, cell = row * (n + 1) + col, (row + 1) * w + col + 1
+            padded[index], board_of[cell] = cell, index
+    windows = []
+    for row in range(n):
+        for col in range(n):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+                end_col, end_row = col + (k - 1) * dc, row + (k - 1) * dr
+                if 0 <= end_col < n and end_row < n:
+                    windows.append([(row + t * dr + 1) * w + col + t * dc + 1 for t in range(k)])
+    cell_windows = np.full((w * w, 4 * k), -1, np.int64)
+    filled = [0] * (w * w)
+    for number, window in enumerate(windows):
+        for cell in window:
+            cell_windows[cell, filled[cell]] = number
+            filled[cell] += 1
+    steps = np.array([1, -1, w, -w, w + 1, w - 1, 1 - w, -1 - w], np.int64)
+    lines = np.array([1, w, w + 1, w - 1], np.int64)
+    return Geometry(
+        n, steps, lines, tuple(padded), tuple(board_of), np.array(windows, np.int64), cell_windows
+    )
+
+
+def mailbox(state: MokuState) -> tuple[np.ndarray, int]:
+    """The position's mailbox and the slime's mailbox index."""
+    geo = geometry(state.game.size, state.game.k)
+    cells = np.full(len(geo.board_of), WALL, np.int8)
+    for index, cell in enumerate(geo.padded):
+        if cell < 0:
+            continue
+        if state.black >> index & 1:
+            cells[cell] = BLACK
+        elif state.white >> index & 1:
+            cells[cell] = WHITE
+        else:
+            cells[cell] = EMPTY
+    slime = geo.padded[state.slime]
+    cells[slime] = SLIME
+    return cells, slime
+
+
+@nb.njit(cache=True)
+def count_windows(cells, window_cells, k, counts, gaps):
+    """Fill ``counts[colour, window]`` (the stones of each colour in every window) and
+    ``gaps[colour, cell]`` (the windows a stone of that colour on the cell would complete:
+    k - 1 of its stones and none of the other colour's) from ``cells``."""
+    counts[:] = 0
+    gaps[:] = 0
+    for window in range(window_cells.shape[0]):
+        for t in range(k):
+            v = cells[window_cells[window, t]]
+            if v in (BLACK, WHITE):
+                counts[v, window] += 1
+        for colour in (BLACK, WHITE):
+            if counts[colour, window] == k - 1 and counts[3 - colour, window] == 0:
+                for t in range(k):
+                    q = window_cells[window, t]
+                    if cells[q] != colour:
+                        gaps[colour, q] += 1
+
+
+@nb.njit(cache=True)
+def place(cells, x, colour, k, window_cells, cell_windows, counts, gaps):
+    """Write a stone of ``colour`` on ``x`` and bring ``counts`` and ``gaps`` up to date: a
+    window reaching k - 1 stones of one colour alone makes its last cell a gap, and a window
+    that was the other colour's k - 1 loses its gap (which was ``x``)."""
+    cells[x] = colour
+    other = 3 - colour
+    for i in range(cell_windows.shape[1]):
+        window = cell_windows[x, i]
+        if window < 0:
+            break
+        mine = counts[colour, window] + 1
+        counts[colour, window] = mine
+        theirs = counts[other, window]
+        if theirs == 0:
+            if mine == k - 1:
+                for t in range(k):
+                    q = window_cells[window, t]
+                    if cells[q] != colour:
+                        gaps[colour, q] += 1
+        elif mine == 1 and theirs == k - 1:
+            gaps[other, x] -= 1
+
+
+@nb.njit(cache=True)
+def lift(cells, x, colour, k, window_cells, cell_windows, counts, gaps):
+    """Take the stone of ``colour`` off ``x`` (it becomes empty): :func:`place` undone.
+    The stone stays on ``x`` while the windows are looked at, so that a window's gap is the
+    one cell in it not of ``colour``."""
+    other = 3 - colour
+    for i in range(cell_windows.shape[1]):
+        window = cell_windows[x, i]
+        if window < 0:
+            break
+        mine = counts[colour, window]
+        counts[colour, window] = mine - 1
+        theirs = counts[other, window]
+        if theirs == 0:
+            if mine == k - 1:
+                for t in range(k):
+                    q = window_cells[window, t]
+                    if cells[q] != colour:
+                        gaps[colour, q] -= 1
+        elif mine == 1 and theirs == k - 1:
+            gaps[other, x] += 1
+    cells[x] = EMPTY
+
+
+@nb.njit(cache=True)
+def neighbours_or_all(cells, slime, steps, out):
+    """The slime's legal destinations into ``out`` (its empty neighbours, else every empty
+    cell); returns their number."""
+    count = 0
+    for s in steps:
+        if cells[slime + s] == EMPTY:
+            out[count] = slime + s
+            count += 1
+    if count == 0:
+        for p in range(cells.shape[0]):
+            if cells[p] == EMPTY:
+                out[count] = p
+                count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def attack(
+    cells,
+    slime,
+    colour,
+    empties,
+    depth,
+    branch,
+    steps,
+    k,
+    window_cells,
+    cell_windows,
+    counts,
+    gaps,
+    budget,
+):
+    """A step of ``colour`` (to move, the slime on ``slime``) that wins by force within
+    ``depth`` of their moves, found by threats alone (the compiled
+    :meth:`slimetrail.games.moku.threats.ThreatSearch.attack`): the attacker tries every step
+    leaving the defender at most ``branch`` safe replies, the defender every safe reply.
+    Returns the step's cell, -1 when none was found, -2 when the slime's cell already wins.
+    ``budget[0]`` counts the nodes left; at 0 the search gives up (finding nothing).  The
+    arrays are left as they were."""
+    budget[0] -= 1
+    if budget[0] <= 0 or empties == 0:
+        return -1
+    if gaps[colour, slime] > 0:
+        return -2
+    if empties == 1:
+        return -1
+    place(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
+    other = 3 - colour
+    found = -1
+    size = cells.shape[0]
+    moves = np.empty(size, np.int64)
+    replies = np.empty(size, np.int64)
+    n_moves = neighbours_or_all(cells, slime, steps, moves)
+    # Threats: (step, number of safe replies, the replies); a step leaving none wins.
+    threat_steps = np.empty(n_moves, np.int64)
+    threat_safe = np.empty(n_moves, np.int64)
+    threat_replies = np.empty((n_moves, branch), np.int64)
+    threats = 0
+    for i in range(n_moves):
+        p = moves[i]
+        if gaps[other, p] > 0:
+            continue  # the defender would write there and win
+        cells[p] = SLIME
+        n_replies = neighbours_or_all(cells, p, steps, replies)
+        cells[p] = EMPTY
+        safe = 0
+        for j in range(n_replies):
+            q = replies[j]
+            # A reply onto the attacker's gap loses, unless it fills the board.
+            if not (empties >= 3 and gaps[colour, q] > 0):
+                if safe < branch:
+                    threat_replies[threats, safe] = q
+                safe += 1
+                if safe > branch:
+                    break
+        if safe == 0:
+            found = p
+            break
+        if depth > 1 and safe <= branch:
+            threat_steps[threats] = p
+            threat_safe[threats] = safe
+            threats += 1
+    if found < 0 and threats > 0:
+        for want in range(1, branch + 1):
+            for i in range(threats):
+                if threat_safe[i] != want:
+                    continue
+                p = threat_steps[i]
+                place(cells, p, other, k, window_cells, cell_windows, counts, gaps)
+                won = True
+                for j in range(want):
+                    q = threat_replies[i, j]
+                    cells[q] = SLIME
+                    reply = attack(
+                        cells,
+                        q,
+                        colour,
+                        empties - 2,
+                        depth - 1,
+                        branch,
+                        steps,
+                        k,
+                        window_cells,
+                        cell_windows,
+                        counts,
+                        gaps,
+                        budget,
+                    )
+                    cells[q] = EMPTY
+                    if reply == -1:
+                        won = False
+                        break
+                lift(cells, p, other, k, window_cells, cell_windows, counts, gaps)
+                if won:
+                    found = p
+                    break
+            if found >= 0:
+                break
+    lift(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
+    cells[slime] = SLIME
+    return found
+
+
+@nb.njit(cache=True)
+def root_threats(
+    cells,
+    slime,
+    colour,
+    empties,
+    depth,
+    branch,
+    steps,
+    k,
+    window_cells,
+    cell_windows,
+    nodes,
+    banned,
+):
+    """The threat search at the root: the mover's winning step (-1: none found), else the
+    steps after which the opponent has one marked in ``banned``.  Each search may visit
+    ``nodes`` nodes."""
+    counts = np.zeros((3, window_cells.shape[0]), np.int8)
+    gaps = np.zeros((3, cells.shape[0]), np.int16)
+    count_windows(cells, window_cells, k, counts, gaps)
+    budget = np.full(1, nodes, np.int64)
+    win = attack(
+        cells,
+        slime,
+        colour,
+        empties,
+        depth,
+        branch,
+        steps,
+        k,
+        window_cells,
+        cell_windows,
+        counts,
+        gaps,
+        budget,
+    )
+    if win != -1 or empties < 2:
+        return win
+    place(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
+    moves = np.empty(cells.shape[0], np.int64)
+    for i in range(neighbours_or_all(cells, slime, steps, moves)):
+        p = moves[i]
+        cells[p] = SLIME
+        budget[0] = nodes
+        if (
+            attack(
+                cells,
+                p,
+                3 - colour,
+                empties - 1,
+                depth,
+                branch,
+                steps,
+                k,
+                window_cells,
+                cell_windows,
+                counts,
+                gaps,
+                budget,
+            )
+            != -1
+        ):
+            banned[p] = 1
+        cells[p] = EMPTY
+    return -1
+
+
+@nb.njit(cache=True)
+def policy(cells, slime, colour, empties, steps, k, window_cells, cell_windows, counts, gaps, out):
+    """The playout policy for ``colour`` to move (``empties``: the empty cells, the slime's
+    not counted): ``(verdict, count)``.  P_WIN with count 1 has the winning step in
+    ``out[0]`` (count 0: the stone on the slime's cell wins); P_LOSS and P_DRAW end the game;
+    PLAY leaves the ``count`` safe steps in ``out``.  Unless the game ends on the slime's
+    cell (P_WIN with count 0, P_DRAW), the mover's stone is written there (it is, whatever
+    the step)."""
+    if gaps[colour, slime] > 0:
+        return P_WIN, 0
+    if empties == 1:
+        return P_DRAW, 0
+    place(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
+    other = 3 - colour
+    count = 0
+    stuck = True
+    for s in steps:
+        p = slime + s
+        if cells[p] == EMPTY:
+            stuck = False
+            if gaps[other, p] == 0:
+                out[count] = p
+                count += 1
+    if stuck:
+        for p in range(cells.shape[0]):
+            if cells[p] == EMPTY and gaps[other, p] == 0:
+                out[count] = p
+                count += 1
+    if count == 0:
+        return P_LOSS, 0
+    if empties >= 3:
+        for i in range(count):
+            p = out[i]
+            replies = 0
+            forced = True
+            for s in steps:
+                q = p + s
+                if cells[q] == EMPTY:
+                    replies += 1
+                    if gaps[colour, q] == 0:
+                        forced = False
+                        break
+            if forced and replies > 0:
+                out[0] = p
+                return P_WIN, 1
+    return PLAY, count
+
+
+@nb.njit(cache=True)
+def playout(
+    cells,
+    slime,
+    colour,
+    empties,
+    steps,
+    k,
+    window_cells,
+    cell_windows,
+    counts,
+    gaps,
+    buf,
+    entered_by,
+    trace,
+    plies,
+):
+    """A game played to its end by the policy (the arrays are changed); returns the winner's
+    colour, 0 for a draw, and the plies in ``trace``: the cells stepped onto from ply
+    ``plies`` on, ``entered_by`` marking each with the colour that stepped there."""
+    while True:
+        verdict, count = policy(
+            cells, slime, colour, empties, steps, k, window_cells, cell_windows, counts, gaps, buf
+        )
+        if verdict == P_WIN:
+            return colour, plies
+        if verdict == P_LOSS:
+            return 3 - colour, plies
+        if verdict == P_DRAW:
+            return 0, plies
+        move = buf[np.random.randint(count)]
+        cells[move] = SLIME
+        entered_by[move] = colour
+        trace[plies] = move
+        plies += 1
+        slime = move
+        empties -= 1
+        colour = 3 - colour
+
+
+@nb.njit(cache=True)
+def makes_row(cells, p, colour, lines, k):
+    """Whether a stone of ``colour`` on ``p`` completes k in a row of that colour (a scan of
+    its four lines; the wall stops every scan)."""
+    for d in lines:
+        run = 1
+        q = p + d
+        while cells[q] == colour:
+            run += 1
+            q += d
+        q = p - d
+        while cells[q] == colour:
+            run += 1
+            q -= d
+        if run >= k:
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def random_below(rng, bound):
+    """An integer in [0, ``bound``) from the xorshift64* generator in ``rng[0]`` (its top 32
+    bits scaled, no division): cheaper than numpy's generator in the playout's inner loop."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    top = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    return np.int64((top * np.uint64(bound)) >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def random_playout(
+    cells,
+    slime,
+    colour,
+    empties,
+    steps,
+    lines,
+    k,
+    buf,
+    entered_by,
+    trace,
+    plies,
+    rng,
+    listed,
+    where,
+):
+    """A game played to its end by uniformly random steps, as :func:`playout` but without
+    the policy (several times faster a ply); it reads ``cells`` alone.  ``listed`` and
+    ``where`` are scratch for the empty cells, listed the first time the slime is stuck and
+    kept up to date from then on (late in a game the slime is often stuck)."""
+    n_listed = -1  # not listed yet
+    while True:
+        if makes_row(cells, slime, colour, lines, k):
+            return colour, plies
+        if empties == 1:
+            return 0, plies
+        cells[slime] = colour
+        count = 0
+        for s in steps:
+            # Branch-free: every step is written, and kept if its cell is empty.
+            buf[count] = slime + s
+            count += cells[slime + s] == EMPTY
+        if count:
+            move = buf[random_below(rng, count)]
+        else:
+            if n_listed < 0:
+                n_listed = 0
+                for p in range(cells.shape[0]):
+                    if cells[p] == EMPTY:
+                        listed[n_listed] = p
+                        where[p] = n_listed
+                        n_listed += 1
+            move = listed[random_below(rng, n_listed)]
+        if n_listed >= 0:
+            # Take the move's cell off the list: the last listed cell takes its place.
+            n_listed -= 1
+            last = listed[n_listed]
+            listed[where[move]] = last
+            where[last] = where[move]
+        cells[move] = SLIME
+        entered_by[move] = colour
+        trace[plies] = move
+        plies += 1
+        slime = move
+        empties -= 1
+        colour = 3 - colour
+
+
+@nb.njit(cache=True)
+def search_tree(
+    cells0,
+    slime0,
+    colour0,
+    empties0,
+    steps,
+    k,
+    window_cells,
+    cell_windows,
+    deadline,
+    max_iterations,
+    seed,
+    c,
+    rave,
+    informed,
+    lines,
+    banned,
+    kids_at,
+    n_kids,
+    move,
+    visits,
+    wins,
+    proven,
+    rave_visits,
+    rave_wins,
+):
+    """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
+    (iterations, nodes).  ``wins[j]`` counts for the player who moved into node ``j``; the
+    root's steps marked in ``banned`` are left out (there must be others).  ``rave`` > 0
+    blends in the all-moves-as-first value of a step (``rave_wins / rave_visits``: the
+    iterations in which the same player stepped onto the same cell later on), with the weight
+    ``sqrt(rave / (3 visits + rave))`` (Gelly and Silver 2007).  The playouts follow the
+    policy when ``informed``, else they are uniformly random."""
+    np.random.seed(seed)
+    rng = np.full(1, np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1), np.uint64)
+    cells = cells0.copy()
+    counts0 = np.zeros((3, window_cells.shape[0]), np.int8)
+    gaps0 = np.zeros((3, cells0.shape[0]), np.int16)
+    count_windows(cells0, window_cells, k, counts0, gaps0)
+    counts, gaps = counts0.copy(), gaps0.copy()
+    buf = np.empty(cells0.shape[0], np.int64)
+    path = np.empty(MAX_PLIES + 2, np.int64)
+    trace = np.empty(MAX_PLIES + 2, np.int64)  # the cell stepped onto at every ply
+    entered_by = np.zeros(cells0.shape[0], np.int8)
+    listed = np.empty(cells0.shape[0], np.int64)
+    where = np.empty(cells0.shape[0], np.int64)
+    kids_at[0] = -1
+    n_kids[0] = 0
+    visits[0] = 0
+    wins[0] = 0.0
+    proven[0] = UNKNOWN
+    used = 1
+    capacity = kids_at.shape[0]
+    iterations = 0
+    while iterations < max_iterations and proven[0] == UNKNOWN:
+        if iterations > 0 and (iterations & CLOCK_EVERY) == 0 and now() > deadline:
+            break
+        iterations += 1
+        cells[:] = cells0
+        counts[:] = counts0
+        gaps[:] = gaps0
+        slime, colour, empties = slime0, colour0, empties0
+        node, depth = 0, 0
+        path[0] = 0
+        result = -1  # the winner's colour, 0 a draw, -1 not known yet
+        while True:
+            if proven[node] != UNKNOWN:
+                if proven[node] == DRAW:
+                    result = 0
+                else:
+                    result = 3 - colour if proven[node] == WIN else colour
+                break
+            written = False
+            if kids_at[node] < 0:
+                if used + cells.shape[0] > capacity:
+                    break
+                verdict, count = policy(
+                    cells,
+                    slime,
+                    colour,
+                    empties,
+                    steps,
+                    k,
+                    window_cells,
+                    cell_windows,
+                    counts,
+                    gaps,
+                    buf,
+                )
+                if verdict == P_WIN:
+                    proven[node] = LOSS
+                    result = colour
+                    break
+                if verdict == P_LOSS:
+                    proven[node] = WIN
+                    result = 3 - colour
+                    break
+                if verdict == P_DRAW:
+                    proven[node] = DRAW
+                    result = 0
+                    break
+                written = True
+                if node == 0:
+                    kept = 0
+                    for j in range(count):
+                        if banned[buf[j]] == 0:
+                            buf[kept] = buf[j]
+                            kept += 1
+                    count = kept
+                kids_at[node] = used
+                for j in range(count):
+                    child = used + j
+                    move[child] = buf[j]
+                    kids_at[child] = -1
+                    n_kids[child] = 0
+                    visits[child] = 0
+                    wins[child] = 0.0
+                    rave_visits[child] = 0.0
+                    rave_wins[child] = 0.0
+                    proven[child] = UNKNOWN
+                n_kids[node] = count
+                used += count
+            first, count = kids_at[node], n_kids[node]
+            best, best_value = -1, -1.0
+            log_n = math.log(visits[node] + 1.0)
+            for j in range(first, first + count):
+                if proven[j] == LOSS:
+                    continue
+                if proven[j] == WIN:
+                    best = j
+                    break
+                if visits[j] == 0:
+                    value = 1e6 + np.random.random()
+                else:
+                    value = wins[j] / visits[j]
+                    if rave > 0.0 and rave_visits[j] > 0.0:
+                        beta = math.sqrt(rave / (3.0 * visits[j] + rave))
+                        value += beta * (rave_wins[j] / rave_visits[j] - value)
+                    value += c * math.sqrt(log_n / visits[j])
+                if value > best_value:
+                    best, best_value = j, value
+            if best < 0:
+                result = 3 - colour  # every child is lost: the player who moved in wins
+                break
+            if not written:
+                place(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
+            node = best
+            depth += 1
+            path[depth] = node
+            slime = move[node]
+            cells[slime] = SLIME
+            entered_by[slime] = colour
+            trace[depth - 1] = slime
+            empties -= 1
+            colour = 3 - colour
+            if visits[node] == 0 and proven[node] == UNKNOWN:
+                break
+        plies = depth
+        if result == -1 and not informed:
+            result, plies = random_playout(
+                cells,
+                slime,
+                colour,
+                empties,
+                steps,
+                lines,
+                k,
+                buf,
+                entered_by,
+                trace,
+                depth,
+                rng,
+                listed,
+                where,
+            )
+        elif result == -1:
+            result, plies = playout(
+                cells,
+                slime,
+                colour,
+                empties,
+                steps,
+                k,
+                window_cells,
+                cell_windows,
+                counts,
+                gaps,
+                buf,
+                entered_by,
+                trace,
+                depth,
+            )
+        # Back up: node path[d] was entered by colour0 when d is odd.
+        for d in range(depth + 1):
+            nd = path[d]
+            visits[nd] += 1
+            mover_in = colour0 if d % 2 == 1 else 3 - colour0
+            if result == mover_in:
+                wins[nd] += 1.0
+            elif result == 0:
+                wins[nd] += 0.5
+        # All moves as first: a child of path[d] scores when its mover stepped onto its cell
+        # at ply d or later (every cell is stepped onto at most once a game).
+        if rave > 0.0:
+            for d in range(depth):
+                nd = path[d]
+                mover = colour0 if d % 2 == 0 else 3 - colour0
+                score = 1.0 if result == mover else 0.5 if result == 0 else 0.0
+                for j in range(kids_at[nd], kids_at[nd] + n_kids[nd]):
+                    if entered_by[move[j]] == mover:
+                        rave_visits[j] += 1.0
+                        rave_wins[j] += score
+        for i in range(plies):
+            entered_by[trace[i]] = 0
+        # Proofs found below move up the path.
+        for d in range(depth, 0, -1):
+            parent = path[d - 1]
+            if proven[parent] != UNKNOWN or kids_at[parent] < 0:
+                break
+            first, count = kids_at[parent], n_kids[parent]
+            settled, drawn = True, False
+            for j in range(first, first + count):
+                if proven[j] == WIN:
+                    proven[parent] = LOSS
+                    break
+                if proven[j] == DRAW:
+                    drawn = True
+                elif proven[j] != LOSS:
+                    settled = False
+            if proven[parent] == UNKNOWN and settled:
+                proven[parent] = DRAW if drawn else WIN
+            if proven[parent] == UNKNOWN:
+                break
+    return iterations, used
+
+
+@cache
+def tree() -> tuple[np.ndarray, ...]:
+    """The node arrays, made once: children's first index and count, move, visits, wins,
+    proven value, all-moves-as-first visits and wins."""
+    return (
+        np.zeros(CAPACITY, np.int32),
+        np.zeros(CAPACITY, np.int32),
+        np.zeros(CAPACITY, np.int32),
+        np.zeros(CAPACITY, np.int32),
+        np.zeros(CAPACITY, np.float32),
+        np.zeros(CAPACITY, np.int8),
+        np.zeros(CAPACITY, np.float32),
+        np.zeros(CAPACITY, np.float32),
+    )
+
+
+@dataclass(frozen=True)
+class MctsResult:
+    move: int  # a board index
+    proven: str | None  # "win", "loss" or "draw" for the side to move, when proven
+    value: float  # the move's playout score, for the side to move, in [0, 1]
+    visits: int  # of the move
+    iterations: int
+    nodes: int
+
+
+def search(
+    state: MokuState,
+    seconds: float,
+    *,
+    iterations: int = 1 << 62,
+    seed: int = 0,
+    exploration: float = EXPLORATION,
+    rave: float = RAVE,
+    informed: bool = INFORMED,
+    threat_depth: int = THREAT_DEPTH,
+    threat_nodes: int = THREAT_NODES,
+) -> MctsResult:
+    """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
+    ``state``.  First the threat search (``threat_depth`` attacker moves, 0: none): a win it
+    finds is played, and the steps after which it finds one for the opponent are left out.
+    A proven win is played; otherwise the most visited move not proven lost."""
+    deadline = now() + seconds
+    k = state.game.k
+    geo = geometry(state.game.size, k)
+    cells, slime = mailbox(state)
+    empties, colour = state.empty.bit_count(), state.to_move
+    verdict, count, buf = root_policy(geo, cells.copy(), slime, colour, empties, k)
+    if verdict != PLAY or count == 1:
+        pick = int(buf[0]) if count else geo.padded[state.legal_moves()[0]]
+        value = {P_WIN: "win", P_LOSS: "loss", P_DRAW: "draw"}.get(verdict)
+        score = {"win": 1.0, "loss": 0.0}.get(value or "", 0.5)
+        return MctsResult(geo.board_of[pick], value, score, 0, 0, 1)
+    banned = np.zeros(cells.shape[0], np.int8)
+    if threat_depth:
+        win = root_threats(
+            cells.copy(),
+            slime,
+            colour,
+            empties,
+            threat_depth,
+            THREAT_BRANCH,
+            geo.steps,
+            k,
+            geo.window_cells,
+            geo.cell_windows,
+            threat_nodes,
+            banned,
+        )
+        if win >= 0:
+            return MctsResult(geo.board_of[int(win)], "win", 1.0, 0, 0, 1)
+        if all(banned[buf[:count]]):
+            banned[:] = 0  # every step loses to a threat: the tree picks the hardest
+    kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = tree()
+    done, used = search_tree(
+        cells,
+        slime,
+        colour,
+        empties,
+        geo.steps,
+        k,
+        geo.window_cells,
+        geo.cell_windows,
+        deadline,
+        iterations,
+        seed,
+        float(exploration),
+        float(rave),
+        bool(informed),
+        geo.lines,
+        banned,
+        kids_at,
+        n_kids,
+        move,
+        visits,
+        wins,
+        proven,
+        rave_visits,
+        rave_wins,
+    )
+    kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
+    won = [j for j in kids if proven[j] == WIN]
+    alive = [j for j in kids if proven[j] != LOSS]
+    if won:
+        pick, verdict_name = won[0], "win"
+    else:
+        pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
+        settled = all(proven[j] in (LOSS, DRAW) for j in kids)
+        verdict_name = None if not settled else "draw" if alive else "loss"
+    value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
+    return MctsResult(
+        geo.board_of[int(move[pick])], verdict_name, value, int(visits[pick]), int(done), int(used)
+    )
+
+
+def root_policy(
+    geo: Geometry, cells: np.ndarray, slime: int, colour: int, empties: int, k: int
+) -> tuple[int, int, np.ndarray]:
+    """:func:`policy` on a position's mailbox (which it changes): verdict, count, cells."""
+    counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
+    gaps = np.zeros((3, cells.shape[0]), np.int16)
+    count_windows(cells, geo.window_cells, k, counts, gaps)
+    buf = np.empty(cells.shape[0], np.int64)
+    verdict, count = policy(
+        cells,
+        slime,
+        colour,
+        empties,
+        geo.steps,
+        k,
+        geo.window_cells,
+        geo.cell_windows,
+        counts,
+        gaps,
+        buf,
+    )
+    return int(verdict), int(count), buf
+
+
+def policy_of(state: MokuState) -> tuple[int, list[int]]:
+    """The compiled policy's verdict and cells (board indices) for ``state``, for the tests
+    to compare with :func:`slimetrail.games.moku.playout.policy`."""
+    k = state.game.k
+    geo = geometry(state.game.size, k)
+    cells, slime = mailbox(state)
+    verdict, count, buf = root_policy(geo, cells, slime, state.to_move, state.empty.bit_count(), k)
+    return verdict, [geo.board_of[int(p)] for p in buf[:count]]
+
+
+def random_playout_of(state: MokuState, seed: int) -> tuple[int, list[int]]:
+    """One compiled random playout from a running ``state``: the winner (0: a draw) and the
+    cells stepped onto (board indices), for the tests to replay through ``MokuState``."""
+    k = state.game.k
+    geo = geometry(state.game.size, k)
+    cells, slime = mailbox(state)
+    size = cells.shape[0]
+    trace = np.empty(MAX_PLIES + 2, np.int64)
+    rng = np.full(1, seed * 2 + 1, np.uint64)
+    winner, plies = random_playout(
+        cells, slime, state.to_move, state.empty.bit_count(), geo.steps, geo.lines, k,
+        np.empty(size, np.int64), np.zeros(size, np.int8), trace, 0, rng,
+        np.empty(size, np.int64), np.empty(size, np.int64),
+    )  # fmt: skip
+    return int(winner), [geo.board_of[int(p)] for p in trace[:plies]]
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the kernels, on a small board."""
+    from slimetrail.core.registry import get_game
+
+    search(get_game("slime-moku", size=7, k=4).new_state(), 0.01, iterations=50)

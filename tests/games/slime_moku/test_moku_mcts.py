@@ -1,0 +1,150 @@
+"""The compiled tree search of Slime-Moku's top level against its readable references: the
+playout policy (playout.py), the gap counts (ai.row_gaps), the threat search (threats.py)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from slimetrail.core.registry import get_game
+from slimetrail.games.moku import mcts
+from slimetrail.games.moku.ai import row_gaps
+from slimetrail.games.moku.playout import policy
+from slimetrail.games.moku.threats import ThreatSearch
+
+VERDICTS = {mcts.PLAY: None, mcts.P_WIN: "win", mcts.P_LOSS: "loss", mcts.P_DRAW: "draw"}
+BOARDS = [(15, 5), (9, 5), (7, 4), (6, 4), (5, 4)]
+
+
+def positions(n: int, k: int, games: int, seed: int):
+    """Running positions of random games (every ply of every game)."""
+    game = get_game("slime-moku", size=n, k=k)
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_state()
+        while not state.is_over():
+            yield state
+            state.push(rng.choice(state.legal_moves()))
+
+
+def counted(state):
+    geo = mcts.geometry(state.game.size, state.game.k)
+    cells, slime = mcts.mailbox(state)
+    counts = np.zeros((3, len(geo.window_cells)), np.int8)
+    gaps = np.zeros((3, len(cells)), np.int16)
+    mcts.count_windows(cells, geo.window_cells, state.game.k, counts, gaps)
+    return geo, cells, slime, counts, gaps
+
+
+@pytest.mark.parametrize(("n", "k"), BOARDS)
+def test_the_compiled_policy_is_the_readable_one(n: int, k: int) -> None:
+    seen = set()
+    for state in positions(n, k, 25, n * k):
+        verdict, cells = mcts.policy_of(state)
+        expected, expected_cells = policy(state)
+        assert VERDICTS[verdict] == expected, state.fen()
+        if expected == "win" and cells:
+            assert len(cells) == 1 and cells[0] in expected_cells, state.fen()
+        else:
+            assert set(cells) == expected_cells, state.fen()
+        seen.add(expected)
+    assert {None, "win"} <= seen
+
+
+@pytest.mark.parametrize(("n", "k"), BOARDS[:3])
+def test_gap_counts_follow_the_stones(n: int, k: int) -> None:
+    board = get_game("slime-moku", size=n, k=k).board
+    for state in positions(n, k, 6, k):
+        geo, cells, slime, counts, gaps = counted(state)
+        for colour, own, other in ((1, state.black, state.white), (2, state.white, state.black)):
+            cells_with_gap = {geo.board_of[p] for p in np.nonzero(gaps[colour])[0]}
+            expected = row_gaps(board, own, other)
+            assert cells_with_gap == {c for c in board.cells() if expected >> c & 1}, state.fen()
+        # A stone written and taken off again leaves the counts as they were.
+        before = (cells.copy(), counts.copy(), gaps.copy())
+        args = (k, geo.window_cells, geo.cell_windows, counts, gaps)
+        mcts.place(cells, slime, state.to_move, *args)
+        mcts.lift(cells, slime, state.to_move, *args)
+        cells[slime] = mcts.SLIME
+        for now, then in zip((cells, counts, gaps), before, strict=True):
+            assert np.array_equal(now, then)
+
+
+@pytest.mark.parametrize(("n", "k"), BOARDS[:4])
+def test_the_compiled_threat_search_finds_what_the_readable_one_finds(n: int, k: int) -> None:
+    board = get_game("slime-moku", size=n, k=k).board
+    wins = 0
+    rng = random.Random(1)
+    for state in positions(n, k, 8, 7 * n):
+        if rng.random() > 0.3:
+            continue
+        geo, cells, slime, counts, gaps = counted(state)
+        budget = np.full(1, 1 << 40, np.int64)
+        step = mcts.attack(
+            cells,
+            slime,
+            state.to_move,
+            state.empty.bit_count(),
+            4,
+            2,
+            geo.steps,
+            k,
+            geo.window_cells,
+            geo.cell_windows,
+            counts,
+            gaps,
+            budget,
+        )
+        expected = ThreatSearch(board, 4, 2).winning_move(state)
+        assert (step != -1) == (expected is not None), state.fen()
+        wins += expected is not None
+    assert wins
+
+
+def test_the_search_takes_a_forced_win_and_proves_it() -> None:
+    # Black's b5 c5 d5 e5 and the slime on f5: Black's stone there makes the row.
+    game = get_game("slime-moku", size=9)
+    state = game.state_from_fen("9/9/9/9/1xxxx@3/9/9/oooo5/9 1")
+    found = mcts.search(state, 0.2)
+    assert found.proven == "win"
+    state.push(found.move)
+    assert state.outcome() is not None and state.outcome().winner == 1
+
+
+def test_the_search_never_steps_onto_the_opponents_gap() -> None:
+    # White's b4 c4 d4 e4 wait for a4 or f4; Black's slime on e5 must not step to f4.
+    game = get_game("slime-moku", size=9)
+    state = game.state_from_fen("9/9/9/x8/x1x1@4/1oooo4/9/9/x8 1")
+    for seed in range(3):
+        found = mcts.search(state, 0.1, seed=seed)
+        assert game.board.name(found.move) != "f4"
+        assert found.move in state.legal_moves()
+
+
+@pytest.mark.parametrize(("n", "k"), BOARDS)
+def test_random_playouts_replay_through_the_rules(n: int, k: int) -> None:
+    # Late positions too, where the slime is walled in and lifted (the kernel lists the
+    # empty cells then and keeps the list up to date).
+    endings = set()
+    lifts = 0
+    for number, state in enumerate(positions(n, k, 3, 5 * n + k)):
+        if number % 3:
+            continue
+        winner, steps = mcts.random_playout_of(state, number)
+        replay = state.copy()
+        for step in steps:
+            lifts += replay.is_stuck()
+            replay.push(step)
+        # The playout stops where the next move ends the game whatever it is.
+        for move in replay.legal_moves():
+            after = replay.copy()
+            after.push(move)
+            assert after.outcome() is not None, replay.fen()
+        if not replay.is_over():
+            replay.push(replay.legal_moves()[0])
+        outcome = replay.outcome()
+        assert (outcome.winner or 0) == winner, state.fen()
+        endings.add(winner)
+    assert len(endings) >= 2 and lifts
