@@ -21,6 +21,7 @@ from typing import Any
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    ExactSolver,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -134,6 +135,12 @@ class SlimeMokuGame(Game):
         from slimetrail.games.moku.ai import LADDER
 
         return LADDER
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The compiled solver of boards up to 7x7 (:mod:`.solver`), ``None`` on bigger ones."""
+        from slimetrail.games.moku.solver import SOLVER
+
+        return SOLVER if SOLVER.can_solve(self) else None
 
     def describe_board(self) -> dict[str, Any]:
         board = self.board
