@@ -92,3 +92,15 @@ def test_shell_example_runs_and_prints_what_is_shown(command: str, shown: list[s
         found = [i for i in range(position, len(lines)) if lines[i].strip() == want.strip()]
         assert found, f"{command!r} did not print {want!r}:\n{run.stdout}"
         position = found[0] + 1
+
+
+def test_the_rules_of_every_game_are_in_the_repository_and_linked() -> None:
+    from slimetrail.core.registry import GAMES
+
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    headings = [line for line in rules.splitlines() if line.startswith("## ")]
+    built_in = [i for i, cls in GAMES.items() if cls.__module__.startswith("slimetrail.games.")]
+    assert len(built_in) == 7
+    for game_id in built_in:
+        assert any(f"`{game_id}`" in heading for heading in headings), game_id
+    assert "(docs/rules.md)" in README and "shared/RULES.md" not in README
