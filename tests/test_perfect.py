@@ -11,9 +11,7 @@ import pytest
 
 from slimetrail.ai import Limit, choose_move
 from slimetrail.core.registry import get_game
-from slimetrail.games.trail import ladder
-
-solver = pytest.importorskip("slimetrail.games.trail.solver")
+from slimetrail.games.trail import ladder, solver
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -37,8 +38,20 @@ def test_quick_start_is_two_commands_and_ci_runs_the_test_command() -> None:
     assert "pip install" in install and install.endswith("slimetrail serve")
     ci_lines = [ln for ln in (ROOT / ".ci" / "run").read_text().splitlines() if ln.strip()]
     assert ci_lines[-1] == test
-    # CI installs as the quick start does, kernels compiled before the suite.
+    # CI installs as the quick start does (at least its extras), kernels compiled before the
+    # suite.
     assert ("slimetrail compile" in install) == ("slimetrail compile" in ci_lines)
+    ci_install = next(line for line in ci_lines if "pip install" in line)
+    assert set(extras_of(install)) <= set(extras_of(ci_install)), (install, ci_install)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert set(extras_of(ci_install)) <= set(declared["optional-dependencies"])
+
+
+def extras_of(command: str) -> list[str]:
+    """The extras a ``pip install -e '.[a,b]'`` command names."""
+    found = re.search(r"\.\[([\w,-]+)\]", command)
+    assert found, command
+    return found.group(1).split(",")
 
 
 def test_python_example_prints_what_its_comments_say() -> None:
@@ -79,3 +92,15 @@ def test_shell_example_runs_and_prints_what_is_shown(command: str, shown: list[s
         found = [i for i in range(position, len(lines)) if lines[i].strip() == want.strip()]
         assert found, f"{command!r} did not print {want!r}:\n{run.stdout}"
         position = found[0] + 1
+
+
+def test_the_rules_of_every_game_are_in_the_repository_and_linked() -> None:
+    from slimetrail.core.registry import GAMES
+
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    headings = [line for line in rules.splitlines() if line.startswith("## ")]
+    built_in = [i for i, cls in GAMES.items() if cls.__module__.startswith("slimetrail.games.")]
+    assert len(built_in) == 7
+    for game_id in built_in:
+        assert any(f"`{game_id}`" in heading for heading in headings), game_id
+    assert "(docs/rules.md)" in README and "shared/RULES.md" not in README

@@ -7,6 +7,7 @@ alpha-beta, MCTS, a level's player -- answers with a :class:`PlayResult`.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,3 +83,19 @@ class PlayResult:
     depth: int = 0
     seconds: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
+
+
+def check_analysis_limit(
+    limit: Limit, stop: threading.Event | None, game: str, *, depth: bool = False
+) -> None:
+    """The preamble of every game's analysis: refuse (:class:`GameError`) a search that
+    nothing would end.  ``depth``: the search honours a depth limit (alpha-beta); a
+    Monte-Carlo search does not, so a depth alone is refused even with a stop event (the
+    caller would not get the depth asked for)."""
+    if limit.time is not None or limit.nodes is not None:
+        return
+    if depth:
+        if limit.depth is None and stop is None:
+            raise GameError(f"{game} analysis needs a time, nodes or depth limit, or a stop")
+    elif stop is None or limit.depth is not None:
+        raise GameError(f"{game} is analysed by MCTS: give a time or nodes limit (not only depth)")

@@ -52,7 +52,85 @@ class Node:
         return self.sums[player - 1] / self.visits if self.visits else 0.5
 
 
-class MCTS:
+class TreeSearch:
+    """The loop every Monte-Carlo tree search of the platform shares (this module's generic
+    search and the games' own, such as Slither's RAVE search over its kernel): iterate until
+    the limit, the stop event or a proven root, reporting to ``on_info`` as it goes.
+
+    A search supplies :meth:`iterate` (one descent, playout and backup, counting
+    ``iterations``), :meth:`root_proven` and :meth:`result`; :meth:`prepare` runs before the
+    first iteration of each run."""
+
+    name = "MCTS"  # in the error for a run with nothing to end it
+    info_every = INFO_EVERY
+    iterations: int
+
+    def iterate(self) -> None:
+        raise NotImplementedError
+
+    def root_proven(self) -> bool:
+        raise NotImplementedError
+
+    def result(self, seconds: float) -> PlayResult:
+        raise NotImplementedError
+
+    def prepare(self, deadline: float | None, stop: threading.Event | None) -> None:
+        """Work before the first iteration, within the deadline (none by default)."""
+
+    def answer(
+        self, pv: list[Move], value: float, proven: str | None, visits: int, seconds: float
+    ) -> PlayResult:
+        """The search's answer: its line, the mover's expected result ``value`` in [0, 1]
+        (also on the score scale), what is proven and the first move's visits."""
+        return PlayResult(
+            pv[0],
+            score=round((2 * value - 1) * EVAL_SCALE),
+            value=value,
+            proven=proven,
+            pv=pv,
+            nodes=self.iterations,
+            depth=len(pv),
+            seconds=seconds,
+            info={"iterations": self.iterations, "visits": visits},
+        )
+
+    def run(
+        self,
+        limit: Limit | None = None,
+        *,
+        stop: threading.Event | None = None,
+        on_info: Callable[[PlayResult], None] | None = None,
+    ) -> PlayResult:
+        """Iterate until ``limit`` (``nodes`` = iterations, ``time`` in seconds) or ``stop``;
+        ends early (or at once) when the root is proven.  May be called again to search
+        further on the same tree."""
+        limit = limit or Limit()
+        if limit.time is None and limit.nodes is None and stop is None:
+            raise GameError(f"{self.name} needs a time or nodes limit, or a stop event")
+        started = time.perf_counter()
+        deadline = limit.deadline(started)
+        target = None if limit.nodes is None else self.iterations + limit.nodes
+        self.prepare(deadline, stop)
+        done = 0
+        while not self.root_proven():
+            if done and (
+                (deadline is not None and time.perf_counter() >= deadline)
+                or (stop is not None and stop.is_set())
+            ):
+                break
+            self.iterate()
+            done += 1
+            if target is not None and self.iterations >= target:
+                break
+            if on_info is not None and done % self.info_every == 0:
+                on_info(self.result(time.perf_counter() - started))
+        result = self.result(time.perf_counter() - started)
+        if on_info is not None:
+            on_info(result)
+        return result
+
+
+class MCTS(TreeSearch):
     """One search tree over a private copy of ``state`` (the caller's state never changes).
 
     ``run(limit)`` may be called again to search further on the same tree.
@@ -79,7 +157,7 @@ class MCTS:
         self.expand(self.root)
         self.unchecked = list(self.root.untried or ())  # root moves not yet tried for a win
 
-    def check_root(self, deadline: float | None, stop: threading.Event | None) -> None:
+    def prepare(self, deadline: float | None, stop: threading.Event | None) -> None:
         """A win in one is never left to chance: every root move that ends the game is
         looked at before the first playout (as far as the time allows)."""
         root = self.root
@@ -103,39 +181,8 @@ class MCTS:
 
     # -- the search -------------------------------------------------------------------
 
-    def run(
-        self,
-        limit: Limit | None = None,
-        *,
-        stop: threading.Event | None = None,
-        on_info: Callable[[PlayResult], None] | None = None,
-    ) -> PlayResult:
-        """Iterate until ``limit`` (``nodes`` = iterations, ``time`` in seconds) or ``stop``;
-        ends early (or at once) when the root is proven."""
-        limit = limit or Limit()
-        if limit.time is None and limit.nodes is None and stop is None:
-            raise GameError("MCTS needs a time or nodes limit, or a stop event")
-        started = time.perf_counter()
-        deadline = limit.deadline(started)
-        target = None if limit.nodes is None else self.iterations + limit.nodes
-        self.check_root(deadline, stop)
-        done = 0
-        while self.root.proven is None:
-            if done and (
-                (deadline is not None and time.perf_counter() >= deadline)
-                or (stop is not None and stop.is_set())
-            ):
-                break
-            self.iterate()
-            done += 1
-            if target is not None and self.iterations >= target:
-                break
-            if on_info is not None and done % INFO_EVERY == 0:
-                on_info(self.result(time.perf_counter() - started))
-        result = self.result(time.perf_counter() - started)
-        if on_info is not None:
-            on_info(result)
-        return result
+    def root_proven(self) -> bool:
+        return self.root.proven is not None
 
     def iterate(self) -> None:
         """One selection, expansion, playout and backup."""
@@ -259,17 +306,7 @@ class MCTS:
         while node.children:
             node = max(node.children, key=lambda c: c.visits)
             pv.append(node.move)
-        return PlayResult(
-            best.move,
-            score=round((2 * value - 1) * EVAL_SCALE),
-            value=value,
-            proven=proven,
-            pv=pv,
-            nodes=self.iterations,
-            depth=len(pv),
-            seconds=seconds,
-            info={"iterations": self.iterations, "visits": best.visits},
-        )
+        return self.answer(pv, value, proven, best.visits, seconds)
 
 
 def mcts(

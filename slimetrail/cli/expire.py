@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from slimetrail.web.settings import Limits
-
 
 def _days(text: str) -> float:
     value = float(text)
@@ -16,7 +14,6 @@ def _days(text: str) -> float:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    defaults = Limits()
     parser = subparsers.add_parser(
         "expire",
         help="delete abandoned and old matches",
@@ -27,26 +24,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--unfinished-days",
         type=_days,
-        default=defaults.unfinished_days,
-        help=f"an unfinished match with no move for this long is deleted "
-        f"(default {defaults.unfinished_days:g})",
+        help="an unfinished match with no move for this long is deleted (default: the "
+        "server's unfinished_days)",
     )
     parser.add_argument(
         "--finished-days",
         type=_days,
-        default=defaults.finished_days,
-        help=f"a finished match is deleted this long after its end "
-        f"(default {defaults.finished_days:g})",
+        help="a finished match is deleted this long after its end (default: the server's "
+        "finished_days)",
     )
     parser.add_argument("--dry-run", action="store_true", help="only count them")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from slimetrail.cli.main import require_extra
+
+    require_extra("web", "expire")
     from sqlalchemy.exc import SQLAlchemyError
 
     from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
     from slimetrail.web.retention import expire_matches
+    from slimetrail.web.settings import Limits
+
+    defaults = Limits()  # the server's retention unless the command says otherwise
+    unfinished = defaults.unfinished_days if args.unfinished_days is None else args.unfinished_days
+    finished = defaults.finished_days if args.finished_days is None else args.finished_days
 
     url = args.db or default_db_url()
     try:
@@ -54,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
         upgrade(engine)
         count = expire_matches(
             make_sessionmaker(engine),
-            args.unfinished_days,
-            args.finished_days,
+            unfinished,
+            finished,
             dry_run=args.dry_run,
         )
     except (SQLAlchemyError, ModuleNotFoundError) as exc:

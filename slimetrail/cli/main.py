@@ -16,6 +16,30 @@ from slimetrail import __version__
 from slimetrail.core.game import Game, GameError, GameOptionError
 
 COMMANDS = ("play", "ugi", "perft", "solve", "record", "serve", "worker", "expire", "compile")
+# The modules each optional dependency set of pyproject.toml brings (by import name).
+EXTRA_MODULES = {
+    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "jinja2", "limits", "cachetools"),
+}
+
+
+class MissingExtraError(Exception):
+    """A subcommand needs an optional dependency set that is not installed."""
+
+
+def require_extra(extra: str, command: str) -> None:
+    """Raise :class:`MissingExtraError` naming the extra to install if any of its modules is
+    missing."""
+    missing = []
+    for name in EXTRA_MODULES[extra]:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError:
+            missing.append(name)
+    if missing:
+        raise MissingExtraError(
+            f"slimetrail {command} needs the {extra} extra ({', '.join(missing)} not installed): "
+            f"pip install 'slimetrail[{extra}]'"
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,13 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"slimetrail {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"slimetrail.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"slimetrail.cli.{name}":
-                raise
-            continue  # a subcommand still being built
-        module.register(subparsers)
+        # A missing module is an error, never a subcommand silently left out.
+        importlib.import_module(f"slimetrail.cli.{name}").register(subparsers)
     return parser
 
 
@@ -96,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except GameError as exc:
+    except (GameError, MissingExtraError) as exc:
         print(f"slimetrail: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -85,6 +85,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from slimetrail.cli.main import require_extra
+
+    require_extra("web", "serve")
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 

@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
+    from slimetrail.cli.main import require_extra
+
+    require_extra("web", "worker")
     from sqlalchemy.exc import SQLAlchemyError
 
     from slimetrail.web.db import make_engine, make_sessionmaker, upgrade

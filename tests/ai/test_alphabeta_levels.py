@@ -238,7 +238,6 @@ def test_stronger_level_beats_the_beginner():
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(7, 12))
 def test_top_level_wins_fastest_and_loses_slowest(seed, plies):
-    pytest.importorskip("slimetrail.games.trail.solver")
     game = get_game("slimetrail", size=5)
     state = random_position(game, plies, seed)
     if state.is_over() or len(state.legal_moves()) < 2:

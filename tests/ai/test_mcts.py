@@ -8,10 +8,11 @@ import threading
 import pytest
 from takeaway import TakeAway, winner_with_best_play
 
-from slimetrail.ai import MCTS, Limit, mcts, play
+from slimetrail.ai import MCTS, Limit, analyse, mcts, play
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import GAMES as REGISTRY
 from slimetrail.core.registry import get_game
+from slimetrail.games.slither.ai import SlitherSearch
 
 GAMES = [
     ("toy-three", {}),
@@ -179,3 +180,32 @@ def test_every_registered_game_gets_a_legal_computer_move(game_id):
     assert mcts(state, Limit(nodes=2), seed=1).move in state.legal_moves()
     assert play(state, 1, seed=1).move in state.legal_moves()
     assert state.fen() == fen
+
+
+def test_the_slither_search_runs_in_the_same_loop():
+    """Slither's RAVE search over its kernel is driven by the generic loop: the same limits,
+    a second run going on from the tree, reports every ``info_every`` iterations."""
+    search = SlitherSearch(get_game("slither", size=5).new_state(), seed=3)
+    with pytest.raises(GameError, match="the Slither search needs a time or nodes limit"):
+        search.run(Limit(depth=2))
+    reports = []
+    first = search.run(Limit(nodes=1200), on_info=reports.append)
+    second = search.run(Limit(nodes=300))
+    assert first.nodes == 1200 and second.nodes == 1500
+    assert [report.nodes for report in reports] == [500, 1000, 1200]
+
+
+def test_an_analysis_nothing_would_end_is_refused():
+    """Every game's analysis starts with the same check (``check_analysis_limit``)."""
+    stop = threading.Event()
+    stop.set()
+    moku = get_game("slime-moku", size=7, k=4).new_state()
+    with pytest.raises(GameError, match="slime-moku analysis needs a time, nodes or depth"):
+        analyse(moku, Limit())
+    assert analyse(moku, Limit(depth=1)).move in moku.legal_moves()
+    for game_id in ("snake-pit", "slither"):
+        state = get_game(game_id).new_state()
+        for limit, event in ((Limit(), None), (Limit(depth=2), stop)):
+            with pytest.raises(GameError, match="analysed by MCTS: give a time or nodes"):
+                analyse(state, limit, stop=event)
+        assert analyse(state, Limit(), stop=stop).move in state.legal_moves()

@@ -13,6 +13,7 @@ import pytest
 from slimetrail.core.perft import divide
 from slimetrail.core.registry import get_game
 from slimetrail.engine.ugi import UgiEngine, _time_budget
+from slimetrail.games.trail import solver
 
 
 class Engine:
@@ -216,7 +217,6 @@ def test_engine_class_with_output_callback():
 
 
 def test_solved_positions_are_reported_as_mate():
-    solver = pytest.importorskip("slimetrail.games.trail.solver")
     game = get_game("slimetrail", size=5)
     out: list[str] = []
     engine = UgiEngine(out.append, game)
@@ -240,7 +240,6 @@ UNBOOKED = "7/7/7/7/7/7/4o2 2"
 
 
 def test_stop_ends_the_solvers_proof_with_a_legal_move():
-    pytest.importorskip("slimetrail.games.trail.solver")
     out: list[str] = []
     engine = UgiEngine(out.append)
     engine.handle("isready")  # loads the solver's kernel
@@ -275,7 +274,6 @@ def test_go_movetime_plays_at_the_level():
 
 
 def test_movetime_reports_a_proof_as_mate_in_moves():
-    solver = pytest.importorskip("slimetrail.games.trail.solver")
     game = get_game("slimetrail", size=5)
     state = game.new_state()
     for text in ("c2", "d3", "c4"):

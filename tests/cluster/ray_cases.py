@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-ray = pytest.importorskip("ray")
+ray = pytest.importorskip("ray", reason="needs the cluster extra: pip install -e '.[cluster]'")
 
 from slimetrail.core.game import GameError  # noqa: E402
 from slimetrail.core.registry import get_game  # noqa: E402

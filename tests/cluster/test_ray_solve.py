@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("ray")
+pytest.importorskip("ray", reason="needs the cluster extra: pip install -e '.[cluster]'")
 
 CASES = Path(__file__).with_name("ray_cases.py")
 ROOT = CASES.parents[2]

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from slimetrail import render
 from slimetrail.core.registry import GAMES, get_game
+from slimetrail.games.trail import solver
 from slimetrail.web.app import create_app
 from slimetrail.web.settings import Limits
 
@@ -461,7 +462,6 @@ def test_view_at_each_ply(client: TestClient) -> None:
 
 
 def test_record_download_and_import_round_trip(client: TestClient) -> None:
-    pytest.importorskip("slimetrail.core.records")
     match = create(client, opponent="hotseat", options={"size": 9, "start": "e6"})
     token = token_of(match, 1)
     for text in ("d5", "c4", "b3"):
@@ -484,7 +484,6 @@ def test_record_download_and_import_round_trip(client: TestClient) -> None:
 
 
 def test_import_rejects_bad_records(client: TestClient) -> None:
-    pytest.importorskip("slimetrail.core.records")
     for text in ("", "garbage", '[Game "slimetrail"]\n\n1. d4 a1 *\n', "{"):
         response = client.post("/api/import", json={"record": text})
         assert response.status_code == 400, (text, response.text)
@@ -499,7 +498,6 @@ def test_import_rejects_bad_records(client: TestClient) -> None:
 
 
 def test_analyse_small_board_exactly(client: TestClient) -> None:
-    solver = pytest.importorskip("slimetrail.games.trail.solver")
     moves = ["c2"]
     response = client.post(
         "/api/analyse", json={"game": "slimetrail", "options": {"size": "5"}, "moves": moves}
@@ -529,7 +527,7 @@ def test_analyse_uses_each_games_own_solver(client: TestClient) -> None:
     expected = state.game.exact_solver().solve(state)
     assert answer["solved"] and answer["value"] == expected.value
     assert answer["moves"] == {state.move_str(m): v for m, v in expected.move_values.items()}
-    body = {"game": "slime-moku", "options": {"size": "7", "k": "4"}, "moves": []}
+    body = {"game": "slime-moku", "options": {"size": "9", "k": "4"}, "moves": []}
     answer = client.post("/api/analyse", json=body).json()
     assert answer["solved"] is False and "no exact solver" in answer["detail"]
     assert answer["engine"] is not None and answer["engine"]["best"]

@@ -35,10 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from slimetrail.ai.levels import Ladder, Player
-from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.search import EVAL_SCALE, MATE, MATE_BOUND, mate_in
 from slimetrail.core.bits import cells_of
-from slimetrail.core.game import GameError, State
+from slimetrail.core.game import State
 from slimetrail.games.moku.board import MokuBoard
 from slimetrail.games.moku.eval import evaluate_bits
 from slimetrail.games.moku.threats import ThreatSearch
@@ -66,14 +66,7 @@ def row_gaps(board: MokuBoard, own: int, blockers: int) -> int:
         open_ = board.runs(free, shift)
         if not open_:
             continue
-        # c2 c1 c0: the number of own stones in the window starting at each cell, in binary.
-        c0 = c1 = c2 = 0
-        for t in range(k):
-            v = own >> t * shift
-            carry = c0 & v
-            c0 ^= v
-            c2 |= c1 & carry
-            c1 ^= carry
+        c0, c1, c2 = board.window_counts(own, shift)
         # k - 1 is 3 (k = 4: 011) or 4 (k = 5: 100).
         starts = open_ & (c0 & c1 & ~c2 if k == 4 else ~c0 & ~c1 & c2)
         for t in range(k):
@@ -466,8 +459,7 @@ def analyse(
     stop: threading.Event | None,
     on_info: Callable[[PlayResult], None] | None,
 ) -> PlayResult:
-    if limit.time is None and limit.nodes is None and limit.depth is None and stop is None:
-        raise GameError("slime-moku analysis needs a time, nodes or depth limit, or a stop")
+    check_analysis_limit(limit, stop, "slime-moku", depth=True)
     search = MokuSearch(
         state.game.board,  # type: ignore[attr-defined]
         nodes=limit.nodes,

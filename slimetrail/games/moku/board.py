@@ -15,24 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-FILES = "abcdefghijklmnopqrstuvwxyz"
-# (column, row) steps of the compass words; north is towards higher ranks.
-DIRECTIONS: dict[str, tuple[int, int]] = {
-    "n": (0, 1),
-    "ne": (1, 1),
-    "e": (1, 0),
-    "se": (1, -1),
-    "s": (0, -1),
-    "sw": (-1, -1),
-    "w": (-1, 0),
-    "nw": (-1, 1),
-}
+from slimetrail.core.cells import KING_STEPS, GridCells
+
+DIRECTIONS = KING_STEPS  # the slime's steps, by compass word
 # The four line directions as (column, row) steps; their shifts are dr * W + dc.
 LINE_STEPS = ((1, 0), (0, 1), (1, 1), (-1, 1))
 
 
 @dataclass(frozen=True)
-class MokuBoard:
+class MokuBoard(GridCells):
     """Geometry and precomputed masks of one board size and row length ``k``."""
 
     n: int
@@ -91,6 +82,19 @@ class MokuBoard:
         fours = pairs & (pairs >> 2 * shift)
         return fours & (bits >> 4 * shift) if self.k == 5 else fours
 
+    def window_counts(self, own: int, shift: int) -> tuple[int, int, int]:
+        """How many cells of ``own`` each k-window along ``shift`` holds, in binary: bit
+        planes ``(c0, c1, c2)``, the window starting at a cell counting
+        ``c0 + 2 c1 + 4 c2`` at that cell's bit."""
+        c0 = c1 = c2 = 0
+        for t in range(self.k):
+            v = own >> t * shift
+            carry = c0 & v
+            c0 ^= v
+            c2 |= c1 & carry
+            c1 ^= carry
+        return c0, c1, c2
+
     def makes_row(self, bits: int, cell: int) -> bool:
         """Whether ``bits`` holds k in a row through ``cell`` (only its four lines looked at)."""
         k = self.k
@@ -115,37 +119,11 @@ class MokuBoard:
 
     # -- cells ------------------------------------------------------------------------
 
-    def index(self, col: int, row: int) -> int:
-        return row * self.width + col
-
-    def coords(self, index: int) -> tuple[int, int]:
-        return index % self.width, index // self.width
-
-    def on_board(self, col: int, row: int) -> bool:
-        return 0 <= col < self.n and 0 <= row < self.n
-
     def is_cell(self, index: object) -> bool:
         """Whether ``index`` is a plain int naming a cell of the board."""
         return (
             type(index) is int and 0 <= index < self.n * self.width and bool(self.mask >> index & 1)
         )
-
-    def name(self, index: int) -> str:
-        col, row = self.coords(index)
-        return f"{FILES[col]}{row + 1}"
-
-    def parse_cell(self, text: str) -> int | None:
-        """The index of a cell name such as ``c3``, or ``None`` if it names no cell here."""
-        text = text.strip().lower()
-        if (
-            len(text) < 2
-            or text[0] not in FILES
-            or not (text[1:].isascii() and text[1:].isdecimal())
-            or text[1] == "0"
-        ):
-            return None
-        col, row = FILES.index(text[0]), int(text[1:]) - 1
-        return self.index(col, row) if self.on_board(col, row) else None
 
     def step(self, index: int, direction: str) -> int | None:
         """The cell one step from ``index`` in a compass direction, or ``None`` off the board."""

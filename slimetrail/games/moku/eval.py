@@ -57,14 +57,7 @@ class Lines:
             open_ = board.runs(free, shift)
             if not open_:
                 continue
-            # c2 c1 c0: the number of own stones in the window starting at each cell, in binary.
-            c0 = c1 = c2 = 0
-            for t in range(k):
-                v = own >> t * shift
-                carry = c0 & v
-                c0 ^= v
-                c2 |= c1 & carry
-                c1 ^= carry
+            c0, c1, c2 = board.window_counts(own, shift)
             n0, n1, n2 = ~c0, ~c1, ~c2
             by_count = (
                 open_ & n0 & n1 & n2,

@@ -20,7 +20,9 @@ from functools import cache
 from typing import Any
 
 from slimetrail.core.bits import cells_of
+from slimetrail.core.cells import decode_rows, encode_rows
 from slimetrail.core.game import (
+    ExactSolver,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -78,40 +80,16 @@ class SlimeMokuGame(Game):
         parts = fen.split()
         if len(parts) != 2 or parts[1] not in ("1", "2"):
             raise InvalidPositionError(f"position {fen!r}: expected '<rows separated by /> <1|2>'")
-        rows = parts[0].split("/")
-        if len(rows) != n:
-            raise InvalidPositionError(f"position {fen!r}: {len(rows)} rows, the board has {n}")
         black = white = 0
         slimes = []
-        for top_index, text in enumerate(rows):
-            row, col, i = n - 1 - top_index, 0, 0
-            while i < len(text):
-                j = i
-                while j < len(text) and text[j].isdecimal():
-                    j += 1
-                if j > i:
-                    run = int(text[i:j])
-                    if run == 0 or col + run > n:
-                        raise InvalidPositionError(f"position {fen!r}: bad run in row {row + 1}")
-                    col, i = col + run, j
-                    continue
-                ch = text[i]
-                if col >= n or ch not in (BLACK, WHITE, SLIME):
-                    raise InvalidPositionError(
-                        f"position {fen!r}: unexpected {ch!r} in row {row + 1}"
-                    )
-                bit = 1 << board.index(col, row)
-                if ch == BLACK:
-                    black |= bit
-                elif ch == WHITE:
-                    white |= bit
-                else:
-                    slimes.append(board.index(col, row))
-                col, i = col + 1, i + 1
-            if col != n:
-                raise InvalidPositionError(
-                    f"position {fen!r}: row {row + 1} has {col} cells, not {n}"
-                )
+        for col, row, symbol in decode_rows(fen, parts[0], n, BLACK + WHITE + SLIME):
+            index = board.index(col, row)
+            if symbol == BLACK:
+                black |= 1 << index
+            elif symbol == WHITE:
+                white |= 1 << index
+            else:
+                slimes.append(index)
         if len(slimes) != 1:
             raise InvalidPositionError(f"position {fen!r}: needs exactly one slime '{SLIME}'")
         to_move = int(parts[1])
@@ -141,6 +119,12 @@ class SlimeMokuGame(Game):
         from slimetrail.games.moku.ai import LADDER
 
         return LADDER
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The compiled solver of boards up to 7x7 (:mod:`.solver`), ``None`` on bigger ones."""
+        from slimetrail.games.moku.solver import SOLVER
+
+        return SOLVER if SOLVER.can_solve(self) else None
 
     def describe_board(self) -> dict[str, Any]:
         board = self.board
@@ -292,26 +276,17 @@ class MokuState(State):
         return cell
 
     def fen(self) -> str:
-        board, n = self.game.board, self.game.size
-        rows = []
-        for row in range(n - 1, -1, -1):
-            out, run = [], 0
-            for col in range(n):
-                index = board.index(col, row)
-                if self.empty >> index & 1:
-                    run += 1
-                    continue
-                if run:
-                    out.append(str(run))
-                    run = 0
-                if index == self.slime:
-                    out.append(SLIME)
-                else:
-                    out.append(BLACK if self.black >> index & 1 else WHITE)
-            if run:
-                out.append(str(run))
-            rows.append("".join(out))
-        return f"{'/'.join(rows)} {self.to_move}"
+        board = self.game.board
+
+        def symbol_at(col: int, row: int) -> str:
+            index = board.index(col, row)
+            if self.empty >> index & 1:
+                return ""
+            if index == self.slime:
+                return SLIME
+            return BLACK if self.black >> index & 1 else WHITE
+
+        return f"{encode_rows(self.game.size, symbol_at)} {self.to_move}"
 
     def key(self) -> int:
         return self._key

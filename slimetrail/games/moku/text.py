@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from slimetrail.games.moku.board import FILES
+from slimetrail.core.cells import FILES
 
 if TYPE_CHECKING:
     from slimetrail.games.moku.game import MokuState

@@ -31,13 +31,14 @@ from typing import cast
 import numpy as np
 
 from slimetrail.ai.levels import Ladder, Player
-from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.loading import KernelLoad
+from slimetrail.ai.mcts import TreeSearch
+from slimetrail.ai.search import EVAL_SCALE
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SWAP, SlitherState
 
-EVAL_SCALE = 1_000  # the platform's centipawn-like score scale (slimetrail.ai.search)
 RAVE_K = 600.0  # playouts at which a child's own mean and its AMAF mean weigh the same
 EXPLORATION = 0.25  # UCT constant (RAVE does most of the exploring)
 FIRST_PLAY = 1.1  # the value of an unvisited child without AMAF data: try it soon
@@ -86,8 +87,12 @@ class Node:
         self.widened = True
 
 
-class SlitherSearch:
-    """One search tree from a Slither position (the caller's state is never changed)."""
+class SlitherSearch(TreeSearch):
+    """One search tree from a Slither position (the caller's state is never changed); the
+    loop is the platform's (:class:`slimetrail.ai.mcts.TreeSearch`)."""
+
+    name = "the Slither search"
+    info_every = INFO_EVERY
 
     def __init__(self, state: SlitherState, *, seed: int = 0, rave: bool = True) -> None:
         if state.is_over():
@@ -141,8 +146,9 @@ class SlitherSearch:
             node.stats, node.visits, self.rave, RAVE_K, EXPLORATION, FIRST_PLAY
         )
 
-    def iterate(self, grid: np.ndarray) -> None:
+    def iterate(self) -> None:
         """One descent from the root on a copy of the root grid, a playout, the backup."""
+        grid = self.grid.copy()
         node = self.root
         path: list[tuple[Node, int]] = []
         winner = 0
@@ -207,32 +213,8 @@ class SlitherSearch:
                 grid[p] = node.mover
         self.widen(target, grid)
 
-    def run(
-        self,
-        limit: Limit,
-        stop: threading.Event | None = None,
-        on_info: Callable[[PlayResult], None] | None = None,
-    ) -> PlayResult:
-        started = time.perf_counter()
-        deadline = limit.deadline(started)
-        target = None if limit.nodes is None else self.iterations + limit.nodes
-        done = 0
-        while self.root.proven is None:
-            if done and (
-                (deadline is not None and time.perf_counter() >= deadline)
-                or (stop is not None and stop.is_set())
-            ):
-                break
-            self.iterate(self.grid.copy())
-            done += 1
-            if target is not None and self.iterations >= target:
-                break
-            if on_info is not None and done % INFO_EVERY == 0:
-                on_info(self.result(time.perf_counter() - started))
-        result = self.result(time.perf_counter() - started)
-        if on_info is not None:
-            on_info(result)
-        return result
+    def root_proven(self) -> bool:
+        return self.root.proven is not None
 
     # -- the answer -----------------------------------------------------------------------
 
@@ -273,17 +255,7 @@ class SlitherSearch:
         else:
             value = float(root.w[i] / root.n[i]) if root.n[i] else 0.5
             proven = None
-        return PlayResult(
-            pv[0],
-            score=round((2 * value - 1) * EVAL_SCALE),
-            value=value,
-            proven=proven,
-            pv=pv,
-            nodes=self.iterations,
-            depth=len(pv),
-            seconds=seconds,
-            info={"iterations": self.iterations, "visits": int(root.n[i])},
-        )
+        return self.answer(pv, value, proven, int(root.n[i]), seconds)
 
     def balanced_first(self) -> int:
         """Black's first turn under the pie: among well-searched moves (a tenth of the most
@@ -307,14 +279,12 @@ def search_move(
 ) -> PlayResult:
     """The search's move for the player to move in a Slither position, the pie included."""
     slither = cast(SlitherState, state)
-    if limit.time is None and limit.nodes is None and stop is None:
-        raise GameError("the Slither search needs a time or nodes limit, or a stop event")
     started = time.perf_counter()
     tree = SlitherSearch(slither, seed=seed, rave=rave)
     if limit.time is not None:  # the limit counts from the call: the root's expansion too
         spent = time.perf_counter() - started
         limit = Limit(time=max(0.001, limit.time - spent), nodes=limit.nodes)
-    result = tree.run(limit, stop, on_info)
+    result = tree.run(limit, stop=stop, on_info=on_info)
     if slither.swap_available():
         # The tree plays on as White; swapping makes us Black in this very position.
         white = tree.value()
@@ -376,8 +346,7 @@ def analyse(
     stop: threading.Event | None,
     on_info: Callable[[PlayResult], None] | None,
 ) -> PlayResult:
-    if limit.time is None and limit.nodes is None and (stop is None or limit.depth is not None):
-        raise GameError("Slither is analysed by MCTS: give a time or nodes limit (not only depth)")
+    check_analysis_limit(limit, stop, "Slither")
     return search_move(state, Limit(time=limit.time, nodes=limit.nodes), stop=stop, on_info=on_info)
 
 

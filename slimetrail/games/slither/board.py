@@ -12,13 +12,13 @@ import random
 from functools import cache
 
 from slimetrail.core.bits import cells_of
+from slimetrail.core.cells import GridCells
 
-FILES = "abcdefghijklmnopqrstuvwxyz"
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("Black", "White")
 
 
-class SlitherBoard:
+class SlitherBoard(GridCells):
     """The n x n board: masks, king neighbourhoods, fixed Zobrist keys."""
 
     def __init__(self, n: int) -> None:
@@ -40,32 +40,6 @@ class SlitherBoard:
         rng = random.Random(0x511CE2 + n)  # one seed for every run: key() is stable
         self.zobrist = [[rng.getrandbits(64) for _ in range(n * w)] for _ in (BLACK, WHITE)]
         self.side_key, self.swapped_key, self.pie_key = (rng.getrandbits(64) for _ in range(3))
-
-    # -- cells ---------------------------------------------------------------------------
-
-    def index(self, col: int, row: int) -> int:
-        return row * self.width + col
-
-    def coords(self, cell: int) -> tuple[int, int]:
-        return cell % self.width, cell // self.width
-
-    def name(self, cell: int) -> str:
-        col, row = self.coords(cell)
-        return f"{FILES[col]}{row + 1}"
-
-    def parse_cell(self, text: str) -> int | None:
-        """The index of a cell name such as ``c3``, or ``None`` if it names no cell here."""
-        if (
-            len(text) < 2
-            or text[0] not in FILES
-            or not (text[1:].isascii() and text[1:].isdecimal())
-            or text[1] == "0"
-        ):
-            return None
-        col, row = FILES.index(text[0]), int(text[1:]) - 1
-        if not (col < self.n and row < self.n):
-            return None
-        return self.index(col, row)
 
     # -- neighbourhoods --------------------------------------------------------------------
 

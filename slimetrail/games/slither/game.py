@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
+from slimetrail.core.cells import FILES, decode_rows, encode_rows
 from slimetrail.core.game import (
     ExactSolver,
     Game,
@@ -37,7 +38,6 @@ from slimetrail.core.game import (
 from slimetrail.games.slither.board import (
     BLACK,
     COLOUR_NAMES,
-    FILES,
     WHITE,
     SlitherBoard,
     get_board,
@@ -86,28 +86,9 @@ class SlitherGame(Game):
                 f"position {fen!r}: expected '<rows separated by /> <b|w> <-|s> <turns played>'"
             )
         board, n = self.board, self.size
-        rows = parts[0].split("/")
-        if len(rows) != n:
-            raise InvalidPositionError(f"position {fen!r}: {len(rows)} rows, the board has {n}")
         stones = [0, 0]
-        for top_index, text in enumerate(rows):
-            row, col = n - 1 - top_index, 0
-            for run, stone in re.findall(r"(\d+)|(.)", text):
-                if run:
-                    if int(run) == 0 or col + int(run) > n or run.startswith("0"):
-                        raise InvalidPositionError(f"position {fen!r}: bad run in row {row + 1}")
-                    col += int(run)
-                    continue
-                if col >= n or stone not in STONE_CHARS:
-                    raise InvalidPositionError(
-                        f"position {fen!r}: unexpected {stone!r} in row {row + 1}"
-                    )
-                stones[STONE_CHARS.index(stone)] |= 1 << board.index(col, row)
-                col += 1
-            if col != n:
-                raise InvalidPositionError(
-                    f"position {fen!r}: row {row + 1} has {col} cells, not {n}"
-                )
+        for col, row, symbol in decode_rows(fen, parts[0], n, "".join(STONE_CHARS)):
+            stones[STONE_CHARS.index(symbol)] |= 1 << board.index(col, row)
         colour = BLACK if parts[1] == "b" else WHITE
         swapped, turns = parts[2] == "s", int(parts[3])
         if turns == 0 and (colour != BLACK or swapped):
@@ -494,23 +475,15 @@ class SlitherState(State):
     # -- position string, key, copies ------------------------------------------------------
 
     def fen(self) -> str:
-        board, n = self.board, self.game.size
-        rows = []
-        for row in range(n - 1, -1, -1):
-            out, run = [], 0
-            for col in range(n):
-                cell = 1 << board.index(col, row)
-                char = next((STONE_CHARS[c] for c in (0, 1) if self.stones[c] & cell), "")
-                if not char:
-                    run += 1
-                    continue
-                out += [str(run)] if run else []
-                out.append(char)
-                run = 0
-            out += [str(run)] if run else []
-            rows.append("".join(out))
+        board = self.board
+
+        def symbol_at(col: int, row: int) -> str:
+            cell = 1 << board.index(col, row)
+            return next((STONE_CHARS[c] for c in (0, 1) if self.stones[c] & cell), "")
+
+        rows = encode_rows(self.game.size, symbol_at)
         side = "bw"[self.colour]
-        return f"{'/'.join(rows)} {side} {'s' if self.swapped else '-'} {self.turns}"
+        return f"{rows} {side} {'s' if self.swapped else '-'} {self.turns}"
 
     def key(self) -> int:
         board = self.board

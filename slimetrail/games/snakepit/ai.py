@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slimetrail.ai.levels import Ladder, RandomLevel
-from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
@@ -200,8 +200,7 @@ def analyse(
     on_info: Callable[[PlayResult], None] | None,
 ) -> PlayResult:
     """Full-strength analysis: the top level's MCTS for the time or iterations given."""
-    if limit.time is None and limit.nodes is None and stop is None:
-        raise GameError("snake-pit is analysed by MCTS: give a time or nodes limit")
+    check_analysis_limit(limit, stop, "snake-pit")
     top = LADDER.levels[LADDER.top]
     assert isinstance(top, MctsLevel)
     return top.search(pit(state), 0).run(limit, stop=stop, on_info=on_info)

@@ -12,18 +12,9 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from slimetrail.core.bits import cells_of
+from slimetrail.core.cells import KING_STEPS, GridCells
 
-# (column, row) steps; north is towards higher rows.
-SQUARE_DIRECTIONS: dict[str, tuple[int, int]] = {
-    "n": (0, 1),
-    "ne": (1, 1),
-    "e": (1, 0),
-    "se": (1, -1),
-    "s": (0, -1),
-    "sw": (-1, -1),
-    "w": (-1, 0),
-    "nw": (-1, 1),
-}
+SQUARE_DIRECTIONS = KING_STEPS  # the snail's steps on the square boards
 # The six hex directions as named on J. P. Neto's diagrams (RULES.md section 2).
 HEX_DIRECTIONS: dict[str, tuple[int, int]] = {
     "e": (1, 1),
@@ -33,11 +24,10 @@ HEX_DIRECTIONS: dict[str, tuple[int, int]] = {
     "se": (1, 0),
     "nw": (-1, 0),
 }
-FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True)
-class Board:
+class Board(GridCells):
     shape: str  # "square" or "hex"
     n: int
     width: int = field(init=False)
@@ -77,33 +67,6 @@ class Board:
         for s in self.shifts:
             out |= (bits << s) | (bits >> s)
         return out & self.mask
-
-    def index(self, col: int, row: int) -> int:
-        return row * self.width + col
-
-    def coords(self, index: int) -> tuple[int, int]:
-        return index % self.width, index // self.width
-
-    def on_board(self, col: int, row: int) -> bool:
-        return 0 <= col < self.n and 0 <= row < self.n
-
-    def name(self, index: int) -> str:
-        col, row = self.coords(index)
-        return f"{FILES[col]}{row + 1}"
-
-    def parse_cell(self, text: str) -> int | None:
-        """The index of a cell name such as ``c3``, or ``None`` if it names no cell here."""
-        text = text.strip().lower()
-        if (
-            len(text) < 2
-            or text[0] not in FILES
-            or not (text[1:].isascii() and text[1:].isdecimal())
-        ):
-            return None
-        col, row = FILES.index(text[0]), int(text[1:]) - 1
-        if text[1] == "0" or not self.on_board(col, row):
-            return None
-        return self.index(col, row)
 
     def step(self, index: int, direction: str) -> int | None:
         """The cell one step from ``index`` in a named direction, or ``None`` off the board."""

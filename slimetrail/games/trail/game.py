@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.bits import cells_of
+from slimetrail.core.cells import decode_rows, encode_rows
 from slimetrail.core.game import (
     ExactSolver,
     Game,
@@ -89,37 +90,14 @@ class TrailGame(Game):
         parts = fen.split()
         if len(parts) != 2 or parts[1] not in ("1", "2"):
             raise InvalidPositionError(f"position {fen!r}: expected '<rows separated by /> <1|2>'")
-        rows = parts[0].split("/")
         n = self.size
-        if len(rows) != n:
-            raise InvalidPositionError(f"position {fen!r}: {len(rows)} rows, the board has {n}")
-        free, snail = 0, []
-        for top_index, text in enumerate(rows):
-            row, col, i = n - 1 - top_index, 0, 0
-            while i < len(text):
-                ch = text[i]
-                if ch.isdecimal():
-                    j = i
-                    while j < len(text) and text[j].isdecimal():
-                        j += 1
-                    run = int(text[i:j])
-                    if run == 0 or col + run > n:
-                        raise InvalidPositionError(f"position {fen!r}: bad run in row {row + 1}")
-                    for c in range(col, col + run):
-                        free |= 1 << self.board.index(c, row)
-                    col, i = col + run, j
-                    continue
-                if col >= n or ch not in (SNAIL, TRAIL):
-                    raise InvalidPositionError(
-                        f"position {fen!r}: unexpected {ch!r} in row {row + 1}"
-                    )
-                if ch == SNAIL:
-                    snail.append(self.board.index(col, row))
-                col, i = col + 1, i + 1
-            if col != n:
-                raise InvalidPositionError(
-                    f"position {fen!r}: row {row + 1} has {col} cells, not {n}"
-                )
+        free = sum(1 << self.board.index(col, row) for col in range(n) for row in range(n))
+        snail = []
+        for col, row, symbol in decode_rows(fen, parts[0], n, SNAIL + TRAIL):
+            index = self.board.index(col, row)
+            free &= ~(1 << index)
+            if symbol == SNAIL:
+                snail.append(index)
         if len(snail) != 1:
             raise InvalidPositionError(f"position {fen!r}: needs exactly one snail '{SNAIL}'")
         blocked_goals = self.goal_mask & ~free & ~(1 << snail[0])
@@ -309,23 +287,15 @@ class TrailState(State):
         return cell
 
     def fen(self) -> str:
-        board, n = self.game.board, self.game.size
-        rows = []
-        for row in range(n - 1, -1, -1):
-            out, run = [], 0
-            for col in range(n):
-                index = board.index(col, row)
-                if self.free >> index & 1:
-                    run += 1
-                    continue
-                if run:
-                    out.append(str(run))
-                    run = 0
-                out.append(SNAIL if index == self.snail else TRAIL)
-            if run:
-                out.append(str(run))
-            rows.append("".join(out))
-        return f"{'/'.join(rows)} {self.to_move}"
+        board = self.game.board
+
+        def symbol_at(col: int, row: int) -> str:
+            index = board.index(col, row)
+            if self.free >> index & 1:
+                return ""
+            return SNAIL if index == self.snail else TRAIL
+
+        return f"{encode_rows(self.game.size, symbol_at)} {self.to_move}"
 
     def key(self) -> int:
         return self._key

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from slimetrail.games.trail.board import FILES
+from slimetrail.core.cells import FILES
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState

@@ -8,10 +8,10 @@ import random
 import pytest
 from moku_model import from_fen, minimax
 
+from research.moku import pysolver as solver
+from research.moku.pnsearch import ProofSearch
 from slimetrail.core.game import SolveTimeout
 from slimetrail.core.registry import get_game
-from slimetrail.games.moku import solver
-from slimetrail.games.moku.pnsearch import ProofSearch
 
 VALUES = {"win": 1, "draw": 0, "loss": -1}
 

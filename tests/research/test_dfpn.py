@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from research.trail.dfpn import prove
 from slimetrail.core.game import GameError, SolveTimeout
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.solver import reachable, solve
-from slimetrail.games.trail.solver.dfpn import prove
 from slimetrail.games.trail.solver.reference import reference_solve
 
 CONFIGS = [

@@ -8,10 +8,11 @@ import random
 import pytest
 from moku_model import LETTERS, from_fen, minimax
 
+from research.moku import pysolver as solver
+from research.moku.fastsolve import prove_replies, solve_start, winning_line
 from slimetrail.core.game import GameError, GameOptionError, SolveTimeout
 from slimetrail.core.registry import get_game
-from slimetrail.games.moku import solver
-from slimetrail.games.moku.fastsolve import FastSearch, prove_replies, solve_start, winning_line
+from slimetrail.games.moku.solver import FastSearch
 
 VALUES = {"win": 1, "draw": 0, "loss": -1}
 

@@ -1,11 +1,11 @@
 """df-pn against the alpha-beta kernel on the win/loss question, on the same positions.
 
-    python bench/solver_dfpn.py [--mid 30] [--square 6] [--big 6] [--limit 60] [--seed 1]
+    python -m research.bench.solver_dfpn [--mid 30] [--square 6] [--big 6] [--limit 60] [--seed 1]
         [--table-bits 20]
 
 Both answer "does the side to move win?" with no book: the alpha-beta solver as the top level
 asks it (``solve(state, first_win=True, book=False)``: root moves one by one until a win),
-df-pn (:mod:`slimetrail.games.trail.solver.dfpn`) on the whole position; each with a table of
+df-pn (:mod:`research.trail.dfpn`) on the whole position; each with a table of
 ``2**--table-bits`` entries made at the start of each position (inside the timing) and
 ``--limit`` seconds a position.  The answers must agree.  Sets of positions from seeded
 random play:
@@ -28,11 +28,10 @@ import argparse
 import os
 import random
 
-from solver import random_mid_game  # bench/solver.py, beside this script
-
+from bench.solver import random_mid_game
+from research.trail.dfpn import prove
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.solver import SolveTimeout, solve, warm_up
-from slimetrail.games.trail.solver.dfpn import prove
 
 
 def run_set(label: str, positions, args) -> None:

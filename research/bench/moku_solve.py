@@ -1,14 +1,14 @@
 """Slime-Moku exact solves: the compiled solver against the Python solver on the same starts.
 
-    python bench/moku_solve.py [--boards 4x4k4,5x5k4,5x5k5] [--big 6x6k4] [--minutes M]
+    python -m research.bench.moku_solve [--boards 4x4k4,5x5k4,5x5k5] [--big 6x6k4] [--minutes M]
         [--sym-empty E] [--dfpn 6x6k4:c3] [--where 7x7k4:c3:30000000]
 
 Every board of ``--boards`` is solved by both (the Python solver of
-:mod:`slimetrail.games.moku.solver` is the baseline; ratio = its time / the compiled time,
+:mod:`research.moku.pysolver` is the baseline; ratio = its time / the compiled time,
 CPU seconds of this process, the compiled solver's numba compilation done beforehand).  The
 boards of ``--big`` are tried by the compiled solver alone within ``--minutes`` each.
 ``--dfpn BOARD:FIRST``: after that first move, "does Black win?" asked of the df-pn prover of
-:mod:`slimetrail.games.moku.pnsearch` and of the alpha-beta solver (a null window), nodes and
+:mod:`research.moku.pnsearch` and of the alpha-beta solver (a null window), nodes and
 CPU seconds of each.  ``--where BOARD:FIRST:NODES``: where the nodes of that question go
 (within a budget): nodes per ply and, at cut nodes, how often the n-th move tried cut.
 """
@@ -18,11 +18,12 @@ from __future__ import annotations
 import argparse
 import time
 
+from research.moku import pysolver as solver
+from research.moku.fastsolve import solve_start
+from research.moku.pnsearch import ProofSearch
 from slimetrail.core.game import SolveTimeout
 from slimetrail.core.registry import get_game
-from slimetrail.games.moku import solver
-from slimetrail.games.moku.fastsolve import S_CUT, S_PLY, FastSearch, solve_start
-from slimetrail.games.moku.pnsearch import ProofSearch
+from slimetrail.games.moku.solver import S_CUT, S_PLY, FastSearch
 
 
 def parse(board: str) -> tuple[int, int]:

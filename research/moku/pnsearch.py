@@ -1,6 +1,6 @@
 """Depth-first proof-number search (df-pn) for Slime-Moku boards up to 7x7, under numba.
 
-Alpha-beta (:mod:`slimetrail.games.moku.fastsolve`) spends its nodes on the long quiet lines
+Alpha-beta (:mod:`slimetrail.games.moku.solver`) spends its nodes on the long quiet lines
 of a draw; a win here is a narrow forcing line (the slime pushed where every reply but one
 lands on the mover's gap), and proof numbers find such lines first.  One search proves or
 disproves one question about a node: "the attacker wins" when the mover is the attacker,
@@ -16,7 +16,7 @@ replies (few safe replies: cheap to prove).  Thresholds use the 1 + epsilon tric
 node and the question, two slots a bucket, the one with less work replaced.  Searches take
 a node budget (not a clock) and can be resumed: the table keeps what was learnt.
 
-Measured against the alpha-beta solver on the same questions (``python bench/moku_solve.py
+Measured against the alpha-beta solver on the same questions (``python -m research.bench.moku_solve
 --dfpn``), it takes more nodes on these boards: the many transpositions of the slime's walk
 make proof numbers over-count (see bench/RESULTS.md), so the start solves use alpha-beta.
 """
@@ -29,7 +29,7 @@ import numpy as np
 from slimetrail.compiled import cttz
 from slimetrail.core.game import GameOptionError, SolveTimeout
 from slimetrail.games.moku.board import MokuBoard
-from slimetrail.games.moku.fastsolve import (
+from slimetrail.games.moku.solver import (
     bit,
     canonical,
     geometry,

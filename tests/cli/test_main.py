@@ -1,0 +1,46 @@
+"""The ``slimetrail`` entry point: every subcommand is there, a missing one is an error, and a
+subcommand that needs an optional dependency set names the extra to install."""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from slimetrail.cli import main as cli
+
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+
+def test_every_command_module_is_a_subcommand(capsys) -> None:
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["--help"])
+    listed = capsys.readouterr().out
+    for name in cli.COMMANDS:
+        assert re.search(rf"^\s+{name}\s", listed, re.M), name
+
+
+def test_a_missing_command_module_is_an_error(monkeypatch) -> None:
+    monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, "nosuch"))
+    with pytest.raises(ModuleNotFoundError, match=r"slimetrail\.cli\.nosuch"):
+        cli.build_parser()
+
+
+def test_the_web_modules_are_the_web_extra() -> None:
+    extras = tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]
+    names = tuple(re.match(r"[A-Za-z0-9_-]+", spec).group(0).lower() for spec in extras["web"])
+    assert names == cli.EXTRA_MODULES["web"]
+
+
+@pytest.mark.parametrize("command", [["serve"], ["expire", "--dry-run"], ["worker"]])
+def test_web_commands_without_the_web_extra_say_which_extra_to_install(
+    command, monkeypatch, capsys
+) -> None:
+    monkeypatch.setitem(sys.modules, "fastapi", None)  # as if it were not installed
+    assert cli.main([*command, "--db", "postgresql://nobody@nowhere/none"]) == 2
+    err = capsys.readouterr().err
+    assert f"slimetrail {command[0]} needs the web extra (fastapi not installed)" in err
+    assert "pip install 'slimetrail[web]'" in err
