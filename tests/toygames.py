@@ -20,6 +20,7 @@ import random
 from typing import Any, ClassVar
 
 from slimetrail.core.game import (
+    EndReason,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -122,6 +123,7 @@ class ToyThreeGame(GridGame):
     player_colours = ("green", "blue", "red")
     zero_sum = False
     cols, rows = 4, 3
+    end_reasons: ClassVar = {"board full": EndReason("the board is full: {verdict}")}
 
     @classmethod
     def rules_fragment(cls) -> str:
@@ -218,6 +220,10 @@ class ToyPieGame(GridGame):
     player_colours = ("black", "white")
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS))
     cols, rows = 4, 4
+    end_reasons: ClassVar = {
+        "three in a row": EndReason("{winner} made three in a row"),
+        "two passes": EndReason("nobody could place a stone: a draw"),
+    }
 
     @classmethod
     def rules_fragment(cls) -> str:

@@ -415,7 +415,7 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
     assert page.locator("#thinking").is_hidden()
     assert page.locator("#result").inner_text().startswith("You win!")
     assert page.locator("#status").inner_text() == (
-        "Green wins (1-0): the snail reached Green's goal corner."
+        "The snail reached Green's goal: Green wins. (1-0)"
     )
     assert page.locator("#move-input").is_disabled()
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    EndReason,
     ExactSolver,
     Game,
     GameOptionError,
@@ -47,13 +48,17 @@ class TrailGame(Game):
     """A Slime Trail board: geometry, start cell, goal owners and rule set."""
 
     shape: ClassVar[str]
+    end_reasons: ClassVar[dict[str, EndReason]] = {
+        "goal": EndReason("the snail reached {winner}'s goal: {winner} wins"),
+        "stuck": EndReason("{last} is stuck: {verdict}", draw="the snail is stuck: a draw"),
+    }
 
     def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
-        self.size = int(self.options["size"])
-        self.rules = self.options["rules"]
+        self.size: int = self.options["size"]
+        self.rules: str = self.options["rules"]
         self.board: Board = get_board(self.shape, self.size)
-        start = self.options["start"]
+        start: str = self.options["start"]
         if start == "centre":
             self.start = self.default_start()
         else:
@@ -162,7 +167,7 @@ class SlimetrailGame(TrailGame):
     # Players go by the colour they wear, as in every other game (one naming scheme).
     player_names = ("Green", "Red")
     option_specs = (
-        OptionSpec("size", "7", tuple(map(str, range(5, 16, 2))), "board size n (odd)"),
+        OptionSpec("size", 7, help="board size n (odd)", low=5, high=15, step=2),
         OptionSpec("rules", "rastros", RULES, "rastros: stuck player loses; taylor: see RULES"),
         OptionSpec("start", "centre", (), "start cell (Portuguese Rastros: e5)"),
     )
@@ -175,7 +180,7 @@ class SquareSlimeTrailGame(TrailGame):
     shape = "square"
     player_names = ("Green", "Red")
     option_specs = (
-        OptionSpec("size", "8", tuple(map(str, range(5, 16))), "board size n"),
+        OptionSpec("size", 8, help="board size n", low=5, high=15),
         OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
         OptionSpec("start", "centre", (), "start cell (default e5 on 8x8)"),
     )
@@ -192,7 +197,7 @@ class HexSlimeTrailGame(TrailGame):
     shape = "hex"
     player_names = ("Green", "Red")
     option_specs = (
-        OptionSpec("size", "10", tuple(map(str, range(4, 16))), "board size n"),
+        OptionSpec("size", 10, help="board size n", low=4, high=15),
         OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
         OptionSpec("start", "centre", (), "start cell (default e5 on 10x10)"),
     )

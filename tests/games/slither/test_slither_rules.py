@@ -42,9 +42,10 @@ def test_both_games_are_registered_with_their_declarations():
         assert cls.turn.max_clicks == 3 and cls.turn.repeats
         assert set(cls.turn.actions) == {"swap", "pass"}
         specs = {spec.name: spec for spec in cls.option_specs}
-        assert specs["size"].default == "9" and specs["size"].choices[0] == "4"
-        assert specs["size"].choices[-1] == "19"
-        assert specs["pie"].default == "on" and set(specs["pie"].choices) == {"on", "off"}
+        assert specs["size"].default == 9 and specs["size"].allowed()[0] == 4
+        assert specs["size"].allowed()[-1] == 19
+        assert specs["pie"].default is True and specs["pie"].texts() == ("on", "off")
+    assert get_game("slither", pie="off").options == {"size": 9, "pie": False}
     assert parse_game_spec("slither-advanced size=13 pie=off").spec == (
         "slither-advanced size=13 pie=off"
     )
