@@ -416,9 +416,9 @@ class Game(ABC):
         """This game's exact solver, if it has one (see :class:`ExactSolver`)."""
         return None
 
-    def ai_ladder(self) -> Any:
-        """This game's own computer players by level, a :class:`slimetrail.ai.Ladder`, or
-        ``None`` for the generic Monte-Carlo ladder (core imports no AI, hence ``Any``)."""
+    def ai_ladder(self) -> AiLadder | None:
+        """This game's own computer players by level (a :class:`slimetrail.ai.Ladder`), or
+        ``None`` for the generic Monte-Carlo ladder."""
         return None
 
     @classmethod
@@ -625,6 +625,24 @@ def outcome_sentence(game: Game, outcome: Outcome, names: Sequence[str] = ()) ->
         verdict=verdict,
     )
     return text[:1].upper() + text[1:] + "."
+
+
+class ComputerLevel(Protocol):
+    """One level of an :class:`AiLadder`, as core sees it."""
+
+    @property
+    def description(self) -> str: ...
+
+
+class AiLadder(Protocol):
+    """What :meth:`Game.ai_ladder` returns: :class:`slimetrail.ai.Ladder` (declared here as
+    a protocol because core imports no AI)."""
+
+    @property
+    def levels(self) -> Mapping[int, ComputerLevel]: ...
+
+    @property
+    def top(self) -> int: ...
 
 
 @dataclass

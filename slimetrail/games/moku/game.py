@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    AiLadder,
     EndReason,
     Game,
     IllegalMoveError,
@@ -134,7 +135,7 @@ class SlimeMokuGame(Game):
             )
         return MokuState(self, black, white, slimes[0], to_move)
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         # Alpha-beta over the bitboards with the threat search at the root.
         from slimetrail.games.moku.ai import LADDER
 

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    AiLadder,
     EndReason,
     ExactSolver,
     Game,
@@ -137,7 +138,7 @@ class SlitherGame(Game):
             )
         return SlitherState(self, stones[BLACK], stones[WHITE], colour, swapped, turns)
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         """Slither's own levels (:mod:`.ai`: MCTS with RAVE over the compiled kernel)."""
         from slimetrail.games.slither.ai import LADDER
 

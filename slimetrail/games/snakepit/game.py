@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    AiLadder,
     EndReason,
     Game,
     IllegalMoveError,
@@ -151,7 +152,7 @@ class SnakePitGame(Game):
         "most-room": EndReason("{winner} has the most room left"),
     }
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         # Greedy evaluation, best-reply search and max^n MCTS (slimetrail.games.snakepit.ai).
         from slimetrail.games.snakepit.ai import LADDER
 

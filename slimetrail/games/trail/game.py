@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    AiLadder,
     EndReason,
     ExactSolver,
     Game,
@@ -145,15 +146,15 @@ class TrailGame(Game):
         }
 
     def exact_solver(self) -> ExactSolver:
-        from slimetrail.games.trail import solver
+        from slimetrail.games.trail.solver import SOLVER
 
-        return solver  # type: ignore[return-value]  # the module offers can_solve and solve
+        return SOLVER
 
     @classmethod
     def warm_up(cls) -> None:
         warm_up_kernels()
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         # Alpha-beta with the trail evaluation, and the exact solver at the top level.
         from slimetrail.games.trail.ladder import TRAIL_LADDER
 
