@@ -20,6 +20,7 @@ import random
 from typing import Any, ClassVar
 
 from slimetrail.core.game import (
+    STONE,
     EndReason,
     Game,
     IllegalMoveError,
@@ -40,6 +41,7 @@ class GridGame(Game):
 
     cols: ClassVar[int]
     rows: ClassVar[int]
+    marks: ClassVar = {"stone": STONE}
 
     def name(self, cell: int) -> str:
         return f"{FILES[cell % self.cols]}{cell // self.cols + 1}"

@@ -169,6 +169,95 @@ def join_names(names: Sequence[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+# -- marks: what a game's view() puts on cells, and how the one renderer draws it ----------
+
+# Colours a mark's parts may name besides any palette colour: the player's colour, the same
+# made dark enough for a line on the light board, dark or light ink on the player's colour.
+PLAYER, PLAYER_LINE, ON_PLAYER, NO_COLOUR = "player", "player-line", "on-player", "none"
+SHAPE_KINDS = ("disc", "ring", "player-shape", "outline", "snail")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One drawn part of a mark, from the renderer's small vocabulary (sizes in cell units):
+
+    ``disc`` (a filled circle of radius ``size``), ``ring`` (a circle's line), ``player-shape``
+    (the player's own shape -- circle, square, triangle... -- so colour is never alone),
+    ``outline`` (the cell's border pulled ``size`` inwards), ``snail`` (the snail picture).
+    ``fill`` and ``line`` name a palette colour or :data:`PLAYER`, :data:`PLAYER_LINE`,
+    :data:`ON_PLAYER`, :data:`NO_COLOUR`; ``dash`` is a dash pattern, or ``"player"`` for
+    the player's own pattern.  ``label``: the player's number written in the shape, in
+    ``label_colour``, ``label_size`` high, ``label_drop`` below the centre (``triangle_drop``
+    more in a triangle, whose middle sits low).  ``css``: the element's class (the player's
+    ``pN`` is added); ``group``: the parts go in a ``<g>`` of that class.
+    """
+
+    kind: str
+    size: float = 0.38
+    fill: str = NO_COLOUR
+    line: str = NO_COLOUR
+    width: float = 0.0
+    dash: str = ""
+    css: str = ""
+    label: bool = False
+    label_colour: str = ON_PLAYER
+    label_size: float = 0.26
+    label_drop: float = 0.09
+    triangle_drop: float = 0.0
+    group: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in SHAPE_KINDS:
+            raise ValueError(f"shape {self.kind!r} is not one of {', '.join(SHAPE_KINDS)}")
+
+
+@dataclass(frozen=True)
+class CellPaint:
+    """A mark that colours its whole cell: ``fill`` (a palette colour or :data:`PLAYER`) at
+    ``opacity``, its border in ``line``, hatched with lines ``hatch`` apart (0: none) in
+    ``hatch_colour``; ``dark``: coordinates are written light on it."""
+
+    fill: str
+    line: str
+    hatch: float = 0.0
+    hatch_colour: str = ""
+    opacity: float | None = None
+    dark: bool = False
+
+
+@dataclass(frozen=True)
+class MarkStyle:
+    """How the renderer draws one mark of :meth:`State.view` and what a screen reader says.
+
+    A mark declared ``per_player`` is written ``NAME-P`` in the view (``stone-2``) and drawn
+    in player P's colours; ``words`` name it for a screen reader (``{player}``: the player's
+    name).  ``cell`` paints the cell, ``shapes`` are drawn over it in order; ``token``: the
+    mark is a piece on the cell, so a legal-move marker rings it instead of covering it."""
+
+    words: str
+    shapes: tuple[Shape, ...] = ()
+    cell: CellPaint | None = None
+    per_player: bool = False
+    token: bool = False
+
+
+# Marks several games share: a player's stone, a winning line's ring, the next stone's cell.
+STONE = MarkStyle(
+    "stone of {player}",
+    (Shape("disc", 0.38, fill=PLAYER, line="stone-outline", width=0.04, css="stone"),),
+    per_player=True,
+    token=True,
+)
+WIN_RING = MarkStyle(
+    "part of the winning line",
+    (Shape("ring", 0.44, line="win", width=0.09, css="win-ring"),),
+)
+NEXT_STONE = MarkStyle(
+    "receives the next stone",
+    (Shape("ring", 0.3, line="next", width=0.05, dash="0.08 0.06", css="next-mark"),),
+)
+
+
 @dataclass(frozen=True)
 class TurnShape:
     """How a game's turns look to a front end (boardgame.io's turn declaration).
@@ -313,6 +402,22 @@ class Game(ABC):
     # Every Outcome.reason the game's states give, with the sentence a player reads (see
     # :func:`outcome_sentence`); an outcome with another reason is an error.
     end_reasons: ClassVar[Mapping[str, EndReason]] = {}
+    # Every mark the game's views use, by name (``stone`` for the view's ``stone-2``), and how
+    # it is drawn; the renderer ignores words not declared here.
+    marks: ClassVar[Mapping[str, MarkStyle]] = {}
+
+    @classmethod
+    def mark_style(cls, word: str) -> tuple[str, MarkStyle, int] | None:
+        """A view's mark word as its declared name, declaration and player (0 for a plain
+        mark): ``("stone", STONE, 2)`` for ``stone-2``; ``None`` for an undeclared word."""
+        plain = cls.marks.get(word)
+        if plain is not None and not plain.per_player:
+            return word, plain, 0
+        name, _, player = word.rpartition("-")
+        style = cls.marks.get(name)
+        if style is not None and style.per_player and player.isdecimal() and int(player) >= 1:
+            return name, style, int(player)
+        return None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -548,9 +653,9 @@ class State(ABC):
         """The position for the board renderer and front ends.
 
         ``{"marks": {cell: [mark, ...]}, "path": [cell, ...], "last": [cell, ...]}``: marks
-        are words the renderer draws -- ``stone-P`` (a stone of player P), ``snail``, ``slime``,
-        ``trail-P``, ``goal-P``, ``head-P`` (a snake's head), ``slime-moku``... (see
-        :mod:`slimetrail.render`); ``path`` an optional line through cells (the snail's trail);
+        are the words the game declares in :attr:`Game.marks` (``stone-2``: a ``per_player``
+        mark of player 2), drawn by :mod:`slimetrail.render` as declared; ``path`` an optional
+        line through cells (the snail's trail);
         ``last`` the cells of the last move.  Optional keys front ends understand:
         ``to_move_steps`` (how many steps the turn to make has, see :class:`TurnShape`) and
         ``out`` (the players who are out while the game goes on, in the order they went

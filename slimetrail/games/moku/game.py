@@ -21,15 +21,20 @@ from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    NEXT_STONE,
+    STONE,
+    WIN_RING,
     AiLadder,
     EndReason,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     OptionSpec,
     Outcome,
+    Shape,
     State,
     TurnShape,
 )
@@ -60,6 +65,13 @@ class SlimeMokuGame(Game):
         OptionSpec("size", 15, help="board size n (4 to 19)", low=4, high=19),
         OptionSpec("k", 5, (4, 5), "stones in a row that win"),
     )
+    marks: ClassVar[dict[str, MarkStyle]] = {
+        "stone": STONE,
+        "win": WIN_RING,
+        "next": NEXT_STONE,
+        # The slime that moves from stone to stone is drawn as a snail.
+        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+    }
     end_reasons: ClassVar[dict[str, EndReason]] = {
         "row": EndReason("{winner} made {k} in a row"),
         "full": EndReason("the board is full: a draw"),

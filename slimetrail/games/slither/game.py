@@ -23,6 +23,8 @@ from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    STONE,
+    WIN_RING,
     AiLadder,
     EndReason,
     ExactSolver,
@@ -30,6 +32,7 @@ from slimetrail.core.game import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     OptionSpec,
     Outcome,
@@ -62,6 +65,7 @@ class SlitherGame(Game):
         OptionSpec("size", 9, help="board size n", low=4, high=19),
         OptionSpec("pie", True, help="White may swap after Black's first turn"),
     )
+    marks: ClassVar[dict[str, MarkStyle]] = {"stone": STONE, "win": WIN_RING}
     end_reasons: ClassVar[dict[str, EndReason]] = {
         "bottom-top": EndReason("{winner} connected bottom and top"),
         "left-right": EndReason("{winner} connected left and right"),

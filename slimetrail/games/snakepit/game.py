@@ -25,14 +25,20 @@ from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    ON_PLAYER,
+    PLAYER,
+    PLAYER_LINE,
     AiLadder,
+    CellPaint,
     EndReason,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     Outcome,
+    Shape,
     State,
     TurnShape,
 )
@@ -146,6 +152,41 @@ class SnakePitGame(Game):
     # A turn is k snakes, each a click on the snake and one on its destination.
     turn = TurnShape(max_clicks=6, repeats=True, step_words=("snake", "snakes"), step_clicks=2)
     option_specs = ()
+    marks: ClassVar[dict[str, MarkStyle]] = {
+        # A snake's head: the player's shape in the player's colour, with the number.
+        "head": MarkStyle(
+            "snake head of {player}",
+            (
+                Shape(
+                    "player-shape",
+                    0.36,
+                    fill=PLAYER,
+                    line="stone-outline",
+                    width=0.05,
+                    label=True,
+                    group="head",
+                ),
+            ),
+            per_player=True,
+            token=True,
+        ),
+        # A cell the snake has passed: tinted and hatched, with the player's small shape.
+        "trail": MarkStyle(
+            "trail of {player}",
+            (
+                Shape(
+                    "player-shape",
+                    0.12,
+                    fill=PLAYER,
+                    line=ON_PLAYER,
+                    width=0.03,
+                    css="trail-shape",
+                ),
+            ),
+            cell=CellPaint(PLAYER, PLAYER_LINE, 0.25, PLAYER_LINE, opacity=0.45),
+            per_player=True,
+        ),
+    }
     end_reasons: ClassVar[dict[str, EndReason]] = {
         "last-left": EndReason("{winner} wins as the last player left"),
         # Only a search's playouts stop while several players are left.

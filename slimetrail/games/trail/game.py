@@ -17,7 +17,9 @@ from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    PLAYER_LINE,
     AiLadder,
+    CellPaint,
     EndReason,
     ExactSolver,
     Game,
@@ -25,9 +27,11 @@ from slimetrail.core.game import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     OptionSpec,
     Outcome,
+    Shape,
     State,
 )
 from slimetrail.games.trail.board import Board, get_board
@@ -49,6 +53,38 @@ class TrailGame(Game):
     """A Slime Trail board: geometry, start cell, goal owners and rule set."""
 
     shape: ClassVar[str]
+    marks: ClassVar[dict[str, MarkStyle]] = {
+        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+        "slime": MarkStyle(
+            "slimed",
+            cell=CellPaint("slime", "slime-stroke", 0.2, "slime-hatch", dark=True),
+        ),
+        # The goal: the cell's border in the player's line pattern, and a badge with the
+        # player's number in the player's shape.
+        "goal": MarkStyle(
+            "goal of {player}",
+            (
+                Shape(
+                    "outline", 0.04, line=PLAYER_LINE, width=0.08, dash="player", css="goal-outline"
+                ),
+                Shape(
+                    "player-shape",
+                    0.3,
+                    fill="badge",
+                    line=PLAYER_LINE,
+                    width=0.07,
+                    label=True,
+                    label_colour=PLAYER_LINE,
+                    label_size=0.32,
+                    label_drop=0.11,
+                    triangle_drop=0.05,
+                    group="goal-badge",
+                ),
+            ),
+            per_player=True,
+            token=True,
+        ),
+    }
     end_reasons: ClassVar[dict[str, EndReason]] = {
         "goal": EndReason("the snail reached {winner}'s goal: {winner} wins"),
         "stuck": EndReason("{last} is stuck: {verdict}", draw="the snail is stuck: a draw"),
