@@ -711,6 +711,8 @@ def outcome_sentence(game: Game, outcome: Outcome, names: Sequence[str] = ()) ->
     knows any game's endings.  Raises :class:`GameError` for an undeclared reason."""
     declared = game.end_reason(outcome.reason)
     names = list(names) or list(game.player_names)
+    if len(names) != outcome.num_players:
+        raise GameError(f"{game.id}: {len(names)} names for {outcome.num_players} players")
     players = range(1, outcome.num_players + 1)
     first = join_names([names[p - 1] for p in players if outcome.place(p) == 1])
     lowest = max(outcome.places)
