@@ -438,6 +438,17 @@ class ToyFlagsGame(GridGame):
         "all planted": EndReason("every cell has a flag and nobody holds the summit: a draw"),
     }
 
+    @classmethod
+    def rules_fragment(cls) -> str:
+        return (
+            "<h1>Toy with flags</h1><p>Plant a flag on an empty cell; a flag on the summit "
+            "(b2 unless the summit option says otherwise) wins.</p>"
+            '{{ diagram("toy-flags", moves="a1 c3", label="Two flags", '
+            'caption="Gold and Sky have each planted a flag.") }}'
+            '{{ diagram("toy-flags", moves="a1 b2", label="The summit taken", '
+            'caption="Sky planted a flag on the summit and wins.") }}'
+        )
+
     def new_state(self) -> ToyFlagsState:
         return ToyFlagsState(self, [0] * 9, 1)
 
