@@ -310,7 +310,7 @@ class OptionSpec:
         if kind not in (int, str, bool):
             raise TypeError(f"option {self.name}: the default must be an int, str or bool")
         if any(type(choice) is not kind for choice in self.choices):
-            raise TypeError(f"option {self.name}: every choice must be a {kind.__name__}")
+            raise TypeError(f"option {self.name}: every choice must be of its default's type")
         if (self.low is not None or self.high is not None) and (kind is not int or self.choices):
             raise TypeError(f"option {self.name}: only an int option without choices has a range")
         self.value(self.default)  # a default it would refuse is a declaration error
@@ -372,7 +372,7 @@ class OptionSpec:
             return SWITCH_WORDS[text]
         if self.kind is int:
             # isdecimal() alone lets superscripts through, which int() refuses.
-            if not (text.isascii() and text.lstrip("-").isdecimal()):
+            if not (text.isascii() and text.removeprefix("-").isdecimal()):
                 raise GameOptionError(f"{where} {self.name}={text!r} is not a whole number")
             return int(text)
         return text

@@ -60,9 +60,11 @@ def test_open_ranges_and_declaration_errors() -> None:
     assert spec.value("12") == 12 and spec.texts() == ()
     with pytest.raises(GameOptionError, match="depth='0' is below 1"):
         spec.value("0")
+    with pytest.raises(GameOptionError, match="depth='--5' is not a whole number"):
+        spec.value("--5")
     with pytest.raises(GameOptionError, match="not one of 4, 5"):
         OptionSpec("k", 4, (4, 5)).value(6)
-    with pytest.raises(TypeError, match="every choice must be a int"):
+    with pytest.raises(TypeError, match="every choice must be of its default's type"):
         OptionSpec("k", 4, (4, "5"))
     with pytest.raises(GameOptionError):  # a default outside its own choices
         OptionSpec("k", 6, (4, 5))
