@@ -9,12 +9,12 @@ from nothing but ``game.describe_board()`` and ``state.view()``; it knows no gam
   ``<g class="cell ..." data-cell="NAME">`` holding its ``.cell-shape``; its classes name its
   marks (``mark-slime``, ``mark-goal-1``...) and ``legal``/``last``/``forbidden``.  Every other
   layer has ``pointer-events="none"``, so a click anywhere on a cell reaches its group.
-* Marks (``view["marks"]``, player numbers coloured with ``colours``): ``snail`` (the moving
-  token), ``slime`` (a dark hatched blocked cell), ``goal-P`` (outline and a badge with the
-  number P), ``stone-P``, ``head-P`` (a snake head: one shape per player), ``trail-P`` (a cell
-  blocked by P's snake: tinted, hatched, with P's shape), ``win`` (a ring), ``next`` (the cell
-  that will receive a stone: a dashed circle).  Marks not in this list are ignored, so a game
-  may put its own words in its view.  ``view["path"]`` is drawn as a line, ``view["last"]``
+* Marks (``view["marks"]``): each game declares the marks its views use in ``Game.marks``
+  (:class:`slimetrail.core.game.MarkStyle`), as a cell paint (fill, hatching) and shapes from
+  a small vocabulary (disc, ring, the player's shape with its number, the cell's outline, the
+  snail); a ``NAME-P`` mark is drawn in player P's colours (``colours``).  Words a game does
+  not declare are ignored, so a game may put its own words in its view.  The renderer knows
+  no mark by name.  ``view["path"]`` is drawn as a line, ``view["last"]``
   as a dashed ring in the mover's colour (``view["last_player"]``, which :func:`board_view`
   fills in for every board the project serves) or a neutral one.
 * Players are told apart by shape and line pattern as well as by colour (SHAPES, DASHES), and
@@ -35,7 +35,16 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from slimetrail.core.game import Game, State
+from slimetrail.core.game import (
+    NO_COLOUR,
+    ON_PLAYER,
+    PLAYER,
+    PLAYER_LINE,
+    Game,
+    MarkStyle,
+    Shape,
+    State,
+)
 
 PALETTE: dict[str, str] = {
     # Player colours (Okabe-Ito), named as games declare them in ``player_colours``.
@@ -102,8 +111,6 @@ SPARE_COLOURS = ("blue", "orange", "purple", "sky")
 # One shape and one outline pattern per player (1, 2, 3, ...), so colour is never alone.
 SHAPES = ("circle", "square", "triangle", "diamond", "pentagon", "hexagon")
 DASHES: tuple[str | None, ...] = (None, "0.12 0.06", "0.04 0.06", "0.14 0.05 0.03 0.05")
-PLAYER_MARKS = ("goal", "stone", "head", "trail")
-PLAIN_MARKS = ("snail", "slime", "win", "next")
 
 HEX_R = 1 / math.sqrt(3)  # circumradius of a hexagon whose neighbours are one unit apart
 PIXELS_PER_UNIT = 44  # default on-screen size of one cell
@@ -256,30 +263,6 @@ def _line_ink(value: str) -> str:
     return PALETTE["stone-outline"] if _lightness(value) > 200 else value
 
 
-def _parse_mark(mark: str) -> tuple[str, int] | None:
-    """``("goal", 2)`` for ``goal-2``, ``("slime", 0)`` for ``slime``; ``None`` if unknown."""
-    if mark in PLAIN_MARKS:
-        return mark, 0
-    kind, _, player = mark.partition("-")
-    if kind in PLAYER_MARKS and player.isdecimal() and int(player) >= 1:
-        return kind, int(player)
-    return None
-
-
-def _mark_words(kind: str, player: int, names: Sequence[str]) -> str:
-    who = names[player - 1] if 0 < player <= len(names) else f"player {player}"
-    return {
-        "snail": "the snail is here",
-        "slime": "slimed",
-        "win": "part of the winning line",
-        "next": "receives the next stone",
-        "goal": f"goal of {who}",
-        "stone": f"stone of {who}",
-        "head": f"snake head of {who}",
-        "trail": f"trail of {who}",
-    }[kind]
-
-
 def _interactive_style() -> str:
     """Rules for the classes a page toggles on cells; scoped to interactive boards."""
     scope = "svg.board-svg.interactive .cell"
@@ -412,15 +395,20 @@ def board_svg(
 
     inks = [colour(name) for name in colours]
 
+    def player_word(player: int) -> str:
+        names = game.player_names
+        return names[player - 1] if 0 < player <= len(names) else f"player {player}"
+
     def ink(player: int) -> str:
         if player <= len(inks):
             return inks[player - 1]
         return colour(SPARE_COLOURS[(player - len(inks) - 1) % len(SPARE_COLOURS)])
 
-    marks: dict[str, list[tuple[str, int]]] = {}
+    # Each cell's marks as (declared name, declaration, player); undeclared words are ignored.
+    marks: dict[str, list[tuple[str, MarkStyle, int]]] = {}
     for name, words in view.get("marks", {}).items():
         if name in centres:
-            marks[name] = [parsed for word in words if (parsed := _parse_mark(word))]
+            marks[name] = [found for word in words if (found := game.mark_style(word))]
     last_cells = [name for name in view.get("last", []) if name in centres]
     last_player = view.get("last_player")
     last_ink = ink(last_player) if isinstance(last_player, int) else PALETTE["last"]
@@ -457,23 +445,30 @@ def board_svg(
         name = cell["name"]
         x, y = centres[name]
         kinds = marks.get(name, [])
-        kind_names = {kind for kind, _ in kinds}
         paint = {"fill": PALETTE["cell"], "stroke": PALETTE["cell-stroke"], "stroke_width": 0.03}
         hatch, hatch_ink = "", ""
-        trail = [player for kind, player in kinds if kind == "trail"]
-        if "slime" in kind_names:
-            paint.update(fill=PALETTE["slime"], stroke=PALETTE["slime-stroke"])
-            hatch, hatch_ink = _hatch_at(hexes, x, y, 0.2), PALETTE["slime-hatch"]
-        elif trail:
-            tint = ink(trail[0])
-            paint.update(fill=tint, fill_opacity=0.45, stroke=_line_ink(tint))
-            hatch, hatch_ink = _hatch_at(hexes, x, y, 0.25), _line_ink(tint)
+        # The first mark that paints its cell paints it.
+        painted = [(style.cell, p) for _, style, p in kinds if style.cell is not None]
+        if painted:
+            cell_paint, player = painted[0]
+            paint.update(
+                fill=_colour_of(cell_paint.fill, player, ink),
+                stroke=_colour_of(cell_paint.line, player, ink),
+            )
+            if cell_paint.opacity is not None:
+                paint["fill_opacity"] = cell_paint.opacity
+            if cell_paint.hatch:
+                hatch = _hatch_at(hexes, x, y, cell_paint.hatch)
+                hatch_ink = _colour_of(cell_paint.hatch_colour, player, ink)
         if name in target_set and not interactive:
             paint["fill"] = PALETTE["legal"]
         if name in forbidden_list:
             paint["fill"] = PALETTE["forbidden"]
 
-        group_class = ["cell", *(f"mark-{kind}-{p}" if p else f"mark-{kind}" for kind, p in kinds)]
+        group_class = [
+            "cell",
+            *(f"mark-{kind}-{p}" if p else f"mark-{kind}" for kind, _, p in kinds),
+        ]
         if name in target_set:
             group_class.append("legal")
         if name in last_cells:
@@ -482,8 +477,7 @@ def board_svg(
             group_class.append("forbidden")
         group: dict[str, Any] = {"class": " ".join(group_class), "data_cell": name}
         if interactive:
-            names = game.player_names
-            words = [name, *(_mark_words(kind, p, names) for kind, p in kinds)]
+            words = [name, *(style.words.format(player=player_word(p)) for _, style, p in kinds)]
             group["aria_label"] = ", ".join(words)
         out.append(f"<g{_attrs(group)}>")
         if hexes:
@@ -511,7 +505,7 @@ def board_svg(
             # a dot in the middle of the cell.
             hidden = None if name in target_set else "hidden"
             marker = {"class_": "target", "cx": float(x), "cy": float(y)}
-            if kind_names & {"goal", "stone", "head", "snail"}:
+            if any(style.token for _, style, _ in kinds):
                 out.append(
                     _el(
                         "circle",
@@ -546,7 +540,7 @@ def board_svg(
         for cell in cells:
             name = cell["name"]
             x, y = centres[name]
-            dark = {kind for kind, _ in marks.get(name, [])} & {"slime"}
+            dark = any(style.cell and style.cell.dark for _, style, _ in marks.get(name, []))
             ink_text = PALETTE["coord-on-dark"] if dark else PALETTE["coord"]
             if hexes:
                 out.append(_el("text", name, x=float(x), y=y + 0.42, fill=ink_text))
@@ -568,8 +562,9 @@ def board_svg(
     for cell in cells:
         name = cell["name"]
         x, y = centres[name]
-        for kind, player in marks.get(name, []):
-            out.extend(_token(kind, player, x, y, hexes, ink))
+        for _, style, player in marks.get(name, []):
+            for shape in style.shapes:
+                out.extend(_shape(shape, player, x, y, hexes, ink))
     for name in last_cells:
         x, y = centres[name]
         out.append(
@@ -600,88 +595,40 @@ def board_svg(
     return "\n".join(out)
 
 
-def _token(
-    kind: str, player: int, x: float, y: float, hexes: bool, ink: Callable[[int], str]
+def _colour_of(name: str, player: int, ink: Callable[[int], str]) -> str:
+    """A colour a mark declares: a palette colour, or one of the player's (see
+    :class:`slimetrail.core.game.Shape`)."""
+    if name == PLAYER:
+        return ink(player)
+    if name == PLAYER_LINE:
+        return _line_ink(ink(player))
+    if name == ON_PLAYER:
+        return _ink_on(ink(player))
+    if name == NO_COLOUR:
+        return "none"
+    return colour(name)
+
+
+def _shape(
+    shape: Shape, player: int, x: float, y: float, hexes: bool, ink: Callable[[int], str]
 ) -> list[str]:
-    """The elements of one mark drawn over its cell."""
-    if kind == "goal":
-        colour_p = _line_ink(ink(player))
-        dash = DASHES[(player - 1) % len(DASHES)]
-        number_y = y + (0.16 if SHAPES[(player - 1) % len(SHAPES)] == "triangle" else 0.11)
-        return [
-            _el(
-                "polygon",
-                class_=f"goal-outline p{player}",
-                points=_points(cell_outline(hexes, x, y, 0.04)),
-                fill="none",
-                stroke=colour_p,
-                stroke_width=0.08,
-                stroke_dasharray=dash,
-            ),
-            f'<g class="goal-badge p{player}">',
-            player_shape(
-                player, x, y, 0.3, fill=PALETTE["badge"], stroke=colour_p, stroke_width=0.07
-            ),
-            _el(
-                "text",
-                str(player),
-                x=float(x),
-                y=number_y,
-                fill=colour_p,
-                font_size=0.32,
-                font_weight=700,
-                font_family=SANS,
-                text_anchor="middle",
-            ),
-            "</g>",
-        ]
-    if kind == "stone":
-        return [
-            _el(
-                "circle",
-                class_=f"stone p{player}",
-                cx=float(x),
-                cy=float(y),
-                r=0.38,
-                fill=ink(player),
-                stroke=PALETTE["stone-outline"],
-                stroke_width=0.04,
-            )
-        ]
-    if kind == "head":
-        fill = ink(player)
-        return [
-            f'<g class="head p{player}">',
-            player_shape(
-                player, x, y, 0.36, fill=fill, stroke=PALETTE["stone-outline"], stroke_width=0.05
-            ),
-            _el(
-                "text",
-                str(player),
-                x=float(x),
-                y=y + 0.09,
-                fill=_ink_on(fill),
-                font_size=0.26,
-                font_weight=700,
-                font_family=SANS,
-                text_anchor="middle",
-            ),
-            "</g>",
-        ]
-    if kind == "trail":
-        return [
-            player_shape(
-                player,
-                x,
-                y,
-                0.12,
-                class_=f"trail-shape p{player}",
-                fill=ink(player),
-                stroke=_ink_on(ink(player)),
-                stroke_width=0.03,
-            )
-        ]
-    if kind == "snail":
+    """The elements of one declared part of a mark over the cell centred on (x, y)."""
+    css = f"{shape.css} p{player}" if shape.css and player else shape.css or None
+    paint: dict[str, Any] = {
+        "fill": _colour_of(shape.fill, player, ink),
+        "stroke": _colour_of(shape.line, player, ink),
+        "stroke_width": shape.width,
+    }
+    dash = DASHES[(player - 1) % len(DASHES)] if shape.dash == "player" else shape.dash or None
+    if shape.kind in ("disc", "ring"):
+        fill = "none" if shape.kind == "ring" else paint["fill"]
+        circle = {"cx": float(x), "cy": float(y), "r": shape.size}
+        paint.update(fill=fill, stroke_dasharray=dash)
+        return [_el("circle", class_=css, **circle, **paint)]
+    if shape.kind == "outline":
+        points = _points(cell_outline(hexes, x, y, shape.size))
+        return [_el("polygon", class_=css, points=points, **paint, stroke_dasharray=dash)]
+    if shape.kind == "snail":
         return [
             f'<g class="snail" transform="translate({_num(x)} {_num(y)})">',
             _el(
@@ -701,34 +648,34 @@ def _token(
             ),
             "</g>",
         ]
-    if kind == "win":
-        return [
-            _el(
-                "circle",
-                class_="win-ring",
-                cx=float(x),
-                cy=float(y),
-                r=0.44,
-                fill="none",
-                stroke=PALETTE["win"],
-                stroke_width=0.09,
-            )
+    # The player's own shape, with the player's number in it if declared.
+    if shape.group:
+        out = [
+            f'<g class="{shape.group} p{player}">',
+            player_shape(player, x, y, shape.size, **paint),
         ]
-    if kind == "next":
-        return [
+    else:
+        out = [player_shape(player, x, y, shape.size, class_=css, **paint)]
+    if shape.label:
+        drop = shape.label_drop
+        if SHAPES[(player - 1) % len(SHAPES)] == "triangle":
+            drop += shape.triangle_drop
+        out.append(
             _el(
-                "circle",
-                class_="next-mark",
-                cx=float(x),
-                cy=float(y),
-                r=0.3,
-                fill="none",
-                stroke=PALETTE["next"],
-                stroke_width=0.05,
-                stroke_dasharray="0.08 0.06",
+                "text",
+                str(player),
+                x=float(x),
+                y=y + drop,
+                fill=_colour_of(shape.label_colour, player, ink),
+                font_size=shape.label_size,
+                font_weight=700,
+                font_family=SANS,
+                text_anchor="middle",
             )
-        ]
-    return []  # slime is drawn with its cell
+        )
+    if shape.group:
+        out.append("</g>")
+    return out
 
 
 def _arrow(start: Point, end: Point, text: str) -> str:

@@ -9,9 +9,10 @@ is often the winner -- a search must not read anything into it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from slimetrail.core.game import (
+    EndReason,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -27,6 +28,7 @@ class TakeAway(Game):
     id = "take-away"
     title = "Take-away"
     turn = TurnShape(repeats=True)
+    end_reasons: ClassVar = {"last stone": EndReason("{winner} took the last stone")}
 
     def __init__(self, players: int = 2, pile: int = 10) -> None:
         super().__init__()

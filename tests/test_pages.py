@@ -77,8 +77,8 @@ def test_home_offers_every_game_with_its_options(client: TestClient) -> None:
         assert form["level"] == [str(level) for level in sorted(levels_for(cls()))]
         assert form["side"] == [str(p) for p in range(1, cls.num_players + 1)]
         for spec in cls.option_specs:
-            if spec.choices:
-                assert form[spec.name] == list(spec.choices)
+            if spec.texts():
+                assert form[spec.name] == list(spec.texts())
         assert (f'href="/rules/{game_id}"' in page.text) == (rules_fragment(cls) is not None)
     # The Portuguese start is offered as a named variant of Slimetrail.
     assert parser.forms["/new/slimetrail"]["start"] == ["centre", "e5"]

@@ -599,7 +599,7 @@ def test_cli_text_fen_and_finished_game():
     code, out = _cli("--size", "5", "--fen", "5/5/2x2/2x2/2ox1 2")
     assert code == 0 and "player 2" in out and ("WIN" in out or "LOSS" in out)
     code, out = _cli("--size", "5", "b2", "a1")
-    assert code == 0 and "game is over" in out and "won by player 1" in out
+    assert code == 0 and "game is over" in out and "Green wins" in out
 
 
 def test_cli_solves_any_game_with_an_exact_solver(capsys):

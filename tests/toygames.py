@@ -12,6 +12,10 @@ they go through the web, the records, the terminal game and the AI like any game
   Black's first move White may ``swap``: the colours are exchanged and the player who moved
   first moves next, now as White.  With no empty cell the player to move must ``pass``; two
   passes in a row are a draw.
+* ``toy-flags`` -- two players plant flags on the empty cells of a 3x3 board; who plants one
+  on the summit (the centre, or the cell the ``summit`` option names) wins, else the full
+  board is a draw.  Its flag mark, its endings and its option are declared nowhere but here:
+  the proof that a game brings its own marks, endings and options to every front end.
 """
 
 from __future__ import annotations
@@ -20,12 +24,19 @@ import random
 from typing import Any, ClassVar
 
 from slimetrail.core.game import (
+    PLAYER,
+    PLAYER_LINE,
+    STONE,
+    EndReason,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
+    OptionSpec,
     Outcome,
+    Shape,
     State,
     TurnShape,
 )
@@ -39,6 +50,7 @@ class GridGame(Game):
 
     cols: ClassVar[int]
     rows: ClassVar[int]
+    marks: ClassVar = {"stone": STONE}
 
     def name(self, cell: int) -> str:
         return f"{FILES[cell % self.cols]}{cell // self.cols + 1}"
@@ -122,6 +134,7 @@ class ToyThreeGame(GridGame):
     player_colours = ("green", "blue", "red")
     zero_sum = False
     cols, rows = 4, 3
+    end_reasons: ClassVar = {"board full": EndReason("the board is full: {verdict}")}
 
     @classmethod
     def rules_fragment(cls) -> str:
@@ -218,6 +231,10 @@ class ToyPieGame(GridGame):
     player_colours = ("black", "white")
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS))
     cols, rows = 4, 4
+    end_reasons: ClassVar = {
+        "three in a row": EndReason("{winner} made three in a row"),
+        "two passes": EndReason("nobody could place a stone: a draw"),
+    }
 
     @classmethod
     def rules_fragment(cls) -> str:
@@ -395,7 +412,88 @@ class ToyPieState(GridState):
         return {"marks": marks, "path": [], "last": last}
 
 
-TOYS = (ToyThreeGame, ToyPieGame)
+class ToyFlagsGame(GridGame):
+    id = "toy-flags"
+    title = "Toy with flags"
+    player_names = ("Gold", "Sky")
+    player_colours = ("orange", "sky")
+    cols, rows = 3, 3
+    option_specs = (
+        OptionSpec("summit", "b2", ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")),
+    )
+    # A mark no other game has: a flag, the player's shape on a ring in the player's pattern.
+    marks: ClassVar = {
+        "flag": MarkStyle(
+            "flag of {player}",
+            (
+                Shape("ring", 0.4, line=PLAYER_LINE, width=0.06, dash="player", css="toy-flag"),
+                Shape("player-shape", 0.2, fill=PLAYER, line="stone-outline", width=0.03),
+            ),
+            per_player=True,
+            token=True,
+        ),
+    }
+    end_reasons: ClassVar = {
+        "summit": EndReason("{winner} planted a flag on the summit, {summit}"),
+        "all planted": EndReason("every cell has a flag and nobody holds the summit: a draw"),
+    }
+
+    @classmethod
+    def rules_fragment(cls) -> str:
+        return (
+            "<h1>Toy with flags</h1><p>Plant a flag on an empty cell; a flag on the summit "
+            "(b2 unless the summit option says otherwise) wins.</p>"
+            '{{ diagram("toy-flags", moves="a1 c3", label="Two flags", '
+            'caption="Gold and Sky have each planted a flag.") }}'
+            '{{ diagram("toy-flags", moves="a1 b2", label="The summit taken", '
+            'caption="Sky planted a flag on the summit and wins.") }}'
+        )
+
+    def new_state(self) -> ToyFlagsState:
+        return ToyFlagsState(self, [0] * 9, 1)
+
+    def state_from_fen(self, fen: str) -> ToyFlagsState:
+        cells, _, mover = fen.partition(" ")
+        if len(cells) != 9 or set(cells) - set("012") or mover not in ("1", "2"):
+            raise InvalidPositionError(f"position {fen!r}: expected 9 of 0-2 and the mover")
+        return ToyFlagsState(self, [int(ch) for ch in cells], int(mover))
+
+
+class ToyFlagsState(ToyThreeState):
+    game: ToyFlagsGame
+
+    @property
+    def to_move(self) -> int:
+        return (self.first - 1 + len(self.stack)) % 2 + 1
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.outcome() else super().legal_moves()
+
+    def push(self, move: Move) -> None:
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is over")
+        super().push(move)
+
+    def outcome(self) -> Outcome | None:
+        summit = self.game.cell(self.game.options["summit"])
+        assert summit is not None  # the option's choices are the cells
+        holder = self.owners[summit]
+        if holder:
+            return Outcome.win(holder, reason="summit")
+        return Outcome.draw(reason="all planted") if all(self.owners) else None
+
+    def copy(self) -> ToyFlagsState:
+        clone = ToyFlagsState(self.game, list(self.owners), self.first)
+        clone.stack = list(self.stack)
+        return clone
+
+    def view(self) -> dict[str, Any]:
+        view = super().view()
+        view["marks"] = {self.game.name(i): [f"flag-{p}"] for i, p in enumerate(self.owners) if p}
+        return view
+
+
+TOYS = (ToyThreeGame, ToyPieGame, ToyFlagsGame)
 
 
 def register_toys() -> None:

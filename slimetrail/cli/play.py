@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from slimetrail.cli.main import add_game_arguments, game_from_args
-from slimetrail.core.game import Game, GameError, GameOptionError, Outcome, State
+from slimetrail.core.game import (
+    Game,
+    GameError,
+    GameOptionError,
+    Outcome,
+    State,
+    outcome_sentence,
+)
 
 HELP = """Commands:
   <move>                 make a move, e.g. c3 (any spelling the game reads; swap, pass)
@@ -27,8 +34,6 @@ HELP = """Commands:
   help                   this text
   quit                   leave the game"""
 SHOWN_MOVES = 40  # legal moves listed under the board; 'moves' lists them all
-# What the Slime Trail games' outcome reasons mean to a player.
-REASONS = {"goal": "the snail reached a goal", "stuck": "the snail is stuck"}
 
 
 @dataclass(frozen=True)
@@ -186,16 +191,9 @@ class TerminalGame:
     def result_text(self) -> str:
         outcome = self.state.outcome()
         assert outcome is not None
-        how = REASONS.get(outcome.reason, outcome.reason)
-        why = f" ({how})" if how else ""
-        if outcome.winner is not None:
-            text = f"Game over: {self.name(outcome.winner)} wins{why}."
-        elif outcome.is_draw:
-            text = f"Game over: a draw{why}."
-        else:
-            players = range(1, outcome.num_players + 1)
-            first = [self.name(p) for p in players if outcome.place(p) == 1]
-            text = f"Game over: {' and '.join(first)} share first place{why}."
+        players = range(1, outcome.num_players + 1)
+        names = [self.state.player_name(p) for p in players]
+        text = f"Game over. {outcome_sentence(self.state.game, outcome, names)}"
         if outcome.num_players > 2:
             text += " " + places_text(outcome, self.name)
         return text

@@ -8,6 +8,7 @@ import logging
 import sys
 
 from slimetrail.cli.main import add_game_arguments, game_from_args
+from slimetrail.core.game import outcome_sentence
 
 
 def register(subparsers) -> None:
@@ -106,8 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if result.over:
         outcome = state.outcome()
         assert outcome is not None
-        who = "a draw" if outcome.winner is None else f"won by player {outcome.winner}"
-        print(f"The game is over ({outcome.reason}): {who}.")
+        print(f"The game is over. {outcome_sentence(game, outcome)}")
         return 0
     length = f" in {result.plies} plies" if result.plies is not None else ""
     print(f"{player} to move: {result.value.upper()}{length}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.resources
 import random
+import string
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -127,6 +128,136 @@ class Outcome:
         return "-".join(share if place == 1 else "0" for place in self.places)
 
 
+# What an ending's sentence may name: the players by their place in the outcome (names
+# joined "A, B and C") and ``verdict`` ("Green wins", "a draw", "A and B share first place");
+# a game's options may be named too (``{k}``).
+SENTENCE_FIELDS = ("winner", "first", "last", "losers", "verdict")
+
+
+@dataclass(frozen=True)
+class EndReason:
+    """One way a game can end (an :attr:`Outcome.reason`) and what a player reads then.
+
+    ``sentence`` is a template over :data:`SENTENCE_FIELDS` and the game's options, e.g.
+    ``"{winner} made {k} in a row"``; ``draw``, if given, is used instead when everybody
+    shares first place.  The sentences are plain English strings (translations come later).
+    """
+
+    sentence: str
+    draw: str = ""
+
+    def fields(self) -> set[str]:
+        return {
+            name
+            for template in (self.sentence, self.draw)
+            for _, name, _, _ in string.Formatter().parse(template)
+            if name is not None
+        }
+
+
+# Endings the platform itself makes, for every game (a web match's resignation).
+RESIGNED = "resigned"
+PLATFORM_REASONS: Mapping[str, EndReason] = {RESIGNED: EndReason("{last} resigned: {verdict}")}
+# An outcome without a reason just says who won.
+NO_REASON = EndReason("{verdict}")
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(names) < 3:
+        return " and ".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+# -- marks: what a game's view() puts on cells, and how the one renderer draws it ----------
+
+# Colours a mark's parts may name besides any palette colour: the player's colour, the same
+# made dark enough for a line on the light board, dark or light ink on the player's colour.
+PLAYER, PLAYER_LINE, ON_PLAYER, NO_COLOUR = "player", "player-line", "on-player", "none"
+SHAPE_KINDS = ("disc", "ring", "player-shape", "outline", "snail")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One drawn part of a mark, from the renderer's small vocabulary (sizes in cell units):
+
+    ``disc`` (a filled circle of radius ``size``), ``ring`` (a circle's line), ``player-shape``
+    (the player's own shape -- circle, square, triangle... -- so colour is never alone),
+    ``outline`` (the cell's border pulled ``size`` inwards), ``snail`` (the snail picture).
+    ``fill`` and ``line`` name a palette colour or :data:`PLAYER`, :data:`PLAYER_LINE`,
+    :data:`ON_PLAYER`, :data:`NO_COLOUR`; ``dash`` is a dash pattern, or ``"player"`` for
+    the player's own pattern.  ``label``: the player's number written in the shape, in
+    ``label_colour``, ``label_size`` high, ``label_drop`` below the centre (``triangle_drop``
+    more in a triangle, whose middle sits low).  ``css``: the element's class (the player's
+    ``pN`` is added); ``group``: the parts go in a ``<g>`` of that class.
+    """
+
+    kind: str
+    size: float = 0.38
+    fill: str = NO_COLOUR
+    line: str = NO_COLOUR
+    width: float = 0.0
+    dash: str = ""
+    css: str = ""
+    label: bool = False
+    label_colour: str = ON_PLAYER
+    label_size: float = 0.26
+    label_drop: float = 0.09
+    triangle_drop: float = 0.0
+    group: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in SHAPE_KINDS:
+            raise ValueError(f"shape {self.kind!r} is not one of {', '.join(SHAPE_KINDS)}")
+
+
+@dataclass(frozen=True)
+class CellPaint:
+    """A mark that colours its whole cell: ``fill`` (a palette colour or :data:`PLAYER`) at
+    ``opacity``, its border in ``line``, hatched with lines ``hatch`` apart (0: none) in
+    ``hatch_colour``; ``dark``: coordinates are written light on it."""
+
+    fill: str
+    line: str
+    hatch: float = 0.0
+    hatch_colour: str = ""
+    opacity: float | None = None
+    dark: bool = False
+
+
+@dataclass(frozen=True)
+class MarkStyle:
+    """How the renderer draws one mark of :meth:`State.view` and what a screen reader says.
+
+    A mark declared ``per_player`` is written ``NAME-P`` in the view (``stone-2``) and drawn
+    in player P's colours; ``words`` name it for a screen reader (``{player}``: the player's
+    name).  ``cell`` paints the cell, ``shapes`` are drawn over it in order; ``token``: the
+    mark is a piece on the cell, so a legal-move marker rings it instead of covering it."""
+
+    words: str
+    shapes: tuple[Shape, ...] = ()
+    cell: CellPaint | None = None
+    per_player: bool = False
+    token: bool = False
+
+
+# Marks several games share: a player's stone, a winning line's ring, the next stone's cell.
+STONE = MarkStyle(
+    "stone of {player}",
+    (Shape("disc", 0.38, fill=PLAYER, line="stone-outline", width=0.04, css="stone"),),
+    per_player=True,
+    token=True,
+)
+WIN_RING = MarkStyle(
+    "part of the winning line",
+    (Shape("ring", 0.44, line="win", width=0.09, css="win-ring"),),
+)
+NEXT_STONE = MarkStyle(
+    "receives the next stone",
+    (Shape("ring", 0.3, line="next", width=0.05, dash="0.08 0.06", css="next-mark"),),
+)
+
+
 @dataclass(frozen=True)
 class TurnShape:
     """How a game's turns look to a front end (boardgame.io's turn declaration).
@@ -149,14 +280,105 @@ class TurnShape:
     step_clicks: int = 1
 
 
+OptionValue = int | str | bool
+# How a yes/no option is read from text; it is written "on" or "off".
+SWITCH_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """One game option: its default and the values it accepts (shown by CLI and web)."""
+    """One game option, declared once and read everywhere (CLI flags, web forms, UGI
+    ``setoption``, records' headers, game specs).
+
+    Its kind -- ``int``, ``str`` or ``bool`` -- is the type of its ``default``.  ``choices``
+    lists the values it accepts; an int option may give a range instead (``low`` to ``high``
+    by ``step``); a str option with neither accepts any word (the game checks it, e.g. a
+    start cell).  :attr:`Game.options` holds the typed values; the text form (a number, a
+    word in lower case, ``on``/``off``) is what records, specs and links carry.
+    """
 
     name: str
-    default: str
-    choices: tuple[str, ...]
+    default: OptionValue
+    choices: tuple[OptionValue, ...] = ()
     help: str = ""
+    low: int | None = None
+    high: int | None = None
+    step: int = 1
+
+    def __post_init__(self) -> None:
+        kind = self.kind
+        if kind not in (int, str, bool):
+            raise TypeError(f"option {self.name}: the default must be an int, str or bool")
+        if any(type(choice) is not kind for choice in self.choices):
+            raise TypeError(f"option {self.name}: every choice must be of its default's type")
+        if (self.low is not None or self.high is not None) and (kind is not int or self.choices):
+            raise TypeError(f"option {self.name}: only an int option without choices has a range")
+        self.value(self.default)  # a default it would refuse is a declaration error
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    @property
+    def default_text(self) -> str:
+        return self.text(self.default)
+
+    def allowed(self) -> tuple[OptionValue, ...]:
+        """Every value accepted, in order; empty where any value of the kind is (within the
+        range's open end, if any)."""
+        if self.choices:
+            return self.choices
+        if self.kind is bool:
+            return (True, False)
+        if self.low is not None and self.high is not None:
+            return tuple(range(self.low, self.high + 1, self.step))
+        return ()
+
+    def texts(self) -> tuple[str, ...]:
+        """:meth:`allowed` as text (the choices a form or a UGI combo offers)."""
+        return tuple(self.text(value) for value in self.allowed())
+
+    def text(self, value: OptionValue) -> str:
+        """The text form of a value: ``9``, ``rastros``, ``on``/``off``."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+    def value(self, given: object, game_id: str = "") -> OptionValue:
+        """The typed value of ``given`` -- a value of the option's kind, or its text, which
+        is parsed here and nowhere else; raises :class:`GameOptionError` naming what was
+        wrong."""
+        where = f"{game_id}: option" if game_id else "option"
+        shown = repr(str(given))  # quoted as typed, whether it came as text or not
+        value = self.parse(given.strip().lower(), where) if isinstance(given, str) else given
+        if type(value) is not self.kind:
+            raise GameOptionError(f"{where} {self.name}={shown} is not {KIND_WORDS[self.kind]}")
+        assert isinstance(value, int | str)  # bool is an int
+        if self.choices or (self.kind is int and self.low is not None and self.high is not None):
+            if value not in self.allowed():
+                raise GameOptionError(
+                    f"{where} {self.name}={shown} is not one of {', '.join(self.texts())}"
+                )
+        elif self.kind is int and self.low is not None and int(value) < self.low:
+            raise GameOptionError(f"{where} {self.name}={shown} is below {self.low}")
+        elif self.kind is int and self.high is not None and int(value) > self.high:
+            raise GameOptionError(f"{where} {self.name}={shown} is above {self.high}")
+        return value
+
+    def parse(self, text: str, where: str = "option") -> OptionValue:
+        if self.kind is bool:
+            if text not in SWITCH_WORDS:
+                raise GameOptionError(f"{where} {self.name}={text!r} is not on or off")
+            return SWITCH_WORDS[text]
+        if self.kind is int:
+            # isdecimal() alone lets superscripts through, which int() refuses.
+            if not (text.isascii() and text.removeprefix("-").isdecimal()):
+                raise GameOptionError(f"{where} {self.name}={text!r} is not a whole number")
+            return int(text)
+        return text
+
+
+KIND_WORDS = {int: "a whole number", str: "a word", bool: "on or off"}
 
 
 class Game(ABC):
@@ -173,36 +395,83 @@ class Game(ABC):
     turn: ClassVar[TurnShape] = TurnShape()
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     # Named option sets offered as variants, e.g. {"portuguese": {"start": "e5"}}.
-    presets: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    presets: ClassVar[Mapping[str, Mapping[str, str]]] = {}  # option values as text
     # A move as players type it, for a move box's placeholder; empty: the start position's
     # first legal move (see :meth:`example_move`).
     move_example: ClassVar[str] = ""
-
-    def __init__(self, /, **options: Any) -> None:
-        self.options: Mapping[str, str] = self.normalize_options(options)
+    # Every Outcome.reason the game's states give, with the sentence a player reads (see
+    # :func:`outcome_sentence`); an outcome with another reason is an error.
+    end_reasons: ClassVar[Mapping[str, EndReason]] = {}
+    # Every mark the game's views use, by name (``stone`` for the view's ``stone-2``), and how
+    # it is drawn; the renderer ignores words not declared here.
+    marks: ClassVar[Mapping[str, MarkStyle]] = {}
 
     @classmethod
-    def normalize_options(cls, options: Mapping[str, Any]) -> dict[str, str]:
-        """Fill in defaults and reject unknown options or values, naming what was wrong."""
+    def mark_style(cls, word: str) -> tuple[str, MarkStyle, int] | None:
+        """A view's mark word as its declared name, declaration and player (0 for a plain
+        mark): ``("stone", STONE, 2)`` for ``stone-2``; ``None`` for an undeclared word."""
+        plain = cls.marks.get(word)
+        if plain is not None and not plain.per_player:
+            return word, plain, 0
+        name, _, player = word.rpartition("-")
+        style = cls.marks.get(name)
+        if style is not None and style.per_player and player.isdecimal() and int(player) >= 1:
+            return name, style, int(player)
+        return None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A template naming what no outcome gives fails when the game is defined, not when
+        # somebody finishes a match.
+        names = {*SENTENCE_FIELDS, *(spec.name for spec in cls.option_specs)}
+        for reason, declared in cls.end_reasons.items():
+            unknown = declared.fields() - names
+            if unknown:
+                raise TypeError(
+                    f"{cls.__name__}: the sentence of {reason!r} names {sorted(unknown)[0]!r} "
+                    f"(it may name {', '.join(sorted(names))})"
+                )
+
+    @classmethod
+    def end_reason(cls, reason: str) -> EndReason:
+        """The declaration of ``reason`` (the game's own or the platform's); raises
+        :class:`GameError` for a reason the game does not declare."""
+        if not reason:
+            return NO_REASON
+        declared = cls.end_reasons.get(reason) or PLATFORM_REASONS.get(reason)
+        if declared is None:
+            known = ", ".join([*cls.end_reasons, *PLATFORM_REASONS])
+            raise GameError(f"{cls.id}: ending {reason!r} is not declared (endings: {known})")
+        return declared
+
+    def __init__(self, /, **options: Any) -> None:
+        # Typed by the declarations (an int option is an int): ``Any`` to the checker, which
+        # cannot know one option's type from its name.
+        self.options: Mapping[str, Any] = self.normalize_options(options)
+
+    @classmethod
+    def normalize_options(cls, options: Mapping[str, Any]) -> dict[str, OptionValue]:
+        """Typed values of every option, from typed values or their text (see
+        :meth:`OptionSpec.value`), defaults filled in; unknown options or bad values are
+        refused naming what was wrong."""
         specs = {spec.name: spec for spec in cls.option_specs}
         unknown = sorted(set(options) - set(specs))
         if unknown:
             known = ", ".join(specs) or "none"
             raise GameOptionError(f"{cls.id}: unknown option {unknown[0]!r} (options: {known})")
-        result: dict[str, str] = {}
-        for name, spec in specs.items():
-            value = options.get(name)
-            value = spec.default if value is None else str(value).strip().lower()
-            if spec.choices and value not in spec.choices:
-                raise GameOptionError(
-                    f"{cls.id}: option {name}={value!r} is not one of {', '.join(spec.choices)}"
-                )
-            result[name] = value
-        return result
+        return {
+            name: spec.default if options.get(name) is None else spec.value(options[name], cls.id)
+            for name, spec in specs.items()
+        }
+
+    def option_texts(self) -> dict[str, str]:
+        """Every option's text form, as records, links and the web's JSON carry it."""
+        return {spec.name: spec.text(self.options[spec.name]) for spec in self.option_specs}
 
     def non_default_options(self) -> dict[str, str]:
+        """The text of every option not at its default."""
         return {
-            spec.name: self.options[spec.name]
+            spec.name: spec.text(self.options[spec.name])
             for spec in self.option_specs
             if self.options[spec.name] != spec.default
         }
@@ -252,9 +521,9 @@ class Game(ABC):
         """This game's exact solver, if it has one (see :class:`ExactSolver`)."""
         return None
 
-    def ai_ladder(self) -> Any:
-        """This game's own computer players by level, a :class:`slimetrail.ai.Ladder`, or
-        ``None`` for the generic Monte-Carlo ladder (core imports no AI, hence ``Any``)."""
+    def ai_ladder(self) -> AiLadder | None:
+        """This game's own computer players by level (a :class:`slimetrail.ai.Ladder`), or
+        ``None`` for the generic Monte-Carlo ladder."""
         return None
 
     @classmethod
@@ -384,9 +653,9 @@ class State(ABC):
         """The position for the board renderer and front ends.
 
         ``{"marks": {cell: [mark, ...]}, "path": [cell, ...], "last": [cell, ...]}``: marks
-        are words the renderer draws -- ``stone-P`` (a stone of player P), ``snail``, ``slime``,
-        ``trail-P``, ``goal-P``, ``head-P`` (a snake's head), ``slime-moku``... (see
-        :mod:`slimetrail.render`); ``path`` an optional line through cells (the snail's trail);
+        are the words the game declares in :attr:`Game.marks` (``stone-2``: a ``per_player``
+        mark of player 2), drawn by :mod:`slimetrail.render` as declared; ``path`` an optional
+        line through cells (the snail's trail);
         ``last`` the cells of the last move.  Optional keys front ends understand:
         ``to_move_steps`` (how many steps the turn to make has, see :class:`TurnShape`) and
         ``out`` (the players who are out while the game goes on, in the order they went
@@ -433,6 +702,54 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.spec} {self.fen()!r}>"
+
+
+def outcome_sentence(game: Game, outcome: Outcome, names: Sequence[str] = ()) -> str:
+    """What a player reads at the end: the sentence ``game`` declares for the outcome's
+    reason, filled in with the players' ``names`` (default: the game's player names), e.g.
+    ``"Black made 5 in a row."``.  Every front end shows this sentence, so no front end
+    knows any game's endings.  Raises :class:`GameError` for an undeclared reason."""
+    declared = game.end_reason(outcome.reason)
+    names = list(names) or list(game.player_names)
+    if len(names) != outcome.num_players:
+        raise GameError(f"{game.id}: {len(names)} names for {outcome.num_players} players")
+    players = range(1, outcome.num_players + 1)
+    first = join_names([names[p - 1] for p in players if outcome.place(p) == 1])
+    lowest = max(outcome.places)
+    if outcome.is_draw:
+        verdict = "a draw"
+    elif outcome.winner is not None:
+        verdict = f"{first} wins"
+    else:
+        verdict = f"{first} share first place"
+    template = declared.draw if outcome.is_draw and declared.draw else declared.sentence
+    text = template.format(
+        **game.option_texts(),
+        winner=first,
+        first=first,
+        last=join_names([names[p - 1] for p in players if outcome.place(p) == lowest]),
+        losers=join_names([names[p - 1] for p in players if outcome.place(p) != 1]),
+        verdict=verdict,
+    )
+    return text[:1].upper() + text[1:] + "."
+
+
+class ComputerLevel(Protocol):
+    """One level of an :class:`AiLadder`, as core sees it."""
+
+    @property
+    def description(self) -> str: ...
+
+
+class AiLadder(Protocol):
+    """What :meth:`Game.ai_ladder` returns: :class:`slimetrail.ai.Ladder` (declared here as
+    a protocol because core imports no AI)."""
+
+    @property
+    def levels(self) -> Mapping[int, ComputerLevel]: ...
+
+    @property
+    def top(self) -> int: ...
 
 
 @dataclass

@@ -153,11 +153,11 @@ class Record:
     def header(self) -> list[tuple[str, str]]:
         """The tag pairs in the order they are written."""
         pairs = [("Game", self.game.id)]
+        texts = self.game.option_texts()
         for spec in self.game.option_specs:
-            value = self.game.options[spec.name]
             # Size and rules are always written so that a reader sees the board at once.
-            if value != spec.default or spec.name in ("size", "rules"):
-                pairs.append((spec.name.capitalize(), value))
+            if self.game.options[spec.name] != spec.default or spec.name in ("size", "rules"):
+                pairs.append((spec.name.capitalize(), texts[spec.name]))
         players = sorted(
             (name for name in self.tags if PLAYER_TAG.match(name)),
             key=lambda name: int(name[len("Player") :]),
@@ -198,9 +198,9 @@ class Record:
 
     def to_json(self) -> str:
         """The JSON form, one key per line."""
-        data = {
+        data: dict[str, Any] = {
             "game": self.game.id,
-            "options": dict(self.game.options),
+            "options": self.game.option_texts(),
             "tags": dict(self.tags),
             "moves": list(self.moves),
             "result": self.result,
@@ -447,7 +447,8 @@ def _build(chunk: _Chunk) -> Record:
             raise RecordError(str(exc), line=tags["FEN"][1]) from None
     else:
         state = game.new_state()
-    plies, round_number, last, last_line = 0, 1, [], first_line
+    plies, round_number, last = 0, 1, []
+    last_line: int | None = first_line
     for word in chunk.words:
         text = word.text
         match = MOVE_NUMBER.match(text)
@@ -484,10 +485,14 @@ def _build(chunk: _Chunk) -> Record:
                 line=chunk.result.line,
             )
         claimed = chunk.result.text
-    line = chunk.result.line if chunk.result else result_tag[1] if result_tag else last_line
-    record.result = _check_result(state, claimed, plies, last, line)
+    result_line = last_line
+    if chunk.result:
+        result_line = chunk.result.line
+    elif result_tag:
+        result_line = result_tag[1]
+    record.result = _check_result(state, claimed, plies, last, result_line)
     record.places = _check_places(
-        state, record.result, places, places_tag[1] if places_tag else line
+        state, record.result, places, places_tag[1] if places_tag else result_line
     )
     return record
 

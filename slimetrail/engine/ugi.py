@@ -118,10 +118,11 @@ class UgiEngine:
         self.send(f"option name Level type spin default {top} min 1 max {top}")
         games = " ".join(f"var {g}" for g in ugi_games())
         self.send(f"option name Game type combo default {self.game.id} {games}")
+        texts = self.game.option_texts()
         for spec in self.game.option_specs:
-            value = self.game.options[spec.name]
-            if spec.choices:
-                choices = " ".join(f"var {c}" for c in spec.choices)
+            value = texts[spec.name]
+            if spec.texts():
+                choices = " ".join(f"var {c}" for c in spec.texts())
                 self.send(f"option name {spec.name.title()} type combo default {value} {choices}")
             else:
                 self.send(f"option name {spec.name.title()} type string default {value}")

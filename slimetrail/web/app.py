@@ -660,7 +660,7 @@ def create_app(
         state, moves, _ = await run_in_threadpool(replay_moves, game, body.moves)
         if queue is not None:  # refused (429/503) the same way, counted over every process
             return await queue.analyse(
-                game.id, dict(game.options), moves, ANALYSE_TIME, client, state.to_move
+                game.id, game.option_texts(), moves, ANALYSE_TIME, client, state.to_move
             )
         assert admission is not None
         try:
@@ -670,7 +670,7 @@ def create_app(
                 client,
                 analyse,
                 game.id,
-                dict(game.options),
+                game.option_texts(),
                 moves,
                 ANALYSE_TIME,
                 wait=limits.analysis_wait,

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import sessionmaker
 
-from slimetrail.core.game import Game, GameError, Outcome, State
+from slimetrail.core.game import RESIGNED, Game, GameError, Outcome, State, outcome_sentence
 from slimetrail.core.registry import GAMES, get_game
 from slimetrail.web.db import COMPUTER, HUMAN, UNFINISHED, MatchRow, MoveRow, SeatRow
 
@@ -139,7 +139,7 @@ def resignation(num_players: int, resigner: int) -> Outcome:
     """The resigner is ranked last; everybody else shares first place (the only winner of
     a two-player game)."""
     others = [p for p in range(1, num_players + 1) if p != resigner]
-    return Outcome.ranking([others, resigner], reason="resigned")
+    return Outcome.ranking([others, resigner], reason=RESIGNED)
 
 
 def move_seed(match_id: str, ply: int) -> int:
@@ -156,7 +156,7 @@ def games_json() -> list[dict[str, Any]]:
             "num_players": cls.num_players,
             "player_names": list(cls.player_names),
             "options": [
-                {"name": s.name, "default": s.default, "choices": list(s.choices), "help": s.help}
+                {"name": s.name, "default": s.default_text, "choices": s.texts(), "help": s.help}
                 for s in cls.option_specs
             ],
             "presets": dict(getattr(cls, "presets", {}) or {}),
@@ -398,7 +398,7 @@ class MatchService:
         return {
             "id": live.id,
             "game": game.id,
-            "options": dict(game.options),
+            "options": game.option_texts(),
             "spec": game.spec,
             "title": game.title,
             "players": players,
@@ -414,6 +414,10 @@ class MatchService:
             "to_move": state.to_move,
             "steps": None if outcome is not None else steps_to_go(game, view, 0),
             "outcome": None if outcome is None else outcome_json(outcome),
+            # What the player reads at the end, from the game's declared endings.
+            "result_sentence": None
+            if outcome is None
+            else outcome_sentence(game, outcome, [p["name"] for p in players]),
             "resigned": live.resigned,
             "view": view,
             "svg": render.board_svg(
@@ -587,7 +591,7 @@ class MatchService:
         row = MatchRow(
             id=live.id,
             game=game.id,
-            options=dict(game.options),
+            options=game.option_texts(),
             creator_seat=creator,
             ply=live.ply,
             to_move=state.to_move,
@@ -654,7 +658,7 @@ class MatchService:
                 return None
             level = live.seat(live.state.to_move).level
             assert level is not None
-            return live.game.id, dict(live.game.options), live.state.fen(), level
+            return live.game.id, live.game.option_texts(), live.state.fen(), level
 
         return self.locked(match_id, job)
 

@@ -52,16 +52,16 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
     presets: dict[str, dict[str, str]] = getattr(cls, "presets", {}) or {}
     options = []
     for spec in cls.option_specs:
-        choices = [(value, value) for value in spec.choices]
+        choices = [(value, value) for value in spec.texts()]
         if not choices:
             # A free option (the start cell): offer the default and every named variant.
-            choices = [(spec.default, "standard")]
+            choices = [(spec.default_text, "standard")]
             for name, preset in presets.items():
                 if spec.name in preset:
                     value = preset[spec.name]
                     choices.append((value, f"{value} ({name.capitalize()} variant)"))
         options.append(
-            {"name": spec.name, "default": spec.default, "choices": choices, "help": spec.help}
+            {"name": spec.name, "default": spec.default_text, "choices": choices, "help": spec.help}
         )
     return {
         "id": cls.id,

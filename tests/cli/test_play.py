@@ -51,7 +51,7 @@ def test_end_of_input_ends_cleanly():
 def test_hotseat_game_to_the_end():
     proc = play("c3\nb2\na1\n", "--hotseat")
     assert proc.returncode == 0
-    assert "Game over: Green wins (the snail reached a goal)." in proc.stdout
+    assert "Game over. The snail reached Green's goal: Green wins." in proc.stdout
 
 
 def test_full_game_against_the_computer():
@@ -70,8 +70,8 @@ def test_full_game_against_the_computer():
     winner = state.outcome().winner
     proc = play("\n".join(human_moves) + "\n", "--size", "5", "--level", "2", "--seed", "11")
     assert proc.returncode == 0, proc.stderr
-    who = "Green (you)" if winner == 1 else "Red (computer)"
-    assert f"Game over: {who} wins" in proc.stdout
+    who = "Green" if winner == 1 else "Red"
+    assert "Game over. " in proc.stdout and f"{who} wins." in proc.stdout
     assert proc.stdout.count("Computer plays") == len(state.move_stack) - len(human_moves)
 
 

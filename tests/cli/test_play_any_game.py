@@ -33,7 +33,7 @@ def test_three_humans_play_toy_three_to_the_end_with_places():
     order = sorted((1, 2, 3), key=outcome.place)
     places = ", ".join(f"{outcome.place(p)}. {state.game.player_names[p - 1]}" for p in order)
     assert text.rstrip().endswith(f"Places: {places}.")
-    assert "Game over: " in text
+    assert "Game over. " in text
 
 
 def test_a_human_against_two_computers_through_the_command_line():
@@ -78,7 +78,7 @@ def test_a_forced_pass_is_typed_as_pass():
     assert state.legal_move_strs() == ["pass"]
     text = session(state, [Seat(), Seat()], "pass\npass\n")
     assert "legal: pass" in text
-    assert "Game over: a draw (two passes)." in text
+    assert "Game over. Nobody could place a stone: a draw." in text
 
 
 def test_undo_when_the_same_player_moves_twice():

@@ -42,7 +42,7 @@ def test_options_come_from_the_declarations():
     assert "option name Start type string default centre" in options
     assert "option name Level type spin default 6 min 1 max 6" in options
     engine.handle("setoption name Rules value rastros")
-    assert engine.game.options["rules"] == "rastros" and engine.game.options["size"] == "6"
+    assert engine.game.options["rules"] == "rastros" and engine.game.options["size"] == 6
     engine.handle("setoption name K value 5")
     known = "Level, Game, Seed, Size, Rules, Start"
     assert out[-1] == f"info string error setoption: unknown option 'k' (options: {known})"

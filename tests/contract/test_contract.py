@@ -74,7 +74,10 @@ def test_declarations_are_consistent(game: Game) -> None:
     assert len(cls.player_colours) == cls.num_players
     assert cls.turn.max_clicks >= 1
     for spec in cls.option_specs:
-        assert spec.default in spec.choices or not spec.choices
+        # The text form reads back as the typed default (records and links carry text).
+        assert spec.value(spec.default_text, cls.id) == spec.default
+        assert spec.default in spec.allowed() or not spec.allowed()
+        assert type(game.options[spec.name]) is spec.kind
     state = game.new_state()
     assert len(state.colours()) == cls.num_players
     cells = [cell["name"] for cell in game.describe_board()["cells"]]

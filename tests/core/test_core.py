@@ -72,8 +72,8 @@ def test_plugin_games_come_from_the_environment() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     ids = plugged.stdout.split()
-    assert ids[: len(ids) - 2] == [gid for gid in GAMES if not gid.startswith("toy-")]
-    assert ids[-2:] == ["toy-three", "toy-pie"]
+    assert ids[: len(ids) - 3] == [gid for gid in GAMES if not gid.startswith("toy-")]
+    assert ids[-3:] == ["toy-three", "toy-pie", "toy-flags"]
 
 
 def test_a_game_id_is_registered_once() -> None:

@@ -50,6 +50,12 @@ class MarksGame(Game):
     player_names = ("Ann", "Bob", "Cy")
     player_colours = ("black", "white", "blue")
     option_specs = (OptionSpec("shape", "square", ("square", "hex")),)
+    # Every mark the platform's games declare, to draw them all on one board.
+    marks: ClassVar = {
+        name: style
+        for game_id in ("slimetrail", "slime-moku", "snake-pit")
+        for name, style in GAMES[game_id].marks.items()
+    }
 
     names: ClassVar[list[str]] = [f"{c}{r}" for r in (1, 2, 3) for c in "abc"]
 

@@ -405,6 +405,7 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
         "ply": 5,
         "thinking": False,
         "outcome": {"winner": 1, "reason": "goal", "result": "1-0", "places": [1, 2]},
+        "result_sentence": "The snail reached Green's goal: Green wins.",
         "players": [
             {**p, "to_move": False, "place": p["player"], "result": ["win", "loss"][i]}
             for i, p in enumerate(players)
@@ -415,7 +416,7 @@ def test_thinking_indicator_and_result_pushed_over_the_socket(live_server, new_p
     assert page.locator("#thinking").is_hidden()
     assert page.locator("#result").inner_text().startswith("You win!")
     assert page.locator("#status").inner_text() == (
-        "Green wins (1-0): the snail reached Green's goal corner."
+        "The snail reached Green's goal: Green wins. (1-0)"
     )
     assert page.locator("#move-input").is_disabled()
 

@@ -17,19 +17,26 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.cells import decode_rows, encode_rows
 from slimetrail.core.game import (
+    NEXT_STONE,
+    STONE,
+    WIN_RING,
+    AiLadder,
+    EndReason,
     ExactSolver,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     OptionSpec,
     Outcome,
+    Shape,
     State,
     TurnShape,
 )
@@ -57,14 +64,25 @@ class SlimeMokuGame(Game):
     player_colours = ("black", "white")
     turn = TurnShape()
     option_specs = (
-        OptionSpec("size", "15", tuple(map(str, range(4, 20))), "board size n (4 to 19)"),
-        OptionSpec("k", "5", ("4", "5"), "stones in a row that win"),
+        OptionSpec("size", 15, help="board size n (4 to 19)", low=4, high=19),
+        OptionSpec("k", 5, (4, 5), "stones in a row that win"),
     )
+    marks: ClassVar[dict[str, MarkStyle]] = {
+        "stone": STONE,
+        "win": WIN_RING,
+        "next": NEXT_STONE,
+        # The slime that moves from stone to stone is drawn as a snail.
+        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+    }
+    end_reasons: ClassVar[dict[str, EndReason]] = {
+        "row": EndReason("{winner} made {k} in a row"),
+        "full": EndReason("the board is full: a draw"),
+    }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.size = int(self.options["size"])
-        self.k = int(self.options["k"])
+        self.size: int = self.options["size"]
+        self.k: int = self.options["k"]
         self.board: MokuBoard = get_board(self.size, self.k)
         # The centre on odd boards; up and right of the centre point on even ones (c3 on 4x4).
         self.start = self.board.index(self.size // 2, self.size // 2)
@@ -113,7 +131,7 @@ class SlimeMokuGame(Game):
 
         warm_up()
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         # Alpha-beta over the bitboards with the threat search at the root; the top level a
         # compiled tree search (mcts.py).
         from slimetrail.games.moku.ai import LADDER

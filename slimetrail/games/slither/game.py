@@ -24,11 +24,16 @@ from typing import Any, ClassVar, cast
 from slimetrail.core.bits import cells_of
 from slimetrail.core.cells import FILES, decode_rows, encode_rows
 from slimetrail.core.game import (
+    STONE,
+    WIN_RING,
+    AiLadder,
+    EndReason,
     ExactSolver,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     OptionSpec,
     Outcome,
@@ -57,16 +62,24 @@ class SlitherGame(Game):
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS), repeats=True)
     move_example = "b2-c3/e5"  # a step and a placement (the first move only places)
     option_specs = (
-        OptionSpec("size", "9", tuple(map(str, range(4, 20))), "board size n"),
-        OptionSpec("pie", "on", ("on", "off"), "White may swap after Black's first turn"),
+        OptionSpec("size", 9, help="board size n", low=4, high=19),
+        OptionSpec("pie", True, help="White may swap after Black's first turn"),
     )
+    marks: ClassVar[dict[str, MarkStyle]] = {"stone": STONE, "win": WIN_RING}
+    end_reasons: ClassVar[dict[str, EndReason]] = {
+        "bottom-top": EndReason("{winner} connected bottom and top"),
+        "left-right": EndReason("{winner} connected left and right"),
+        # Only a search's random playouts end these two ways, never a game in play.
+        "playout": EndReason("{winner} won a random playout"),
+        "no-turn": EndReason("neither side has a legal turn: a draw"),
+    }
     # Advanced Slither: only a stone whose group holds both colours may step.
     advanced: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.size = int(self.options["size"])
-        self.pie = self.options["pie"] == "on"
+        self.size: int = self.options["size"]
+        self.pie: bool = self.options["pie"]
         self.board: SlitherBoard = get_board(self.size)
 
     def new_state(self) -> SlitherState:
@@ -110,7 +123,7 @@ class SlitherGame(Game):
             )
         return SlitherState(self, stones[BLACK], stones[WHITE], colour, swapped, turns)
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         """Slither's own levels (:mod:`.ai`: MCTS with RAVE over the compiled kernel)."""
         from slimetrail.games.slither.ai import LADDER
 
@@ -301,8 +314,8 @@ class SlitherState(State):
     def outcome(self) -> Outcome | None:
         if self.winner_colour is None:
             return None
-        edges = "bottom and top" if self.winner_colour == BLACK else "left and right"
-        return Outcome.win(self.player_of(self.winner_colour), reason=f"connected {edges}")
+        edges = "bottom-top" if self.winner_colour == BLACK else "left-right"
+        return Outcome.win(self.player_of(self.winner_colour), reason=edges)
 
     # -- legality and text -----------------------------------------------------------------
 
@@ -572,7 +585,7 @@ class SlitherState(State):
         )
         if winner == kernel.STUCK:
             # Never met in play (see the rules tests): a value for the search, not a result.
-            return Outcome.draw(reason="neither side has a legal turn")
+            return Outcome.draw(reason="no-turn")
         return Outcome.win(self.player_of(winner - 1), reason="playout")
 
     def perft(self, depth: int) -> int:

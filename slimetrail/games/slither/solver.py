@@ -138,7 +138,7 @@ class SlitherSolver:
         self.tables: dict[tuple[int, bool], Dict] = {}
 
     def can_solve(self, game: Game) -> bool:
-        return game.id in ("slither", "slither-advanced") and int(game.options["size"]) <= MAX_SIZE
+        return game.id in ("slither", "slither-advanced") and game.options["size"] <= MAX_SIZE
 
     def table(self, n: int, advanced: bool) -> Dict:
         """One table per board and rule set, kept between solves (values never change)."""

@@ -21,16 +21,24 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import (
+    ON_PLAYER,
+    PLAYER,
+    PLAYER_LINE,
+    AiLadder,
+    CellPaint,
+    EndReason,
     Game,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     Outcome,
+    Shape,
     State,
     TurnShape,
 )
@@ -144,8 +152,48 @@ class SnakePitGame(Game):
     # A turn is k snakes, each a click on the snake and one on its destination.
     turn = TurnShape(max_clicks=6, repeats=True, step_words=("snake", "snakes"), step_clicks=2)
     option_specs = ()
+    marks: ClassVar[dict[str, MarkStyle]] = {
+        # A snake's head: the player's shape in the player's colour, with the number.
+        "head": MarkStyle(
+            "snake head of {player}",
+            (
+                Shape(
+                    "player-shape",
+                    0.36,
+                    fill=PLAYER,
+                    line="stone-outline",
+                    width=0.05,
+                    label=True,
+                    group="head",
+                ),
+            ),
+            per_player=True,
+            token=True,
+        ),
+        # A cell the snake has passed: tinted and hatched, with the player's small shape.
+        "trail": MarkStyle(
+            "trail of {player}",
+            (
+                Shape(
+                    "player-shape",
+                    0.12,
+                    fill=PLAYER,
+                    line=ON_PLAYER,
+                    width=0.03,
+                    css="trail-shape",
+                ),
+            ),
+            cell=CellPaint(PLAYER, PLAYER_LINE, 0.25, PLAYER_LINE, opacity=0.45),
+            per_player=True,
+        ),
+    }
+    end_reasons: ClassVar[dict[str, EndReason]] = {
+        "last-left": EndReason("{winner} wins as the last player left"),
+        # Only a search's playouts stop while several players are left.
+        "most-room": EndReason("{winner} has the most room left"),
+    }
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         # Greedy evaluation, best-reply search and max^n MCTS (slimetrail.games.snakepit.ai).
         from slimetrail.games.snakepit.ai import LADDER
 
@@ -372,8 +420,7 @@ class SnakePitState(State):
         if self.mover:
             return None
         (winner,) = (p for p in PLAYERS if p not in self.out)
-        name = self.game.player_names[winner - 1]
-        return Outcome.ranking([winner, *reversed(self.out)], reason=f"{name} is the last left")
+        return Outcome.ranking([winner, *reversed(self.out)], reason="last-left")
 
     def move_str(self, move: Move) -> str:
         return ",".join(f"{board.name(a)}-{board.name(b)}" for a, b in move)  # type: ignore[attr-defined]
@@ -536,8 +583,7 @@ class SnakePitState(State):
                 self.playout_turns,
             )
         left = sorted((p for p in PLAYERS if p not in out), key=lambda p: -values.get(p, 0))
-        name = self.game.player_names[left[0] - 1]
-        reason = f"{name} is the last left" if len(left) == 1 else f"{name} has the most room"
+        reason = "last-left" if len(left) == 1 else "most-room"
         return Outcome.ranking([*left, *reversed(out)], reason=reason)
 
     def perft(self, depth: int) -> int:

@@ -19,15 +19,21 @@ from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.bits import cells_of
 from slimetrail.core.cells import decode_rows, encode_rows
 from slimetrail.core.game import (
+    PLAYER_LINE,
+    AiLadder,
+    CellPaint,
+    EndReason,
     ExactSolver,
     Game,
     GameOptionError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    MarkStyle,
     Move,
     OptionSpec,
     Outcome,
+    Shape,
     State,
 )
 from slimetrail.games.trail.board import Board, get_board
@@ -49,13 +55,49 @@ class TrailGame(Game):
     """A Slime Trail board: geometry, start cell, goal owners and rule set."""
 
     shape: ClassVar[str]
+    marks: ClassVar[dict[str, MarkStyle]] = {
+        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+        "slime": MarkStyle(
+            "slimed",
+            cell=CellPaint("slime", "slime-stroke", 0.2, "slime-hatch", dark=True),
+        ),
+        # The goal: the cell's border in the player's line pattern, and a badge with the
+        # player's number in the player's shape.
+        "goal": MarkStyle(
+            "goal of {player}",
+            (
+                Shape(
+                    "outline", 0.04, line=PLAYER_LINE, width=0.08, dash="player", css="goal-outline"
+                ),
+                Shape(
+                    "player-shape",
+                    0.3,
+                    fill="badge",
+                    line=PLAYER_LINE,
+                    width=0.07,
+                    label=True,
+                    label_colour=PLAYER_LINE,
+                    label_size=0.32,
+                    label_drop=0.11,
+                    triangle_drop=0.05,
+                    group="goal-badge",
+                ),
+            ),
+            per_player=True,
+            token=True,
+        ),
+    }
+    end_reasons: ClassVar[dict[str, EndReason]] = {
+        "goal": EndReason("the snail reached {winner}'s goal: {winner} wins"),
+        "stuck": EndReason("{last} is stuck: {verdict}", draw="the snail is stuck: a draw"),
+    }
 
     def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
-        self.size = int(self.options["size"])
-        self.rules = self.options["rules"]
+        self.size: int = self.options["size"]
+        self.rules: str = self.options["rules"]
         self.board: Board = get_board(self.shape, self.size)
-        start = self.options["start"]
+        start: str = self.options["start"]
         if start == "centre":
             self.start = self.default_start()
         else:
@@ -119,15 +161,15 @@ class TrailGame(Game):
         }
 
     def exact_solver(self) -> ExactSolver:
-        from slimetrail.games.trail import solver
+        from slimetrail.games.trail.solver import SOLVER
 
-        return solver  # type: ignore[return-value]  # the module offers can_solve and solve
+        return SOLVER
 
     @classmethod
     def warm_up(cls) -> None:
         warm_up_kernels()
 
-    def ai_ladder(self) -> Any:
+    def ai_ladder(self) -> AiLadder:
         # Alpha-beta with the trail evaluation, and the exact solver at the top level.
         from slimetrail.games.trail.ladder import TRAIL_LADDER
 
@@ -141,7 +183,7 @@ class SlimetrailGame(TrailGame):
     # Players go by the colour they wear, as in every other game (one naming scheme).
     player_names = ("Green", "Red")
     option_specs = (
-        OptionSpec("size", "7", tuple(map(str, range(5, 16, 2))), "board size n (odd)"),
+        OptionSpec("size", 7, help="board size n (odd)", low=5, high=15, step=2),
         OptionSpec("rules", "rastros", RULES, "rastros: stuck player loses; taylor: see RULES"),
         OptionSpec("start", "centre", (), "start cell (Portuguese Rastros: e5)"),
     )
@@ -154,7 +196,7 @@ class SquareSlimeTrailGame(TrailGame):
     shape = "square"
     player_names = ("Green", "Red")
     option_specs = (
-        OptionSpec("size", "8", tuple(map(str, range(5, 16))), "board size n"),
+        OptionSpec("size", 8, help="board size n", low=5, high=15),
         OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
         OptionSpec("start", "centre", (), "start cell (default e5 on 8x8)"),
     )
@@ -171,7 +213,7 @@ class HexSlimeTrailGame(TrailGame):
     shape = "hex"
     player_names = ("Green", "Red")
     option_specs = (
-        OptionSpec("size", "10", tuple(map(str, range(4, 16))), "board size n"),
+        OptionSpec("size", 10, help="board size n", low=4, high=15),
         OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
         OptionSpec("start", "centre", (), "start cell (default e5 on 10x10)"),
     )

@@ -369,31 +369,20 @@ function joinNames(names) {
     : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-function reasonText(match) {
-  const o = match.outcome;
-  const first = match.players.filter((p) => p.place === 1).map((p) => p.name);
-  const last = match.players.filter((p) => p.place !== 1).map((p) => p.name);
-  if (o.reason === "goal" && o.winner) return `the snail reached ${first[0]}'s goal corner`;
-  if (o.reason === "stuck") return o.winner ? `${joinNames(last)} had no legal move` : "the snail is stuck";
-  if (o.reason === "resigned") return `${playerName(match, match.resigned)} resigned`;
-  return o.reason;
-}
-
+// The sentence comes from the server (the game declares its endings): no ending is known here.
 function describeOutcome(match) {
   const o = match.outcome;
-  const why = reasonText(match);
-  const tail = why ? `: ${why}.` : ".";
   const mine = mySeats(match);
-  if (o.places.every((place) => place === 1)) return { head: "Draw", detail: `Draw (${o.result})${tail}` };
+  const detail = `${match.result_sentence} (${o.result})`;
+  if (o.places.every((place) => place === 1)) return { head: "Draw", detail };
   const first = match.players.filter((p) => p.place === 1);
   const names = joinNames(first.map((p) => p.name));
-  const verb = first.length === 1 ? "wins" : "share first place";
-  let head = `${names} ${verb}`;
+  let head = `${names} ${first.length === 1 ? "wins" : "share first place"}`;
   if (mine.length === 1) {
     const me = match.players[mine[0] - 1];
     head = me.result === "win" ? "You win!" : me.result === "draw" ? "You share first place" : "You lose";
   }
-  return { head, detail: `${names} ${verb} (${o.result})${tail}` };
+  return { head, detail };
 }
 
 function statusText(match) {
@@ -437,7 +426,9 @@ function playerBar(match, p) {
   name.textContent = who;
   const note = document.createElement("span");
   note.className = "note";
-  if (p.result) note.textContent = { win: "wins", draw: "first (shared)", loss: `place ${p.place}` }[p.result];
+  // Two players: the other one simply lost; more: the place tells how far down.
+  const lost = match.players.length === 2 ? "lost" : `place ${p.place}`;
+  if (p.result) note.textContent = { win: "wins", draw: "first (shared)", loss: lost }[p.result];
   else if (p.out) note.textContent = "out";
   else if (p.to_move) note.textContent = match.thinking ? "thinking\u2026" : "to move";
   bar.append(chip, name, note);

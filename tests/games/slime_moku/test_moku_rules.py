@@ -38,10 +38,8 @@ def test_declarations() -> None:
     assert cls.player_colours == ("black", "white")
     assert cls.turn == TurnShape()
     specs = {spec.name: spec for spec in cls.option_specs}
-    assert specs["size"].default == "15" and specs["size"].choices == tuple(
-        str(n) for n in range(4, 20)
-    )
-    assert specs["k"].default == "5" and specs["k"].choices == ("4", "5")
+    assert specs["size"].default == 15 and specs["size"].allowed() == tuple(range(4, 20))
+    assert specs["k"].default == 5 and specs["k"].allowed() == (4, 5)
 
 
 @pytest.mark.parametrize(
@@ -62,7 +60,9 @@ def test_bad_options_are_refused(spec: str) -> None:
 
 
 def test_spec_names_non_default_options() -> None:
-    assert parse_game_spec("slime-moku size=7 k=4").spec == "slime-moku size=7 k=4"
+    game = parse_game_spec("slime-moku size=7 k=4")
+    assert game.options == {"size": 7, "k": 4} and (game.size, game.k) == (7, 4)
+    assert game.spec == "slime-moku size=7 k=4"
     assert get_game("slime-moku").spec == "slime-moku"
 
 

@@ -15,6 +15,7 @@ from slimetrail.core.game import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    outcome_sentence,
 )
 from slimetrail.core.registry import GAMES, get_game, parse_game_spec
 from slimetrail.games.slither.game import SlitherState
@@ -42,9 +43,10 @@ def test_both_games_are_registered_with_their_declarations():
         assert cls.turn.max_clicks == 3 and cls.turn.repeats
         assert set(cls.turn.actions) == {"swap", "pass"}
         specs = {spec.name: spec for spec in cls.option_specs}
-        assert specs["size"].default == "9" and specs["size"].choices[0] == "4"
-        assert specs["size"].choices[-1] == "19"
-        assert specs["pie"].default == "on" and set(specs["pie"].choices) == {"on", "off"}
+        assert specs["size"].default == 9 and specs["size"].allowed()[0] == 4
+        assert specs["size"].allowed()[-1] == 19
+        assert specs["pie"].default is True and specs["pie"].texts() == ("on", "off")
+    assert get_game("slither", pie="off").options == {"size": 9, "pie": False}
     assert parse_game_spec("slither-advanced size=13 pie=off").spec == (
         "slither-advanced size=13 pie=off"
     )
@@ -249,7 +251,10 @@ def test_after_a_swap_the_black_player_wins_bottom_to_top():
     state.push_str("b4")
     outcome = state.outcome()
     assert outcome is not None and outcome.winner == 2
-    assert "bottom and top" in outcome.reason
+    assert outcome.reason == "bottom-top"
+    # The sentence names the player who wears Black now.
+    names = [state.player_name(p) for p in (1, 2)]
+    assert outcome_sentence(game, outcome, names).endswith("connected bottom and top.")
     marks = state.view()["marks"]
     assert all("win" in marks[c] for c in ("b1", "b2", "b3", "b4"))
     assert "win" not in marks["c2"]

@@ -19,6 +19,7 @@ import os
 import sys
 import threading
 import time
+from typing import Any
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
@@ -610,3 +611,28 @@ def _mirror(state) -> dict[int, int] | None:
     if free != state.free:
         return None
     return {cell: flip(cell) for cell in cells_of(board.neighbours[state.snail])}
+
+
+class TrailSolver:
+    """The Slime Trail boards' :class:`~slimetrail.core.game.ExactSolver`: this module's
+    functions as the one object ``TrailGame.exact_solver()`` hands out."""
+
+    def can_solve(self, game: Game) -> bool:
+        return can_solve(game)
+
+    def solve(
+        self,
+        state: State,
+        *,
+        distance: bool = False,
+        time_limit: float | None = None,
+        **options: Any,
+    ) -> SolveResult:
+        """:func:`solve`, with its further keywords (``book``, ``stop``, ...)."""
+        return solve(state, distance=distance, time_limit=time_limit, **options)
+
+    def solve_long(self, state: State, **options: Any) -> SolveResult:
+        return solve_long(state, **options)
+
+
+SOLVER = TrailSolver()
