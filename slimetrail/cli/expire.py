@@ -45,8 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
-    from slimetrail.web.retention import expire_matches
+    from slimetrail.web.storage.retention import expire_matches
+    from slimetrail.web.storage.tables import (
+        default_db_url,
+        make_engine,
+        make_sessionmaker,
+        upgrade,
+    )
 
     url = args.db or default_db_url()
     try:

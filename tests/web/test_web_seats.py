@@ -19,8 +19,8 @@ from sqlalchemy import text
 from slimetrail import render
 from slimetrail.core.registry import get_game
 from slimetrail.web.app import create_app
-from slimetrail.web.db import make_engine, make_sessionmaker, upgrade
-from slimetrail.web.matches import MatchService
+from slimetrail.web.service.matches import MatchService
+from slimetrail.web.storage.tables import make_engine, make_sessionmaker, upgrade
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -380,7 +380,7 @@ def test_migration_moves_old_seats_and_moves_into_their_tables(backend, tmp_path
         url = request.getfixturevalue("pg_database")()
     engine = make_engine(url)
     config = Config()
-    config.set_main_option("script_location", "slimetrail.web:migrations")
+    config.set_main_option("script_location", "slimetrail.web.storage:migrations")
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0001")
