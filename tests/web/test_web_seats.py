@@ -19,6 +19,8 @@ from sqlalchemy import text
 from slimetrail import render
 from slimetrail.core.registry import get_game
 from slimetrail.web.app import create_app
+from slimetrail.web.errors import status_of
+from slimetrail.web.service.errors import MatchError
 from slimetrail.web.service.matches import MatchService
 from slimetrail.web.storage.tables import make_engine, make_sessionmaker, upgrade
 
@@ -360,9 +362,9 @@ def test_another_process_writing_the_match_forces_a_reload(client: TestClient) -
     assert seen["moves"] == ["a1", "d4"] and service.replays == before + 1
     # A move made on the stale position by the other process is refused, not lost.
     played = play(client, seen, seat, "b1")
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(MatchError) as refused:
         other.move(match["id"], seat, "c1", 2)
-    assert getattr(refused.value, "status", None) == 409
+    assert status_of(refused.value) == 409
     assert get(client, match["id"], seat)["moves"] == played["moves"] == ["a1", "d4", "b1"]
 
 
