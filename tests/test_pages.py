@@ -1,4 +1,4 @@
-"""The HTML pages served by ``slimetrail.web.pages``: home, rules and play shells.
+"""The HTML pages served by ``slimetrail.web.routes.pages``: home, rules and play shells.
 
 The browser behaviour is in test_browser.py; these check the server-side HTML in-process.
 """
@@ -19,7 +19,7 @@ from slimetrail.core.registry import GAMES, get_game, parse_game_spec
 from slimetrail.render import PALETTE
 from slimetrail.web.app import create_app
 from slimetrail.web.diagrams import DiagramError, render_diagram
-from slimetrail.web.pages import render_fragment, rules_fragment
+from slimetrail.web.routes.pages import render_fragment, rules_fragment
 from slimetrail.web.settings import Limits
 
 

@@ -43,9 +43,14 @@ def run(args: argparse.Namespace) -> int:
     require_extra("web", "expire")
     from sqlalchemy.exc import SQLAlchemyError
 
-    from slimetrail.web.db import default_db_url, make_engine, make_sessionmaker, upgrade
-    from slimetrail.web.retention import expire_matches
     from slimetrail.web.settings import Limits
+    from slimetrail.web.storage.retention import expire_matches
+    from slimetrail.web.storage.tables import (
+        default_db_url,
+        make_engine,
+        make_sessionmaker,
+        upgrade,
+    )
 
     defaults = Limits()  # the server's retention unless the command says otherwise
     unfinished = defaults.unfinished_days if args.unfinished_days is None else args.unfinished_days

@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     require_extra("web", "worker")
     from sqlalchemy.exc import SQLAlchemyError
 
-    from slimetrail.web.db import make_engine, make_sessionmaker, upgrade
     from slimetrail.web.live import MatchAnnouncer, is_postgres, new_origin
+    from slimetrail.web.storage.tables import make_engine, make_sessionmaker, upgrade
 
     if not is_postgres(args.db):
         print(f"slimetrail: error: the job queue needs PostgreSQL, not {args.db}", file=sys.stderr)
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"slimetrail: error: cannot open the database {args.db}: {detail}", file=sys.stderr)
         return 2
     from slimetrail.web.jobs import Worker
-    from slimetrail.web.matches import MatchService
+    from slimetrail.web.service.matches import MatchService
 
     service = MatchService(make_sessionmaker(engine), on_change=MatchAnnouncer(new_origin()))
     worker = Worker(

@@ -161,7 +161,8 @@ class LimitExcept:
 
     An in-flight cap counts requests the web process is working on; an analysis waits seconds
     for a worker without using the process, and a few of them holding every place would shed
-    all the moves.  Analyses are capped by their own queue (:mod:`slimetrail.web.admission`)."""
+    all the moves.  Analyses are capped by their own queue
+    (:mod:`slimetrail.web.service.admission`)."""
 
     def __init__(
         self, app: ASGIApp, limiter: Callable[..., ASGIApp], exempt: tuple[str, ...], **options: Any

@@ -3,8 +3,9 @@
 * :class:`RateLimits`: match creation and analysis requests per client in a moving window;
   over the rate a request is refused (429 with ``Retry-After``) before it does anything.  The
   storage is a ``limits`` URI (``Limits.rate_storage``); by default the server's database when
-  it is PostgreSQL (:mod:`slimetrail.web.pgstorage`: every process counts a client's requests
-  in one place), else ``memory://`` (SQLite: one process).  ``redis://...`` works too.
+  it is PostgreSQL (:mod:`slimetrail.web.storage.pgstorage`: every process counts a
+  client's requests in one place), else ``memory://`` (SQLite: one process).
+  ``redis://...`` works too.
 * :class:`InFlightLimit` (ASGI middleware): beyond ``limit`` HTTP requests being served at
   once a request waits a short while for a place, then is answered 503, rather than queueing
   for seconds behind the others (the thread pool and the database serve a few at a time,
@@ -25,10 +26,10 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from slimetrail.web.admission import Refused
 from slimetrail.web.live import is_postgres
-from slimetrail.web.pgstorage import PostgresStorage  # registers the postgresql:// scheme
+from slimetrail.web.service.admission import Refused
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.pgstorage import PostgresStorage  # registers the postgresql:// scheme
 
 CREATE, ANALYSE = "create", "analyse"
 WHAT = {CREATE: "new matches", ANALYSE: "analyses"}

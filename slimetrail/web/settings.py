@@ -15,7 +15,7 @@ from limits import parse
 
 @dataclass(frozen=True)
 class Limits:
-    # Worker pool admission (slimetrail.web.admission): jobs queued or running per client,
+    # Admission (slimetrail.web.service.admission): jobs queued or running per client,
     # computer moves and analyses waiting in total, and how long an analysis may wait.
     client_jobs: int = 8
     move_queue: int = 200
@@ -36,9 +36,9 @@ class Limits:
     # only queue in the interpreter (bench/web_load.py, bench/RESULTS.md).
     in_flight: int = 2
     in_flight_wait: float = 0.05
-    # Retention (slimetrail.web.retention): an unfinished match with no move for this many
-    # days, a finished one this many days after its last change, are deleted; checked every
-    # ``expiry_interval`` seconds by the server (0: never, leave it to ``slimetrail expire``).
+    # Retention (slimetrail.web.storage.retention): an unfinished match with no move for this
+    # many days, a finished one this many days after its last change, are deleted; checked
+    # every ``expiry_interval`` seconds by the server (0: never, leave it to ``slimetrail expire``).
     unfinished_days: float = 30.0
     finished_days: float = 180.0
     expiry_interval: float = 3600.0

@@ -1,23 +1,18 @@
-"""A bounded pool of worker processes for computer moves and analysis.
+"""The jobs a worker process runs: the computer's move, an analysis, the warm-up.
 
 Searches never run on the server's event loop: each job is a plain function of picklable
 arguments (game id, options, and the position: ``fen`` for a computer move, the move texts
-of an analysis request) run in a ``ProcessPoolExecutor``.  Inside a worker
-a job is also stopped by an interval timer once it overruns its time cap by a margin, so a
-search that ignores its ``time_limit`` cannot hold a worker for ever.
+of an analysis request), run by either backend of :mod:`slimetrail.web.service.computer`: a
+process pool of the web server (:mod:`slimetrail.web.service.pool`) or of ``slimetrail
+worker`` (:mod:`slimetrail.web.jobs`).  Inside a worker a job is also stopped by an interval
+timer once it overruns its time cap by a margin, so a search that ignores its
+``time_limit`` cannot hold a worker for ever.
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
-import os
 import signal
-import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from slimetrail.core.game import GameError, SolveTimeout, State
@@ -174,18 +169,6 @@ def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
         return solve(state, time_limit=time_limit)
 
 
-def _watch_parent() -> None:
-    """Worker initializer: exit once the server process is gone (even after kill -9)."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
-
-
 def warm_up() -> bool:
     """Load the AI and every registered game's compiled kernels before the first request."""
     import slimetrail.ai  # noqa: F401
@@ -193,38 +176,3 @@ def warm_up() -> bool:
     for game_id in GAMES:
         GAMES[game_id].warm_up()
     return True
-
-
-class WorkerPool:
-    """A bounded process pool, created on first use; jobs are awaited from the event loop."""
-
-    def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, not {workers}")
-        self.workers = workers
-        self._executor: ProcessPoolExecutor | None = None
-
-    @property
-    def executor(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # spawn: forking a process that runs threads (the server's) is unsafe.
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
-            )
-        return self._executor
-
-    async def run(self, func: Callable[..., Any], *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self.executor, func, *args)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): start a fresh pool and try once more.
-            self.shutdown()
-            return await loop.run_in_executor(self.executor, func, *args)
-
-    def shutdown(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None

@@ -10,12 +10,15 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from slimetrail.core.registry import get_game
 from slimetrail.web import jobs
-from slimetrail.web.admission import Refused
-from slimetrail.web.db import make_engine, make_sessionmaker, upgrade
 from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, libpq_url, notify
-from slimetrail.web.matches import ApiError, MatchService
+from slimetrail.web.service import queue as job_queue
+from slimetrail.web.service.admission import Refused
+from slimetrail.web.service.errors import MatchError
+from slimetrail.web.service.matches import MatchService
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.tables import make_engine, make_sessionmaker, upgrade
 
 
 @pytest.fixture
@@ -101,7 +104,7 @@ def test_every_stored_change_of_a_match_is_announced_with_its_version(db_url: st
     service = MatchService(make_sessionmaker(engine), on_change=Recorder("me"))
     live, token = service.create("slimetrail", {}, opponent="hotseat")
     service.move(live.id, token, "c3", 0)
-    with pytest.raises(ApiError):  # refused: nothing stored, nothing announced
+    with pytest.raises(MatchError):  # refused: nothing stored, nothing announced
         service.move(live.id, token, "c3", 0)
     service.undo(live.id, token, 1)
     service.resign(live.id, token)
@@ -115,34 +118,37 @@ def test_admission_counts_the_jobs_queued_in_the_database(db_url: str) -> None:
     limits = Limits(client_jobs=2, analysis_queue=3)
 
     async def scenario() -> list[int]:
-        first, second = jobs.JobQueue(db_url, limits), jobs.JobQueue(db_url, limits)
-        await first.open()
-        await second.open()
+        first, second = (
+            job_queue.QueueComputer(db_url, limits),
+            job_queue.QueueComputer(db_url, limits),
+        )
+        await first.start()
+        await second.start()
         statuses = []
 
-        async def ask(queue: jobs.JobQueue, kind: str, client: str) -> None:
+        async def ask(queue: job_queue.QueueComputer, kind: str, client: str) -> None:
             try:
                 await queue.admit(kind, client)
             except Refused as refused:
                 statuses.append(refused.status)
                 return
             statuses.append(200)
-            await queue.app.configure_task(jobs.ANALYSIS_TASK, queue=kind).defer_async(
+            await queue.app.configure_task(job_queue.ANALYSIS_TASK, queue=kind).defer_async(
                 client=client
             )
 
         try:
-            await ask(first, jobs.ANALYSIS_QUEUE, "x")
-            await ask(second, jobs.ANALYSIS_QUEUE, "x")
-            await ask(first, jobs.ANALYSIS_QUEUE, "x")  # x has 2 jobs: 429
-            await ask(second, jobs.ANALYSIS_QUEUE, "y")
-            await ask(first, jobs.ANALYSIS_QUEUE, "z")  # 3 analyses wait: 503 for anyone
-            await ask(second, jobs.COMPUTER_QUEUE, "z")  # computer moves are counted apart
+            await ask(first, job_queue.ANALYSIS_QUEUE, "x")
+            await ask(second, job_queue.ANALYSIS_QUEUE, "x")
+            await ask(first, job_queue.ANALYSIS_QUEUE, "x")  # x has 2 jobs: 429
+            await ask(second, job_queue.ANALYSIS_QUEUE, "y")
+            await ask(first, job_queue.ANALYSIS_QUEUE, "z")  # 3 analyses wait: 503 for anyone
+            await ask(second, job_queue.COMPUTER_QUEUE, "z")  # computer moves are counted apart
             assert await first.of_client("z") == 1
-            assert await first.waiting(jobs.COMPUTER_QUEUE) == 1
+            assert await first.waiting(job_queue.COMPUTER_QUEUE) == 1
         finally:
-            await first.close()
-            await second.close()
+            await first.stop()
+            await second.stop()
         return statuses
 
     assert asyncio.run(scenario()) == [200, 200, 429, 200, 503, 200]
@@ -151,39 +157,39 @@ def test_admission_counts_the_jobs_queued_in_the_database(db_url: str) -> None:
 def test_an_analysis_no_worker_takes_in_time_is_refused_and_taken_off_the_queue(
     db_url: str,
 ) -> None:
-    queue = jobs.JobQueue(db_url, Limits(analysis_wait=0.5))
+    queue = job_queue.QueueComputer(db_url, Limits(analysis_wait=0.5))
 
     async def scenario() -> tuple[int, int]:
-        await queue.open()
+        await queue.start()
         try:
             with pytest.raises(Refused) as refused:
-                await queue.analyse("slimetrail", {}, ["c3"], 1.0, "x", 1)
-            return refused.value.status, await queue.waiting(jobs.ANALYSIS_QUEUE)
+                await queue.run_analysis(get_game("slimetrail"), ["c3"], 1, "x", 1.0)
+            return refused.value.status, await queue.waiting(job_queue.ANALYSIS_QUEUE)
         finally:
-            await queue.close()
+            await queue.stop()
 
     assert asyncio.run(scenario()) == (503, 0)
 
 
 def test_one_waiting_computer_job_per_match(db_url: str) -> None:
     async def scenario() -> list[bool]:
-        queue = jobs.JobQueue(db_url)
-        await queue.open()
+        queue = job_queue.QueueComputer(db_url)
+        await queue.start()
         try:
             return [
-                await jobs.enqueue_computer(queue.app, "m1", 4, "c"),
-                await jobs.enqueue_computer(queue.app, "m1", 5, "c"),  # the waiting one plays
-                await jobs.enqueue_computer(queue.app, "m2", 0, "c"),
+                await job_queue.enqueue_computer(queue.app, "m1", 4, "c"),
+                await job_queue.enqueue_computer(queue.app, "m1", 5, "c"),  # the waiting one plays
+                await job_queue.enqueue_computer(queue.app, "m2", 0, "c"),
             ]
         finally:
-            await queue.close()
+            await queue.stop()
 
     assert asyncio.run(scenario()) == [True, False, True]
 
 
 def test_the_queue_tables_are_made_once_by_processes_starting_together(db_url: str) -> None:
     async def scenario() -> None:
-        await asyncio.gather(*(jobs.ensure_schema(db_url) for _ in range(3)))
+        await asyncio.gather(*(job_queue.ensure_schema(db_url) for _ in range(3)))
 
     asyncio.run(scenario())
     engine = make_engine(db_url)
@@ -224,13 +230,13 @@ def test_the_sweep_queues_a_move_for_a_computer_turn_that_has_no_job(db_url: str
     worker = jobs.Worker(service, db_url, workers=1)
 
     async def scenario() -> list[list[str]]:
-        await jobs.ensure_schema(db_url)
+        await job_queue.ensure_schema(db_url)
         async with worker.app.open_async():
             counts = []
             for _ in range(2):  # a second sweep finds the job and queues no other
                 await worker.sweep()
                 rows = await worker.app.connector.execute_query_all_async(
-                    jobs.MATCHES_WITH_JOBS, task=jobs.COMPUTER_TASK
+                    jobs.MATCHES_WITH_JOBS, task=job_queue.COMPUTER_TASK
                 )
                 counts.append(sorted(row["match_id"] for row in rows))
             return counts
@@ -250,20 +256,20 @@ def test_a_dead_workers_job_whose_match_has_a_waiting_job_is_ended_not_retried(
     worker = jobs.Worker(MatchService(make_sessionmaker(engine)), db_url, workers=1)
 
     async def scenario() -> tuple[str, bool, bool]:
-        await jobs.ensure_schema(db_url)
+        await job_queue.ensure_schema(db_url)
         async with worker.app.open_async():
             manager = worker.app.job_manager
             dead = await manager.register_worker()
-            assert await jobs.enqueue_computer(worker.app, "m1", 0, "c")
-            running = await manager.fetch_job([jobs.COMPUTER_QUEUE], worker_id=dead)
+            assert await job_queue.enqueue_computer(worker.app, "m1", 0, "c")
+            running = await manager.fetch_job([job_queue.COMPUTER_QUEUE], worker_id=dead)
             assert running is not None
-            assert await jobs.enqueue_computer(worker.app, "m1", 0, "c")  # a second one
+            assert await job_queue.enqueue_computer(worker.app, "m1", 0, "c")  # a second one
             await manager.unregister_worker(dead)  # its heartbeat is gone: it is stalled
             await worker.sweep()
             ended = list(await manager.list_jobs_async(id=running.id))
             alive = await manager.register_worker()
-            waiting = await manager.fetch_job([jobs.COMPUTER_QUEUE], worker_id=alive)
-            again = await manager.fetch_job([jobs.COMPUTER_QUEUE], worker_id=alive)
+            waiting = await manager.fetch_job([job_queue.COMPUTER_QUEUE], worker_id=alive)
+            again = await manager.fetch_job([job_queue.COMPUTER_QUEUE], worker_id=alive)
             return (
                 ended[0].status,
                 waiting is not None and waiting.id != running.id,

@@ -18,9 +18,9 @@ from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 from scaleout_site import START_TIMEOUT
 
-from slimetrail.web.pgstorage import PostgresStorage
 from slimetrail.web.ratelimit import RateLimits, rate_storage_uri
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.pgstorage import PostgresStorage
 
 
 @pytest.fixture
@@ -136,7 +136,7 @@ def test_two_web_processes_share_one_clients_creation_rate(db_url: str, tmp_path
 def test_rows_whose_window_has_passed_are_deleted_now_and_then(storages) -> None:
     from sqlalchemy import text
 
-    from slimetrail.web.pgstorage import CLEANUP_INTERVAL, COUNTERS, WINDOWS
+    from slimetrail.web.storage.pgstorage import CLEANUP_INTERVAL, COUNTERS, WINDOWS
 
     storage = storages[0]
     limiter = MovingWindowRateLimiter(storage)

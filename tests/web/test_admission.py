@@ -17,13 +17,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from slimetrail.core.registry import get_game
-from slimetrail.web import app as app_module
 from slimetrail.web import workers
-from slimetrail.web.admission import ANALYSIS, MOVE, Admission, Refused
 from slimetrail.web.app import create_app
-from slimetrail.web.db import MatchRow
-from slimetrail.web.matches import move_seed
+from slimetrail.web.service.admission import ANALYSIS, MOVE, Admission, Refused
+from slimetrail.web.service.matches import move_seed
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.tables import MatchRow
 
 # -- the admission class over fake workers -------------------------------------------------
 
@@ -163,7 +162,7 @@ def app_client(tmp_path, limits: Limits, client: str = "testclient") -> TestClie
 
 @pytest.fixture
 def short_analyses(monkeypatch) -> None:
-    monkeypatch.setattr(app_module, "ANALYSE_TIME", 1.5)
+    monkeypatch.setattr("slimetrail.web.service.computer.ANALYSE_TIME", 1.5)
 
 
 def matches(client: TestClient) -> int:
@@ -226,7 +225,7 @@ def test_computer_moves_overtake_analyses_and_are_real_searches(
     # shorter than the analyses queued ahead of the moves.
     monkeypatch.setattr(workers, "OVERRUN_FACTOR", 1.0)
     monkeypatch.setattr(workers, "OVERRUN_SECONDS", 0.0)
-    monkeypatch.setattr(app_module, "POOL_MARGIN", 2.0)
+    monkeypatch.setattr("slimetrail.web.service.pool.POOL_MARGIN", 2.0)
     with app_client(tmp_path, Limits(client_jobs=10, analysis_wait=300)) as client:
         first, _ = in_thread(client.post, "/api/analyse", json=HARD)
         wait_until(lambda: client.app.state.admission.stats()["started"][ANALYSIS] == 1)

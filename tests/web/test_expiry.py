@@ -12,10 +12,17 @@ from sqlalchemy import func, select, update
 
 from slimetrail.cli.main import main
 from slimetrail.web.app import create_app
-from slimetrail.web.db import MatchRow, MoveRow, SeatRow, make_engine, make_sessionmaker, upgrade
-from slimetrail.web.matches import MatchService
-from slimetrail.web.retention import expire_matches
+from slimetrail.web.service.matches import MatchService
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.retention import expire_matches
+from slimetrail.web.storage.tables import (
+    MatchRow,
+    MoveRow,
+    SeatRow,
+    make_engine,
+    make_sessionmaker,
+    upgrade,
+)
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -78,11 +85,12 @@ def test_the_policy_deletes_exactly_the_expired_matches(db_url: str) -> None:
     assert rows(service, MoveRow, waiting) == 1
     assert expire_matches(service.sessions, 30, 180, now=NOW) == 0
     # A match held in memory is gone too: its link answers 404.
-    from slimetrail.web.matches import ApiError
+    from slimetrail.web.errors import status_of
+    from slimetrail.web.service.errors import MatchError
 
-    with pytest.raises(ApiError) as missing:
+    with pytest.raises(MatchError) as missing:
         service.load(abandoned)
-    assert missing.value.status == 404
+    assert status_of(missing.value) == 404
     # Two days on, `waiting` (31 days without a move) and `recent_end` (181) have expired.
     later = NOW + timedelta(days=2)
     assert expire_matches(service.sessions, 30, 180, now=later) == 2
@@ -90,7 +98,7 @@ def test_the_policy_deletes_exactly_the_expired_matches(db_url: str) -> None:
 
 
 def test_expiry_works_in_batches(db_url: str, monkeypatch) -> None:
-    from slimetrail.web import retention
+    from slimetrail.web.storage import retention
 
     monkeypatch.setattr(retention, "BATCH", 2)
     service = service_for(db_url)

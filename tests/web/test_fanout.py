@@ -12,7 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from slimetrail.web.app import TRY_AGAIN_LATER, create_app
+from slimetrail.web import views
+from slimetrail.web.app import create_app
+from slimetrail.web.hub import TRY_AGAIN_LATER
 from slimetrail.web.settings import Limits
 
 WATCHERS = 24
@@ -36,13 +38,13 @@ def test_each_kind_of_view_is_built_once_per_change(client: TestClient, monkeypa
     match_id, token = hotseat(client)
     loop_thread = client.portal.call(threading.current_thread)
     builders = []
-    real = hub.service.match_json
+    real = views.match_json
 
     def spy(*args):
         builders.append(threading.current_thread())
         return real(*args)
 
-    monkeypatch.setattr(hub.service, "match_json", spy)
+    monkeypatch.setattr(views, "match_json", spy)
 
     with ExitStack() as stack:
         spectators = [

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from slimetrail.core.registry import get_game
 from slimetrail.web.app import create_app
-from slimetrail.web.matches import steps_to_go
 from slimetrail.web.settings import Limits
+from slimetrail.web.views import steps_to_go
 
 SNAKE_PIT = get_game("snake-pit")
 

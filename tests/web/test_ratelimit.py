@@ -18,9 +18,9 @@ from sqlalchemy import func, select
 
 from slimetrail.core.registry import get_game
 from slimetrail.web.app import create_app
-from slimetrail.web.db import MatchRow
 from slimetrail.web.ratelimit import InFlightLimit
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.tables import MatchRow
 
 RECORD = '[Game "slimetrail"]\n\n1. e4 *\n'
 

@@ -31,7 +31,7 @@ from slimetrail.core.game import (
 from slimetrail.core.registry import GAMES, get_game, register
 from slimetrail.render import PALETTE, SHAPES, board_svg, fit_size, palette_css, state_svg
 from slimetrail.web.diagrams import DiagramError, render_diagram
-from slimetrail.web.pages import default_level
+from slimetrail.web.routes.pages import default_level
 
 SVG = "{http://www.w3.org/2000/svg}"
 WEB = Path(__file__).parents[2] / "slimetrail" / "web"
@@ -442,7 +442,7 @@ def test_every_colour_drawn_comes_from_the_palette() -> None:
     [
         "static/style.css",
         "diagrams.py",
-        "pages.py",
+        "routes/pages.py",
         "templates/home.html",
         "templates/base.html",
         "templates/rules.html",

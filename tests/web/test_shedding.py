@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from slimetrail.web.app import create_app
-from slimetrail.web.db import MatchRow
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.tables import MatchRow
 
 HELD = "heldmatch"  # a match id whose lookup blocks until released
 

@@ -96,7 +96,7 @@ def test_migrations_build_exactly_the_models_schema(backend, tmp_path, request) 
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    from slimetrail.web.db import Base, make_engine, upgrade
+    from slimetrail.web.storage.tables import Base, make_engine, upgrade
 
     if backend == "sqlite":
         url = f"sqlite:///{tmp_path / 'schema.db'}"
@@ -798,11 +798,9 @@ def test_worker_jobs_are_stopped_at_their_hard_cap() -> None:
 
 
 def test_a_failed_computer_move_is_retried(tmp_path, monkeypatch) -> None:
-    from slimetrail.web import app as app_module
-
-    monkeypatch.setattr(app_module, "RETRY_DELAY", 0.05)
+    monkeypatch.setattr("slimetrail.web.service.pool.RETRY_DELAY", 0.05)
     app = create_app(f"sqlite:///{tmp_path / 'retry.db'}", workers=1, move_time=0.2)
-    store = app.state.store
+    store = app.state.service
     real, failures = store.computer_move, []
 
     def flaky(*args):
@@ -822,7 +820,7 @@ def test_the_pool_recovers_when_a_worker_dies() -> None:
     import os
     from concurrent.futures.process import BrokenProcessPool
 
-    from slimetrail.web.workers import WorkerPool
+    from slimetrail.web.service.pool import WorkerPool
 
     async def scenario() -> int:
         pool = WorkerPool(1)

@@ -19,8 +19,10 @@ from sqlalchemy import text
 from slimetrail import render
 from slimetrail.core.registry import get_game
 from slimetrail.web.app import create_app
-from slimetrail.web.db import make_engine, make_sessionmaker, upgrade
-from slimetrail.web.matches import MatchService
+from slimetrail.web.errors import status_of
+from slimetrail.web.service.errors import MatchError
+from slimetrail.web.service.matches import MatchService
+from slimetrail.web.storage.tables import make_engine, make_sessionmaker, upgrade
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -360,9 +362,9 @@ def test_another_process_writing_the_match_forces_a_reload(client: TestClient) -
     assert seen["moves"] == ["a1", "d4"] and service.replays == before + 1
     # A move made on the stale position by the other process is refused, not lost.
     played = play(client, seen, seat, "b1")
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(MatchError) as refused:
         other.move(match["id"], seat, "c1", 2)
-    assert getattr(refused.value, "status", None) == 409
+    assert status_of(refused.value) == 409
     assert get(client, match["id"], seat)["moves"] == played["moves"] == ["a1", "d4", "b1"]
 
 
@@ -380,7 +382,7 @@ def test_migration_moves_old_seats_and_moves_into_their_tables(backend, tmp_path
         url = request.getfixturevalue("pg_database")()
     engine = make_engine(url)
     config = Config()
-    config.set_main_option("script_location", "slimetrail.web:migrations")
+    config.set_main_option("script_location", "slimetrail.web.storage:migrations")
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0001")

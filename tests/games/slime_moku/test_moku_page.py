@@ -6,7 +6,7 @@ import re
 from html import unescape
 
 from slimetrail.core.registry import GAMES, parse_game_spec
-from slimetrail.web.pages import render_fragment, rules_fragment
+from slimetrail.web.routes.pages import render_fragment, rules_fragment
 
 
 def test_rules_page_diagrams() -> None:

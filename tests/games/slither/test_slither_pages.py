@@ -9,7 +9,7 @@ import pytest
 
 from slimetrail.core.game import IllegalMoveError
 from slimetrail.core.registry import GAMES, parse_game_spec
-from slimetrail.web.pages import render_fragment, rules_fragment
+from slimetrail.web.routes.pages import render_fragment, rules_fragment
 
 
 @pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])

@@ -122,7 +122,7 @@ def upgrade(engine: Engine) -> None:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", "slimetrail.web:migrations")
+    config.set_main_option("script_location", "slimetrail.web.storage:migrations")
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
             # Several processes starting at once on one database migrate it one at a time.

@@ -1,8 +1,8 @@
-"""Alembic environment: migrations always run on the connection handed over by ``db.upgrade``."""
+"""Alembic environment: migrations run on the connection handed over by ``tables.upgrade``."""
 
 from alembic import context
 
-from slimetrail.web.db import Base
+from slimetrail.web.storage.tables import Base
 
 connection = context.config.attributes["connection"]
 context.configure(

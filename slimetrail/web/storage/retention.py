@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.orm import sessionmaker
 
-from slimetrail.web.db import UNFINISHED, MatchRow, MoveRow, SeatRow
+from slimetrail.web.storage.tables import UNFINISHED, MatchRow, MoveRow, SeatRow
 
 BATCH = 500  # matches per transaction: short transactions beside the live traffic
 

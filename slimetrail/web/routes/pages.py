@@ -5,6 +5,7 @@ WebSocket, and draws any game from ``board`` + ``view`` + ``legal``, so a new ga
 page code.  Each game's rules text is an HTML fragment in its own package folder
 (``<game package>/rules/<game id>.html``), rendered as a Jinja template whose
 ``{{ diagram(...) }}`` calls draw board diagrams from the engine (``slimetrail.web.diagrams``).
+Errors on a page (rather than the API) answer with a styled error page.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
+from slimetrail.web.deps import Service
 from slimetrail.web.diagrams import page_diagrams
-from slimetrail.web.matches import ApiError
+from slimetrail.web.errors import status_of
+from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 # Rules fragments: a name the fragment does not define is an error, not an empty string.
 fragments = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
 
@@ -154,17 +157,15 @@ def rules(request: Request, game_id: str) -> HTMLResponse:
 
 
 @router.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-def play(request: Request, match_id: str, seat: str = "") -> HTMLResponse:
+def play(request: Request, match_id: str, service: Service, seat: str = "") -> HTMLResponse:
     try:
-        loaded = request.app.state.store.load(match_id)
-    except ApiError as exc:
-        if exc.status != 404:
-            raise
+        loaded = service.load(match_id)
+    except NotFound:
         detail = f"There is no game {match_id!r} here: the link may be mistyped or incomplete."
         return error_page(request, 404, detail, heading="No such game")
     try:
         loaded.held_by(seat)
-    except ApiError:
+    except SeatRefused:
         # A mistyped seat link: say so rather than draw a spectator's page with a dead token.
         detail = "This seat link is not valid for this game: it may be mistyped or incomplete."
         ways = [(f"/play/{match_id}", "Watch this game"), ("/", "Start a new game")]
@@ -234,7 +235,7 @@ def install_error_pages(app: FastAPI) -> None:
         RequestValidationError: request_validation_exception_handler,
     }
 
-    for kind in (ApiError, GameError, StarletteHTTPException, RequestValidationError):
+    for kind in (MatchError, GameError, StarletteHTTPException, RequestValidationError):
         previous = app.exception_handlers.get(kind) or fallbacks[kind]
 
         async def handler(request: Request, exc: Exception, previous: Any = previous) -> Response:
@@ -247,8 +248,8 @@ def install_error_pages(app: FastAPI) -> None:
 
 def error_detail(request: Request, exc: Exception) -> tuple[int, str]:
     """The status and the sentence an error page shows for ``exc``."""
-    if isinstance(exc, ApiError):
-        return exc.status, exc.message
+    if isinstance(exc, MatchError):
+        return status_of(exc), exc.message
     if isinstance(exc, StarletteHTTPException):
         text = exc.detail if isinstance(exc.detail, str) else ""
         if exc.status_code == 404 and text in ("", "Not Found"):

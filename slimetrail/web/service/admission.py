@@ -1,15 +1,20 @@
-"""Admission to the worker pool: computer moves first, analyses after, every queue capped.
+"""Admission of computer moves and analyses: one policy, one set of caps and messages.
 
-The pool's own queue is first come, first served and unbounded, so jobs are handed to it only
-when a worker is free (it never holds a backlog); the backlog waits here instead, one queue
-per kind, and a freed worker takes the oldest computer move before any analysis.
+:class:`AdmissionPolicy` decides for both backends of :mod:`slimetrail.web.service.computer`
+on the numbers of :class:`slimetrail.web.settings.Limits`: 429 when a client already has
+``client_jobs`` jobs queued or running, 503 when ``move_queue`` computer moves or
+``analysis_queue`` analyses wait, and 503 when no worker was free within the wait.  The
+in-process pool counts its jobs here (:class:`Admission`); the durable queue counts them in
+the database, over every process.
 
-A job is admitted in two steps, so that a request can be refused before it changes anything:
-:meth:`Admission.reserve` takes a place (or raises :class:`Refused` at once: 429 when the
-client already has ``client_jobs`` jobs queued or running, 503 when the kind's queue is
-full), and :meth:`Admission.run` waits for a worker and runs the job; :meth:`Admission.submit`
-does both.  A job's time limit starts when it starts: waiting is never a reason to cut a
-search short.  The numbers come from :class:`slimetrail.web.settings.Limits`.
+:class:`Admission` is the worker pool's gate.  The pool's own queue is first come, first
+served and unbounded, so jobs are handed to it only when a worker is free (it never holds a
+backlog); the backlog waits here instead, one queue per kind, and a freed worker takes the
+oldest computer move before any analysis.  A job is admitted in two steps, so that a request
+can be refused before it changes anything: :meth:`Admission.reserve` takes a place (or raises
+:class:`Refused` at once), and :meth:`Admission.run` waits for a worker and runs the job;
+:meth:`Admission.submit` does both.  A job's time limit starts when it starts: waiting is
+never a reason to cut a search short.
 """
 
 from __future__ import annotations
@@ -19,10 +24,9 @@ import math
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from slimetrail.web.settings import Limits
-from slimetrail.web.workers import WorkerPool
 
 MOVE, ANALYSIS = "move", "analysis"
 KINDS = (MOVE, ANALYSIS)  # in priority order
@@ -40,6 +44,54 @@ class Refused(Exception):
         self.status, self.message, self.retry_after = status, message, retry_after
 
 
+class AdmissionPolicy:
+    """Whether a client may have one more job of a kind, by the jobs counted so far;
+    ``retry_after(jobs)``: the seconds after which ``jobs`` jobs ahead have likely gone."""
+
+    def __init__(self, limits: Limits, retry_after: Callable[[int], int]) -> None:
+        self.limits, self.retry_after = limits, retry_after
+
+    def capacity(self, kind: str) -> int:
+        return self.limits.move_queue if kind == MOVE else self.limits.analysis_queue
+
+    def check_client(self, mine: int) -> None:
+        """429 when the client already has ``client_jobs`` jobs queued or running."""
+        if mine >= self.limits.client_jobs:
+            raise Refused(
+                429,
+                f"you already have {mine} computer moves or analyses queued or running "
+                f"(at most {self.limits.client_jobs}); wait for them to finish",
+                self.retry_after(mine),
+            )
+
+    def check_queue(self, kind: str, waiting: int) -> None:
+        """503 when the kind's queue is full."""
+        if waiting >= self.capacity(kind):
+            raise Refused(
+                503,
+                f"the server is busy: {waiting} {NAMES[kind]} are waiting "
+                f"(at most {self.capacity(kind)}); try again shortly",
+                self.retry_after(waiting),
+            )
+
+    def no_worker(self, kind: str, wait: float | None, waiting: int) -> Refused:
+        """The refusal of a job that found no worker free within ``wait`` seconds."""
+        return Refused(
+            503,
+            f"the server is busy: no worker was free for this {kind} within "
+            f"{wait:g} s; try again shortly",
+            self.retry_after(waiting),
+        )
+
+
+class Workers(Protocol):
+    """What the gate needs of a pool: its size, and running a job in a worker."""
+
+    workers: int
+
+    async def run(self, func: Callable[..., Any], *args: Any) -> Any: ...
+
+
 class Ticket:
     """A job's place: reserved (counted, not yet running), running (holds a worker), done."""
 
@@ -54,8 +106,9 @@ class Ticket:
 
 
 class Admission:
-    def __init__(self, pool: WorkerPool, limits: Limits, job_seconds: float = 1.0) -> None:
+    def __init__(self, pool: Workers, limits: Limits, job_seconds: float = 1.0) -> None:
         self.pool, self.limits, self.job_seconds = pool, limits, job_seconds
+        self.policy = AdmissionPolicy(limits, self.retry_after)
         self.free = pool.workers
         self.queues: dict[str, deque[Ticket]] = {kind: deque() for kind in KINDS}
         self.waiting = dict.fromkeys(KINDS, 0)  # reserved tickets per kind
@@ -65,9 +118,6 @@ class Admission:
         # everything touching the futures runs on the event loop.
         self.lock = threading.Lock()
 
-    def capacity(self, kind: str) -> int:
-        return self.limits.move_queue if kind == MOVE else self.limits.analysis_queue
-
     def reserve(self, kind: str, client: str, *, force: bool = False) -> Ticket:
         """A place in ``kind``'s queue for ``client``, or :class:`Refused`; ``force``: the
         server's own work (a game resumed at startup, a retry) is never refused."""
@@ -75,21 +125,8 @@ class Admission:
             raise ValueError(f"unknown job kind {kind!r}")
         with self.lock:
             if not force:
-                mine = self.per_client.get(client, 0)
-                if mine >= self.limits.client_jobs:
-                    raise Refused(
-                        429,
-                        f"you already have {mine} computer moves or analyses queued or running "
-                        f"(at most {self.limits.client_jobs}); wait for them to finish",
-                        self.retry_after(mine),
-                    )
-                if self.waiting[kind] >= self.capacity(kind):
-                    raise Refused(
-                        503,
-                        f"the server is busy: {self.waiting[kind]} {NAMES[kind]} are waiting "
-                        f"(at most {self.capacity(kind)}); try again shortly",
-                        self.retry_after(self.waiting[kind]),
-                    )
+                self.policy.check_client(self.per_client.get(client, 0))
+                self.policy.check_queue(kind, self.waiting[kind])
             self.waiting[kind] += 1
             self.per_client[client] = self.per_client.get(client, 0) + 1
         return Ticket(self, kind, client)
@@ -123,12 +160,7 @@ class Admission:
             await asyncio.wait_for(self._turn(ticket), wait)
         except TimeoutError:
             self._done(ticket)  # reserved, or given a worker just as the wait ran out
-            raise Refused(
-                503,
-                f"the server is busy: no worker was free for this {ticket.kind} within "
-                f"{wait:g} s; try again shortly",
-                self.retry_after(self.waiting[ticket.kind]),
-            ) from None
+            raise self.policy.no_worker(ticket.kind, wait, self.waiting[ticket.kind]) from None
         except BaseException:
             self._done(ticket)
             raise

@@ -28,7 +28,7 @@ from limits.storage import MovingWindowSupport, Storage
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from slimetrail.web.db import make_engine
+from slimetrail.web.storage.tables import make_engine
 
 WINDOWS, COUNTERS = "slimetrail_rate_windows", "slimetrail_rate_counters"
 CLEANUP_INTERVAL = 300.0

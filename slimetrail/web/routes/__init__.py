@@ -1,0 +1,1 @@
+"""The routers of the web app, one per concern: pages, matches, analysis, live updates."""

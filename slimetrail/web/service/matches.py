@@ -1,0 +1,596 @@
+"""The match service between the web and the games: seats, live positions, moves, turn checks.
+
+A match has N seats, one per player of its game (a seat IS a player number; colours come
+from ``state.colours()``, so a pie ``swap`` exchanges them): a person holding a secret token
+(one token on several seats is a hotseat game; each friend invited by link has their own),
+or the computer at a level.
+
+Every live match is held in memory once (:class:`Live`, in a bounded LRU cache keyed by match
+id): a move is checked and made on that position, written with a conditional update on the
+row's ``version`` (two writers racing on one match cannot both succeed, and a failed request
+leaves nothing changed), and costs no replay.  Each request first reads the row's
+``version``: when another process has written the match meanwhile, the match is loaded again
+-- the one place where moves are replayed (:attr:`MatchService.replays` counts it).  Every
+method is synchronous (the app runs them in threads).  The SQL is the repository's
+(:mod:`slimetrail.web.storage.repository`); what a page reads is :mod:`slimetrail.web.views`;
+a refusal is a domain error (:mod:`slimetrail.web.service.errors`), never an HTTP status.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from cachetools import LRUCache
+from sqlalchemy.orm import sessionmaker
+
+from slimetrail.core.game import RESIGNED, Game, GameError, Outcome, State
+from slimetrail.core.registry import get_game
+from slimetrail.web.service.errors import (
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    NotYourTurn,
+    SeatRefused,
+)
+from slimetrail.web.storage.repository import (
+    MatchRepository,
+    RowState,
+    Seat,
+    StaleWrite,
+    StoredMatch,
+)
+from slimetrail.web.storage.tables import COMPUTER, HUMAN, UNFINISHED
+
+MAX_RECORD_CHARS = 1_000_000
+CACHE_SIZE = 2_000
+# What a creator may ask for each seat.
+SEAT_KINDS = ("me", "friend", "computer")
+# The two-player shape of the first API: ``opponent`` with ``side`` and ``level``.
+OPPONENTS = ("computer", "hotseat", "friend")
+# Match ids are token_urlsafe text; anything else (NUL bytes, say, which PostgreSQL refuses in
+# a query) cannot name a match, so it never reaches the database.
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+T = TypeVar("T")
+
+
+@dataclass
+class Live:
+    """One match in memory: its seats and its current position (``state`` after ``moves``).
+
+    Read and changed only under ``lock``; ``version`` is the row's version it matches.
+    """
+
+    id: str
+    game: Game
+    state: State
+    moves: list[str]
+    movers: list[int]
+    seats: list[Seat]
+    creator_seat: int
+    version: int
+    resigned: int | None = None
+    rematch: str | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    def outcome(self) -> Outcome | None:
+        if self.resigned is not None:
+            return resignation(self.game.num_players, self.resigned)
+        return self.state.outcome()
+
+    def seat(self, player: int) -> Seat:
+        return self.seats[player - 1]
+
+    @property
+    def thinking(self) -> bool:
+        """Whether the computer is to move."""
+        return self.outcome() is None and self.seat(self.state.to_move).kind == COMPUTER
+
+    def held_by(self, token: str | None) -> tuple[int, ...]:
+        """The players whose seat ``token`` holds (several: hotseat); () without a token.
+
+        A token that is given but holds no seat of this match is refused: a player whose
+        link is mistyped should be told, not silently shown a spectator's view.
+        """
+        if not token:
+            return ()
+        held = tuple(
+            seat.player
+            for seat in self.seats
+            if seat.token is not None
+            and secrets.compare_digest(seat.token.encode(), token.encode())
+        )
+        if not held:
+            raise SeatRefused("this seat link is not valid for this match")
+        return held
+
+    def people(self) -> int:
+        """How many different people hold seats (a hotseat player counts once)."""
+        return len({seat.token for seat in self.seats if seat.kind == HUMAN})
+
+    def has_computer(self) -> bool:
+        return any(seat.kind == COMPUTER for seat in self.seats)
+
+    def position_at(self, ply: int | None) -> tuple[int, State]:
+        """The position after ``ply`` moves (the current one for ``None``), as a copy."""
+        wanted = self.ply if ply is None else ply
+        if not 0 <= wanted <= self.ply:
+            raise InvalidRequest(f"ply {wanted} is out of range: the match has {self.ply} moves")
+        state = self.state.copy()
+        for _ in range(self.ply - wanted):
+            state.pop()
+        return wanted, state
+
+    def row_state(self) -> RowState:
+        return RowState(self.ply, self.state.to_move, self.resigned, result_text(self))
+
+
+def resignation(num_players: int, resigner: int) -> Outcome:
+    """The resigner is ranked last; everybody else shares first place (the only winner of
+    a two-player game)."""
+    others = [p for p in range(1, num_players + 1) if p != resigner]
+    return Outcome.ranking([others, resigner], reason=RESIGNED)
+
+
+def result_text(live: Live) -> str:
+    outcome = live.outcome()
+    return UNFINISHED if outcome is None else outcome.result_text()
+
+
+def move_seed(match_id: str, ply: int) -> int:
+    """A stable seed per match and ply, so a resumed computer move is the same move."""
+    digest = hashlib.sha256(f"{match_id}:{ply}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def make_game(game_id: str, options: dict[str, Any]) -> Game:
+    """The game; :class:`InvalidRequest` names the unknown game or the bad option."""
+    try:
+        return get_game(game_id, **options)
+    except GameError as exc:
+        raise InvalidRequest(str(exc)) from None
+
+
+def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], list[int]]:
+    """The position after ``texts``, their canonical forms and who made each;
+    :class:`InvalidRequest` names a bad move."""
+    state = game.new_state()
+    canonical, movers = [], []
+    for number, text in enumerate(texts, 1):
+        if state.outcome() is not None:
+            raise InvalidRequest(f"move {number} ({text!r}): the game is already over")
+        try:
+            move = state.parse_move(text)
+        except GameError as exc:
+            raise InvalidRequest(f"move {number} ({text!r}): {exc}") from None
+        canonical.append(state.move_str(move))
+        movers.append(state.to_move)
+        state.push(move)
+    return state, canonical, movers
+
+
+def seats_from_request(
+    game: Game, seats: list[dict[str, Any]] | None, opponent: str, level: int, side: int
+) -> list[dict[str, Any]]:
+    """The seat requests (``{"kind": "me" | "friend" | "computer", "level": n}``) of a new
+    match; without ``seats``, from the two-player shape ``opponent``/``side``/``level``."""
+    n = game.num_players
+    if seats is None:
+        if opponent not in OPPONENTS:
+            raise InvalidRequest(f"opponent {opponent!r} is not one of {', '.join(OPPONENTS)}")
+        if not 1 <= side <= n:
+            raise InvalidRequest(f"side {side!r} is not a player of {game.id} (1 to {n})")
+        other = {"computer": "computer", "hotseat": "me", "friend": "friend"}[opponent]
+        seats = [
+            {"kind": "me"} if player == side else {"kind": other, "level": level}
+            for player in range(1, n + 1)
+        ]
+    if len(seats) != n:
+        raise InvalidRequest(f"{game.id} has {n} players: give {n} seats, not {len(seats)}")
+    from slimetrail.ai import levels_for
+
+    available = levels_for(game)  # each game has its own ladder of levels
+    for number, seat in enumerate(seats, 1):
+        kind = seat.get("kind")
+        if kind not in SEAT_KINDS:
+            raise InvalidRequest(
+                f"seat {number}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}"
+            )
+        if kind == "computer" and seat.get("level") not in available:
+            raise InvalidRequest(
+                f"seat {number}: level {seat.get('level')!r} is not one of "
+                f"{', '.join(map(str, available))}"
+            )
+    if not any(seat["kind"] == "me" for seat in seats):
+        raise InvalidRequest("at least one seat must be yours (kind 'me')")
+    return seats
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def replace_player(seat: Seat, player: int) -> Seat:
+    return Seat(player, seat.kind, seat.token, seat.level)
+
+
+class MatchService:
+    def __init__(
+        self,
+        sessions: sessionmaker,
+        cache_size: int = CACHE_SIZE,
+        on_change: Callable[[Any, str, int], None] | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.repository = MatchRepository(sessions, on_change)
+        # The live matches of this process, the least recently used dropped beyond the size.
+        self.cache: LRUCache[str, Live] = LRUCache(maxsize=cache_size)
+        self.cache_lock = threading.Lock()
+        # Matches loaded from the database and replayed (the only replays a request makes).
+        self.replays = 0
+
+    # -- the live matches ----------------------------------------------------------
+
+    def cached(self, match_id: str) -> Live | None:
+        with self.cache_lock:
+            return self.cache.get(match_id)
+
+    def remember(self, live: Live) -> None:
+        with self.cache_lock:
+            self.cache[live.id] = live
+
+    def forget(self, live: Live) -> None:
+        """Drop ``live`` from memory (not a newer entry another thread may have put)."""
+        with self.cache_lock:
+            if self.cache.get(live.id) is live:
+                del self.cache[live.id]
+
+    # -- reading -------------------------------------------------------------------
+
+    def load(self, match_id: str) -> Live:
+        """The live match, from memory if no process has written it since it was loaded."""
+        version = self.repository.version(match_id) if MATCH_ID.fullmatch(match_id) else None
+        if version is None:
+            raise NotFound(f"no match {match_id!r}")
+        live = self.cached(match_id)
+        if live is not None and live.version < version:
+            # A write of this process may be between its commit and counting it in memory
+            # (under the match's lock): wait for it rather than replay the match.
+            with live.lock:
+                pass
+        # Versions only grow, and memory counts a write after its commit: a version read
+        # before a write of this process committed is older than memory, not newer.
+        if live is not None and live.version >= version:
+            return live
+        live = self.read(match_id)
+        self.remember(live)
+        return live
+
+    def read(self, match_id: str) -> Live:
+        """The match as stored, its moves replayed."""
+        stored = self.repository.read(match_id)
+        if stored is None:
+            raise NotFound(f"no match {match_id!r}")
+        game = get_game(stored.game, **stored.options)
+        state = game.new_state()
+        for text, _ in stored.moves:
+            state.push_str(text)
+        self.replays += 1
+        return Live(
+            id=stored.id,
+            game=game,
+            state=state,
+            moves=[text for text, _ in stored.moves],
+            movers=[player for _, player in stored.moves],
+            seats=stored.seats,
+            creator_seat=stored.creator_seat,
+            version=stored.version,
+            resigned=stored.resigned,
+            rematch=stored.rematch,
+        )
+
+    def locked(self, match_id: str, func: Callable[[Live], T]) -> T:
+        """``func(live)`` under the match's lock, on its current position."""
+        live = self.load(match_id)
+        with live.lock:
+            return func(live)
+
+    def has_computer(self, match_id: str) -> bool:
+        """Whether the match has a computer seat (seats never change: memory will do)."""
+        live = self.cached(match_id) or self.load(match_id)
+        return live.has_computer()
+
+    def pending_computer_moves(self) -> list[tuple[str, int]]:
+        """``(match id, ply)`` of every unfinished match whose computer is to move."""
+        return self.repository.pending_computer_moves()
+
+    @staticmethod
+    def opponent(live: Live) -> str:
+        """``computer``, ``hotseat`` or ``friend``: the kind of game in the first API's words."""
+        if live.has_computer():
+            return "computer"
+        return "hotseat" if live.people() == 1 else "friend"
+
+    @staticmethod
+    def undo_plies(live: Live, held: tuple[int, ...]) -> int:
+        """How many moves an undo by the holder of ``held`` takes back (0: none)."""
+        for back in range(1, live.ply + 1):
+            if live.movers[-back] in held:
+                return back
+        return 0
+
+    @classmethod
+    def next_clicks(cls, live: Live, token: str | None, prefix: list[str]) -> dict[str, Any]:
+        """The next legal clicks after ``prefix`` for the player to move, if ``token`` holds
+        that player's seat (call under the lock)."""
+        cls.check_turn(live, cls.held_required(live, token))
+        try:
+            return live.state.next_clicks(prefix)
+        except GameError as exc:
+            raise InvalidRequest(str(exc)) from None
+
+    # -- changes -------------------------------------------------------------------
+
+    def create(
+        self,
+        game_id: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]] | None = None,
+        *,
+        opponent: str = "computer",
+        level: int = 3,
+        side: int = 1,
+        moves: Sequence[str] = (),
+    ) -> tuple[Live, str]:
+        """A new match and the creator's seat token; ``moves``: played already (a game
+        continued against the computer from an imported record, say)."""
+        game = make_game(game_id, options)
+        wanted = seats_from_request(game, seats, opponent, level, side)
+        token = new_token()
+        made = [
+            Seat(n, COMPUTER, None, s["level"])
+            if s["kind"] == "computer"
+            else Seat(n, HUMAN, token if s["kind"] == "me" else new_token())
+            for n, s in enumerate(wanted, 1)
+        ]
+        creator = next(n for n, s in enumerate(wanted, 1) if s["kind"] == "me")
+        return self.insert(game, list(moves), made, creator), token
+
+    def import_record(self, text: str) -> tuple[Live, str]:
+        """A hotseat match replaying a PGN or JSON record, and its seat token."""
+        from slimetrail.core.records import parse_record
+
+        if len(text) > MAX_RECORD_CHARS:
+            raise InvalidRequest(f"the record is longer than {MAX_RECORD_CHARS} characters")
+        try:
+            record = parse_record(text)
+        except GameError as exc:
+            raise InvalidRequest(str(exc)) from None
+        if "FEN" in record.tags:
+            raise InvalidRequest(
+                "records that start from a set-up position (FEN) cannot be played here"
+            )
+        token = new_token()
+        seats = [Seat(n, HUMAN, token) for n in range(1, record.game.num_players + 1)]
+        return self.insert(record.game, list(record.moves), seats, 1), token
+
+    def insert(
+        self,
+        game: Game,
+        texts: list[str],
+        seats: list[Seat],
+        creator: int,
+        *,
+        rematch_of: Live | None = None,
+    ) -> Live:
+        state, moves, movers = replay_moves(game, texts)
+        live = Live(
+            id=secrets.token_urlsafe(8),
+            game=game,
+            state=state,
+            moves=moves,
+            movers=movers,
+            seats=seats,
+            creator_seat=creator,
+            version=0,
+        )
+        stored = StoredMatch(
+            id=live.id,
+            game=game.id,
+            options=game.option_texts(),
+            creator_seat=creator,
+            version=0,
+            resigned=None,
+            rematch=None,
+            seats=seats,
+            moves=list(zip(moves, movers, strict=True)),
+        )
+        old = None
+        if rematch_of is not None:
+            old = (rematch_of.id, rematch_of.version, rematch_of.row_state())
+        try:
+            self.repository.insert(stored, live.row_state(), rematch_of=old)
+        except StaleWrite:
+            raise Conflict("stale: the match changed meanwhile; reload the match") from None
+        if rematch_of is not None:
+            rematch_of.version += 1
+            rematch_of.rematch = live.id
+        self.remember(live)
+        return live
+
+    def move(self, match_id: str, token: str | None, text: str, ply: int) -> Live:
+        def play(live: Live) -> Live:
+            held = self.held_required(live, token)
+            self.check_current(live, ply)
+            self.check_turn(live, held)
+            try:
+                move = live.state.parse_move(text)
+            except GameError as exc:
+                raise InvalidRequest(str(exc)) from None
+            self.push(live, move)
+            return live
+
+        return self.locked(match_id, play)
+
+    def computer_move(self, match_id: str, ply: int, text: str) -> Live | None:
+        """Apply the computer's move computed for ``ply``; ``None`` if the match moved on."""
+
+        def play(live: Live) -> Live | None:
+            if live.ply != ply or not live.thinking:
+                return None
+            try:
+                self.push(live, live.state.parse_move(text))
+            except Conflict:
+                return None  # changed meanwhile (an undo): the move is no longer wanted
+            return live
+
+        return self.locked(match_id, play)
+
+    def computer_job(self, match_id: str, ply: int) -> tuple[str, dict[str, str], str, int] | None:
+        """What a worker needs for the computer's move at ``ply`` (game id, options, position,
+        level), or ``None`` if the computer is not to move there."""
+
+        def job(live: Live) -> tuple[str, dict[str, str], str, int] | None:
+            if live.ply != ply or not live.thinking:
+                return None
+            level = live.seat(live.state.to_move).level
+            assert level is not None
+            return live.game.id, live.game.option_texts(), live.state.fen(), level
+
+        return self.locked(match_id, job)
+
+    def undo(self, match_id: str, token: str | None, ply: int) -> Live:
+        """Take back moves to the last position where the player was to move: one move in a
+        hotseat game, the player's move and the computer's replies against the computer."""
+
+        def take_back(live: Live) -> Live:
+            held = self.held_required(live, token)
+            if live.people() > 1:
+                raise Conflict("undo is not available in games between two people")
+            if live.resigned is not None:
+                raise Conflict("the game was resigned: it cannot be taken back")
+            if live.outcome() is not None:  # as on the page: a result stands once reached
+                raise Conflict(
+                    f"the game is over ({result_text(live)}): moves cannot be taken back"
+                )
+            self.check_ply(live, ply)
+            count = self.undo_plies(live, held)
+            if count == 0:
+                raise Conflict("you have no move to take back")
+            self.write(live, pop=count)
+            return live
+
+        return self.locked(match_id, take_back)
+
+    def resign(self, match_id: str, token: str | None) -> Live:
+        """The player to move resigns if the token holds that seat, else its first seat."""
+
+        def give_up(live: Live) -> Live:
+            held = self.held_required(live, token)
+            if live.outcome() is not None:
+                raise Conflict(f"the game is over ({result_text(live)})")
+            player = live.state.to_move if live.state.to_move in held else held[0]
+            self.write(live, resigned=player)
+            return live
+
+        return self.locked(match_id, give_up)
+
+    def rematch(self, match_id: str, token: str | None) -> Live:
+        """A new match of the same game with the seats rotated (player 2 moves first, ...);
+        each person keeps their token.  Asked again, it is the same rematch."""
+
+        def again(live: Live) -> Live:
+            held = self.held_required(live, token)
+            if live.rematch is not None:
+                return self.load(live.rematch)
+            if live.outcome() is None:
+                raise Conflict("the game is not over yet: resign first for a rematch")
+            n = len(live.seats)
+            seats = [replace_player(live.seats[p % n], p) for p in range(1, n + 1)]
+            creator = next(s.player for s in seats if s.token == live.seat(held[0]).token)
+            return self.insert(live.game, [], seats, creator, rematch_of=live)
+
+        return self.locked(match_id, again)
+
+    # -- checks and writes ---------------------------------------------------------
+
+    @staticmethod
+    def held_required(live: Live, token: str | None) -> tuple[int, ...]:
+        held = live.held_by(token)
+        if not held:
+            raise SeatRefused("a seat token is needed to play (spectators cannot move)")
+        return held
+
+    @staticmethod
+    def check_turn(live: Live, held: tuple[int, ...]) -> None:
+        if live.outcome() is not None:
+            raise Conflict(f"the game is over ({result_text(live)})")
+        if live.thinking:
+            raise NotYourTurn("it is the computer's turn")
+        if live.state.to_move not in held:
+            raise NotYourTurn(f"it is player {live.state.to_move}'s turn, not yours")
+
+    @classmethod
+    def check_current(cls, live: Live, ply: int) -> None:
+        if live.outcome() is not None:
+            raise Conflict(f"the game is over ({result_text(live)})")
+        cls.check_ply(live, ply)
+
+    @staticmethod
+    def check_ply(live: Live, ply: int) -> None:
+        """A move or undo must name the ply it was made on: another tab may have moved."""
+        if ply != live.ply:
+            raise Conflict(f"stale: the match has {live.ply} moves, not {ply}; reload the match")
+
+    def push(self, live: Live, move: Any) -> None:
+        text, player = live.state.move_str(move), live.state.to_move
+        live.state.push(move)
+        live.moves.append(text)
+        live.movers.append(player)
+        try:
+            self.write(live, added=1)
+        except BaseException:
+            live.state.pop()
+            live.moves.pop()
+            live.movers.pop()
+            raise
+
+    def write(
+        self, live: Live, *, added: int = 0, pop: int = 0, resigned: int | None = None
+    ) -> None:
+        """Store a change of ``live``: its last ``added`` moves (made in memory by the caller),
+        ``pop`` moves taken back (here), or a resignation -- if nobody wrote the match since
+        ``live.version``.  On failure ``live`` is as it was, dropped from memory (the next
+        request loads what the database holds), and a write that lost a race a Conflict."""
+        undone = [(live.state.pop(), live.moves.pop(), live.movers.pop()) for _ in range(pop)]
+        old_resigned = live.resigned
+        if resigned is not None:
+            live.resigned = resigned
+        new_moves = [
+            (n + 1, live.movers[n], live.moves[n]) for n in range(live.ply - added, live.ply)
+        ]
+        try:
+            try:
+                self.repository.write(
+                    live.id, live.version, live.row_state(), added=new_moves, truncate=pop > 0
+                )
+            except StaleWrite:
+                raise Conflict("stale: the match changed meanwhile; reload the match") from None
+        except BaseException:
+            live.resigned = old_resigned
+            for move, text, player in reversed(undone):
+                live.state.push(move)
+                live.moves.append(text)
+                live.movers.append(player)
+            self.forget(live)
+            raise
+        live.version += 1

@@ -1,0 +1,288 @@
+"""What a page reads: the match JSON per kind of viewer, the board at a ply, the next clicks
+with their helpers (clicks to go, steps, losing clicks, refusals), the games and records.
+
+Each function of a live match is called under its lock (``MatchService.locked``), but
+:func:`match_for`, which takes it.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from slimetrail import render
+from slimetrail.core.game import Game, GameError, Outcome, State, outcome_sentence
+from slimetrail.core.registry import GAMES
+from slimetrail.web.service.matches import Live, MatchService, result_text
+from slimetrail.web.storage.tables import COMPUTER
+
+
+def games_json() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": cls.id,
+            "title": cls.title,
+            "num_players": cls.num_players,
+            "player_names": list(cls.player_names),
+            "options": [
+                {"name": s.name, "default": s.default_text, "choices": s.texts(), "help": s.help}
+                for s in cls.option_specs
+            ],
+            "presets": dict(getattr(cls, "presets", {}) or {}),
+            "actions": list(cls.turn.actions),
+            "max_clicks": cls.turn.max_clicks,
+        }
+        for cls in GAMES.values()
+    ]
+
+
+def board_view(live: Live, state: State, ply: int) -> dict[str, Any]:
+    """The view of ``state``, the position after ``ply`` moves, for the board: its last move
+    in the colour of the player the moves table says made it."""
+    return render.board_view(state, live.movers[ply - 1] if ply else None)
+
+
+def match_for(live: Live, token: str | None) -> dict[str, Any]:
+    """The match as the holder of ``token`` sees it (takes the match's lock)."""
+    with live.lock:
+        return match_json(live, live.held_by(token))
+
+
+def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
+    """The match as a viewer holding the seats ``held`` sees it (call under the lock)."""
+    game, state = live.game, live.state
+    outcome = live.outcome()
+    may_move = outcome is None and not live.thinking and state.to_move in held
+    clicks = state.next_clicks() if may_move else {}
+    colours = state.colours()
+    view = board_view(live, state, live.ply)
+    out = view.get("out", []) if outcome is None else []
+    computers = [seat for seat in live.seats if seat.kind == COMPUTER]
+    players = []
+    for seat in live.seats:
+        player = seat.player
+        players.append(
+            {
+                "player": player,
+                "name": state.player_name(player),
+                "colour": render.PALETTE[colours[player - 1]],
+                "colour_name": colours[player - 1],
+                "kind": seat.kind,
+                "level": seat.level,
+                "you": player in held,
+                "to_move": outcome is None and state.to_move == player,
+                "out": player in out,
+                "place": outcome.place(player) if outcome else None,
+                "result": outcome.for_player(player) if outcome else None,
+            }
+        )
+    return {
+        "id": live.id,
+        "game": game.id,
+        "options": game.option_texts(),
+        "spec": game.spec,
+        "title": game.title,
+        "players": players,
+        "player_names": list(game.player_names),
+        "player_colours": [render.PALETTE[c] for c in colours],
+        "opponent": MatchService.opponent(live),
+        "level": computers[0].level if computers else None,
+        "computer_side": computers[0].player if computers else None,
+        "actions": list(game.turn.actions),
+        "moves": list(live.moves),
+        "movers": list(live.movers),
+        "ply": live.ply,
+        "to_move": state.to_move,
+        "steps": None if outcome is not None else steps_to_go(game, view, 0),
+        "outcome": None if outcome is None else outcome_json(outcome),
+        # What the player reads at the end, from the game's declared endings.
+        "result_sentence": None
+        if outcome is None
+        else outcome_sentence(game, outcome, [p["name"] for p in players]),
+        "resigned": live.resigned,
+        "view": view,
+        "svg": render.board_svg(
+            game,
+            view,
+            colours=colours,
+            targets=[click for click in clicks if click not in game.turn.actions],
+            interactive=True,
+            label=f"{game.title} board",
+        ),
+        "clicks": clicks,
+        "losing": losing_clicks(state, clicks),
+        "refusals": refusals(state, clicks) if may_move else {},
+        "seat": legacy_seat(held),
+        "seats": list(held),
+        "thinking": live.thinking,
+        "can_undo": outcome is None
+        and bool(held)
+        and live.people() == 1
+        and MatchService.undo_plies(live, held) > 0,
+        "links": links(live, held),
+        "rematch": rematch_link(live, held),
+    }
+
+
+def links(live: Live, held: tuple[int, ...]) -> dict[str, str]:
+    """Seat links only for a seat holder: their own, and every invite if they created it."""
+    base = f"/play/{live.id}"
+    links = {"watch": base}
+    creator = live.creator_seat in held
+    for seat in live.seats:
+        if seat.token is not None and (creator or seat.player in held):
+            links[str(seat.player)] = f"{base}?seat={seat.token}"
+    return links
+
+
+def rematch_link(live: Live, held: tuple[int, ...]) -> str | None:
+    """The rematch for this viewer: their own seat there (the seats keep their tokens)."""
+    if live.rematch is None:
+        return None
+    token = live.seat(held[0]).token if held else None
+    return f"/play/{live.rematch}" + (f"?seat={token}" if token else "")
+
+
+def view_json(live: Live, ply: int | None) -> dict[str, Any]:
+    """The board after ``ply`` moves (the current one for ``None``)."""
+    wanted, state = live.position_at(ply)
+    view = board_view(live, state, wanted)
+    svg = render.board_svg(live.game, view, colours=state.colours(), label=f"after move {wanted}")
+    return {"ply": wanted, "view": view, "fen": state.fen(), "svg": svg}
+
+
+def clicks_json(live: Live, prefix: list[str], clicks: dict[str, str | None]) -> dict[str, Any]:
+    """The next legal ``clicks`` after ``prefix`` and the board with them marked."""
+    actions = live.game.turn.actions
+    view = board_view(live, live.state, live.ply)
+    svg = render.board_svg(
+        live.game,
+        view,
+        colours=live.state.colours(),
+        targets=[click for click in clicks if click not in actions],
+        interactive=True,
+        label=f"{live.game.title} board",
+    )
+    return {
+        "to_go": clicks_to_go(live.state, prefix, clicks),
+        "steps": steps_to_go(live.game, view, len(prefix)),
+        "ply": live.ply,
+        "prefix": prefix,
+        "clicks": clicks,
+        "losing": losing_clicks(live.state, clicks),
+        "svg": svg,
+    }
+
+
+def record_text(live: Live, format: str) -> str:
+    """The match as a PGN or JSON record."""
+    from slimetrail.core.records import Record
+
+    tags = {"Event": f"Slimetrail {MatchService.opponent(live)} match", "Site": f"/play/{live.id}"}
+    for seat in live.seats:
+        name = live.game.player_names[seat.player - 1]
+        if seat.kind == COMPUTER:
+            name = f"Computer (level {seat.level})"
+        tags[f"Player{seat.player}"] = name
+    record = Record.from_state(live.state, **tags)
+    record.result = result_text(live)  # a resignation ends the game too
+    return record.to_json() if format == "json" else record.to_pgn()
+
+
+CLICK_WALK_LIMIT = 400  # next_clicks calls spent counting a compound move's clicks to go
+
+
+def clicks_to_go(
+    state: State, prefix: list[str], clicks: dict[str, str | None]
+) -> list[int] | None:
+    """The fewest and most clicks that still complete a move after ``prefix`` (whose next
+    clicks are ``clicks``), for any game, by walking :meth:`State.next_clicks`; ``None`` if
+    the walk would take more than :data:`CLICK_WALK_LIMIT` calls."""
+    budget = [CLICK_WALK_LIMIT]
+
+    def walk(path: list[str], options: dict[str, str | None]) -> tuple[int, int] | None:
+        lows, highs = [], []
+        for click, move in options.items():
+            if move is not None:
+                lows.append(1)
+                highs.append(1)
+                continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            found = walk([*path, click], state.next_clicks([*path, click]))
+            if found is None:
+                return None
+            lows.append(found[0] + 1)
+            highs.append(found[1] + 1)
+        return (min(lows), max(highs)) if lows else None
+
+    found = walk(prefix, clicks)
+    return None if found is None else list(found)
+
+
+def steps_to_go(game: Game, view: dict[str, Any], made: int) -> dict[str, Any] | None:
+    """For a game whose turns are several like steps (:attr:`TurnShape.step_words`), how many
+    of the position's ``view()["to_move_steps"]`` are still to make after ``made`` clicks
+    (a step half clicked still counts): ``{"left", "total", "text"}``, the text as
+    ``"2 snakes"``; ``None`` for other games."""
+    turn, total = game.turn, view.get("to_move_steps")
+    if not turn.step_words or total is None:
+        return None
+    left = total - made // turn.step_clicks
+    return {"left": left, "total": total, "text": f"{left} {turn.step_words[left != 1]}"}
+
+
+def losing_clicks(state: State, clicks: dict[str, str | None]) -> list[str]:
+    """The clicks that complete a move losing the game at once (a step into the opponent's
+    goal, say): the page marks them as a warning."""
+    mover, losing = state.to_move, []
+    for click, text in clicks.items():
+        if text is None:
+            continue
+        state.push(state.parse_move(text))
+        try:
+            outcome = state.outcome()
+        finally:
+            state.pop()
+        if outcome is not None and outcome.for_player(mover) == "loss":
+            losing.append(click)
+    return losing
+
+
+@functools.lru_cache(maxsize=64)
+def cell_names(game: Game) -> tuple[str, ...]:
+    """The names of the board's cells (games are immutable: described once)."""
+    return tuple(cell["name"] for cell in game.describe_board()["cells"])
+
+
+def refusals(state: State, clicks: dict[str, str | None]) -> dict[str, str]:
+    """Why each cell that is no legal first click is refused, in the game's own words (its
+    ``parse_move`` error), for a player who clicks it."""
+    answer = {}
+    for name in cell_names(state.game):
+        if name in clicks:
+            continue
+        try:
+            state.parse_move(name)
+        except GameError as exc:
+            answer[name] = str(exc)
+        else:  # a whole move in text, yet no first click (a compound move's later part)
+            answer[name] = f"{name} does not start a legal move here"
+    return answer
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "places": list(outcome.places),
+        "result": outcome.result_text(),
+        "reason": outcome.reason,
+        "winner": outcome.winner,
+    }
+
+
+def legacy_seat(held: tuple[int, ...]) -> int | str:
+    """The first API's ``seat``: 0 (watching), the player number, or ``"both"`` (several)."""
+    if not held:
+        return 0
+    return held[0] if len(held) == 1 else "both"
