@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 import toygames  # noqa: F401  (registers the toy games for every test)
-
-from slimetrail.web.liveserver import LiveServer, free_port, pg_program, temp_postgres
+from liveserver import LiveServer, free_port, pg_program, temp_postgres
 
 
 @pytest.fixture(scope="session")

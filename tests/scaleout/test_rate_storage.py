@@ -109,8 +109,7 @@ def test_the_server_counts_rates_in_postgresql_and_keeps_sqlite_in_memory(
 def test_two_web_processes_share_one_clients_creation_rate(db_url: str, tmp_path) -> None:
     """3 creations a minute: the 4th is refused whichever process it reaches."""
     import httpx2 as httpx
-
-    from slimetrail.web.liveserver import LiveServer, free_port
+    from liveserver import LiveServer, free_port
 
     args = ("--workers", "0", "--limit", "create_rate=3/minute")
     servers = [LiveServer(free_port(), db_url, tmp_path / f"{n}.log", args) for n in "ab"]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from liveserver import CHROMIUM, CHROMIUM_ARGS
 
 from slimetrail.web.app import create_app
-from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="module")

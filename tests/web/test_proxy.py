@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import httpx2 as httpx
 import pytest
-
-from slimetrail.web.liveserver import LiveServer, free_port
+from liveserver import LiveServer, free_port
 
 HOTSEAT = {"game": "slimetrail", "opponent": "hotseat"}
 

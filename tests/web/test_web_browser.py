@@ -14,8 +14,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-
-from slimetrail.web.liveserver import LiveServer, free_port
+from liveserver import LiveServer, free_port
 
 pytestmark = pytest.mark.browser
 

@@ -1,8 +1,8 @@
-"""A real ``slimetrail serve`` subprocess and the system Chromium, for tests, scripts and benches.
+"""A real ``slimetrail serve`` subprocess, a throwaway PostgreSQL and the system Chromium.
 
-Shared by tests/conftest.py (the ``live_server`` fixtures), tests/test_browser.py,
-scripts/screenshot.py and the web benchmarks.  Needs the test extra (``httpx2``); the web
-app itself never imports this module.
+Test machinery, kept out of the package: the fixtures of tests/conftest.py and
+tests/web/conftest.py, the scale-out tests, scripts/screenshot.py and the web benchmarks (which
+put tests/ on ``sys.path``).  Needs the test extra (``httpx2``).
 """
 
 from __future__ import annotations
