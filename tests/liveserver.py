@@ -122,6 +122,21 @@ class LiveServer(str):
         self.start()
 
 
+@contextmanager
+def running_server(
+    folder: Path, *extra_args: str, db_url: str = "", env: dict[str, str] | None = None
+) -> Iterator[LiveServer]:
+    """A started ``slimetrail serve`` on a free port, logging to ``folder`` (and keeping its
+    SQLite database there unless ``db_url`` names one); killed on leaving."""
+    db_url = db_url or f"sqlite:///{folder / 'live.db'}"
+    server = LiveServer(free_port(), db_url, folder / "serve.log", extra_args, env)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
 class LiveWorker:
     """A ``slimetrail worker`` subprocess on ``db_url`` that can be killed and restarted."""
 
