@@ -23,6 +23,7 @@ import json
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,7 +34,9 @@ import psycopg
 import websockets
 from scaleout import cpu_seconds
 
-from slimetrail.web.liveserver import LiveServer, free_port, temp_postgres
+# The server and database helpers are test machinery (tests/liveserver.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from liveserver import LiveServer, free_port, temp_postgres
 
 GAME = {"game": "slimetrail", "options": {"size": 15}, "opponent": "hotseat"}
 

@@ -27,6 +27,7 @@ import json
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -36,7 +37,9 @@ import httpx2 as httpx
 import psycopg
 import websockets
 
-from slimetrail.web.liveserver import LiveServer, free_port, temp_postgres
+# The server and database helpers are test machinery (tests/liveserver.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from liveserver import LiveServer, free_port, temp_postgres
 
 GAME = {"game": "slimetrail", "options": {"size": 15}, "opponent": "hotseat"}
 SERVER_ARGS = (

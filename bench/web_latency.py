@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx2 as httpx
 
-from slimetrail.web.liveserver import LiveServer, free_port
+# The server and database helpers are test machinery (tests/liveserver.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from liveserver import LiveServer, free_port
 
 
 def start_server(folder: Path, move_time: float, workers: int) -> LiveServer:

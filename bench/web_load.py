@@ -28,6 +28,7 @@ import secrets
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -36,7 +37,9 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from slimetrail.web.liveserver import LiveServer, free_port
+# The server and database helpers are test machinery (tests/liveserver.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from liveserver import LiveServer, free_port
 
 TARGET_MS = 100.0
 # Creation and per-client caps raised: every simulated player comes from 127.0.0.1.

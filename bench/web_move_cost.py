@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,7 +24,10 @@ import httpx2 as httpx
 
 from slimetrail import render
 from slimetrail.core.registry import get_game
-from slimetrail.web.liveserver import LiveServer, free_port
+
+# The server and database helpers are test machinery (tests/liveserver.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from liveserver import LiveServer, free_port
 
 SIZE = 15
 EARLY, LATE = 10, 150

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from slimetrail.web.liveserver import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+# The server and database helpers are test machinery (tests/liveserver.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from liveserver import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
 
 # Player 1's moves on 7x7, heading for a1; a move that is not legal is replaced by the first
 # legal one, so the script works whatever the computer answers.

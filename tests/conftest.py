@@ -1,17 +1,25 @@
 """Shared fixtures: the web app in-process, a real ``slimetrail serve`` subprocess, PostgreSQL.
 
-* ``live_server``: ``slimetrail serve`` on 127.0.0.1 with a free port and a temporary SQLite
-  database; the value is the base URL (a ``str``) with ``.restart()`` (kill -9 and start again
-  on the same database and port), ``.kill()``, ``.start()`` and ``.db_url``.
+* ``live_server``: one ``slimetrail serve`` on 127.0.0.1 (a free port, a temporary SQLite
+  database) shared by the whole session: the value is the base URL (a ``str``).  A test keeps
+  to itself by creating its own matches.  The function-scoped servers (``restartable_server``,
+  ``slow_live_server``, ``pg_slow_live_server``) are for tests that kill and restart theirs:
+  each also has ``.restart()`` (kill -9 and start again on the same database and port),
+  ``.kill()``, ``.start()`` and ``.db_url``.
 * ``pg_url``: a PostgreSQL URL for an empty database: on the server named by
   ``SLIMETRAIL_TEST_PG_URL`` (``postgresql://user@host/db``), else on a throwaway cluster run
   with the machine's ``initdb``/``pg_ctl`` (Debian package ``postgresql``).  Without either the
   PostgreSQL tests skip, except in CI (``CI`` set) or with ``SLIMETRAIL_TEST_POSTGRES=1``,
   where they fail; ``SLIMETRAIL_TEST_POSTGRES=0`` turns them off.
+
+Hypothesis runs the ``quick`` profile (few examples, no deadline: a loaded machine is slow
+anyway); ``HYPOTHESIS_PROFILE=soak`` runs the big searches, as ``-m soak`` runs the soak
+tests.  A test that names its own ``max_examples`` keeps it in both.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import Callable, Iterator
@@ -19,8 +27,28 @@ from pathlib import Path
 
 import pytest
 import toygames  # noqa: F401  (registers the toy games for every test)
+from hypothesis import settings
+from liveserver import LiveServer, pg_program, running_server, temp_postgres
 
-from slimetrail.web.liveserver import LiveServer, free_port, pg_program, temp_postgres
+settings.register_profile("quick", max_examples=50, deadline=None)
+settings.register_profile("soak", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+@pytest.fixture(autouse=True)
+def own_event_loop_allowed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's sync API marks its event loop as running in this thread for as long as
+    the session's Chromium lives, and ``asyncio.run`` refuses to start under that mark: a test
+    that does not use the browser runs without it (put back afterwards for Playwright)."""
+    playwright_loop = asyncio.events._get_running_loop()
+    if playwright_loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(playwright_loop)
 
 
 @pytest.fixture(scope="session")
@@ -33,35 +61,47 @@ def compiled_kernels() -> None:
     warm_up()
 
 
-def _live_server(tmp_path: Path, *extra_args: str, db_url: str = "") -> Iterator[LiveServer]:
-    db_url = db_url or f"sqlite:///{tmp_path / 'live.db'}"
-    server = LiveServer(free_port(), db_url, tmp_path / "serve.log", extra_args)
-    server.start()
-    try:
+# Every test of the session comes from 127.0.0.1: the shared servers' per-client rates are
+# raised so that they count no test against another (the rate limit tests set their own).
+SHARED_LIMITS = ("--limit", "create_rate=10000/minute", "--limit", "analyse_rate=10000/minute")
+
+
+@pytest.fixture(scope="session")
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, compiled_kernels: None
+) -> Iterator[LiveServer]:
+    """A real server (1 worker, 0.3 s computer moves) shared by the session: tests must not
+    kill it or change its settings (``restartable_server`` is for that)."""
+    folder = tmp_path_factory.mktemp("live")
+    with running_server(folder, "--workers", "1", "--move-time", "0.3", *SHARED_LIMITS) as server:
         yield server
-    finally:
-        server.kill()
 
 
 @pytest.fixture
-def live_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveServer]:
-    """A real server (1 worker, 0.3 s computer moves) on a fresh database."""
-    yield from _live_server(tmp_path, "--workers", "1", "--move-time", "0.3")
+def restartable_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveServer]:
+    """A real server of the test's own (as ``live_server``), for a test that kills it and
+    starts it again: function-scoped, since the kill would break any other test using it."""
+    with running_server(tmp_path, "--workers", "1", "--move-time", "0.3") as server:
+        yield server
 
 
 @pytest.fixture
 def slow_live_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveServer]:
-    """A real server whose computer takes 3 s a move: it is surely mid-move when killed."""
-    yield from _live_server(tmp_path, "--workers", "1", "--move-time", "3")
+    """A real server whose computer takes 3 s a move: it is surely mid-move when killed.
+    Function-scoped: the test kills and restarts it."""
+    with running_server(tmp_path, "--workers", "1", "--move-time", "3") as server:
+        yield server
 
 
 @pytest.fixture
 def pg_slow_live_server(
     tmp_path: Path, pg_database: Callable[[], str], compiled_kernels: None
 ) -> Iterator[LiveServer]:
-    """``slow_live_server`` on a PostgreSQL database (opt-in, see above)."""
+    """``slow_live_server`` on a PostgreSQL database (opt-in, see above); function-scoped for
+    the same reason."""
     args = ("--workers", "1", "--move-time", "3")
-    yield from _live_server(tmp_path, *args, db_url=pg_database())
+    with running_server(tmp_path, *args, db_url=pg_database()) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

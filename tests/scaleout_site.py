@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from slimetrail.web.liveserver import LiveServer, LiveWorker, free_port
+from liveserver import LiveServer, LiveWorker, free_port
 
 STALL_SECONDS = 3.0
 START_TIMEOUT = 300.0

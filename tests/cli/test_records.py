@@ -460,7 +460,6 @@ VALID = VALID_RECORD.to_pgn()
 VALID_JSON = VALID_RECORD.to_json()
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     st.one_of(
         st.text(max_size=200),

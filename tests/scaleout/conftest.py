@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from liveserver import LiveWorker
 from scaleout_site import STALL_SECONDS, START_TIMEOUT, Site, web_only
-
-from slimetrail.web.liveserver import LiveWorker
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from limits import parse
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 from scaleout_site import START_TIMEOUT
+from waiting import wait_until
 
 from slimetrail.web.ratelimit import RateLimits, rate_storage_uri
 from slimetrail.web.settings import Limits
@@ -73,7 +74,11 @@ def test_a_hit_leaves_the_window_when_its_time_has_passed(storages) -> None:
     limiter = MovingWindowRateLimiter(storages[0])
     item = parse("2 per 3 seconds")  # room for a pause of the machine between the hits
     assert [limiter.hit(item, "k") for _ in range(3)] == [True, True, False]
-    time.sleep(3.2)
+    wait_until(
+        lambda: limiter.get_window_stats(item, "k").remaining == 2,
+        timeout=30,
+        what="both hits to leave the window",
+    )
     assert [limiter.hit(item, "k") for _ in range(3)] == [True, True, False]
     assert not limiter.hit(parse("1/minute"), "k", cost=2)  # more than the whole rate
 
@@ -109,8 +114,7 @@ def test_the_server_counts_rates_in_postgresql_and_keeps_sqlite_in_memory(
 def test_two_web_processes_share_one_clients_creation_rate(db_url: str, tmp_path) -> None:
     """3 creations a minute: the 4th is refused whichever process it reaches."""
     import httpx2 as httpx
-
-    from slimetrail.web.liveserver import LiveServer, free_port
+    from liveserver import LiveServer, free_port
 
     args = ("--workers", "0", "--limit", "create_rate=3/minute")
     servers = [LiveServer(free_port(), db_url, tmp_path / f"{n}.log", args) for n in "ab"]
@@ -142,7 +146,11 @@ def test_rows_whose_window_has_passed_are_deleted_now_and_then(storages) -> None
     limiter = MovingWindowRateLimiter(storage)
     assert limiter.hit(parse("1/second"), "gone") and storage.incr("counter", 1) == 1
     assert limiter.hit(parse("1/minute"), "kept")
-    time.sleep(1.2)
+    wait_until(
+        lambda: limiter.get_window_stats(parse("1/second"), "gone").remaining == 1,
+        timeout=30,
+        what="the hit to leave its window",
+    )
     storage.cleaned -= CLEANUP_INTERVAL  # the next hit finds the interval over
     assert limiter.hit(parse("1/minute"), "new")
     with storage.engine.connect() as connection:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
 import httpx2 as httpx
 import pytest
 import websockets
 from scaleout_site import START_TIMEOUT, Site
+from waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -30,14 +30,7 @@ def token_of(match: dict[str, Any], player: int) -> str:
 
 
 def poll(url: str, done, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        match = http_json("GET", url)
-        if done(match):
-            return match
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{url} did not get there: {match}")
-        time.sleep(0.1)
+    return wait_until(lambda: http_json("GET", url), done, timeout, what=url, interval=0.1)
 
 
 def watch(server: str, match_id: str, token: str | None = None) -> Any:
@@ -170,10 +163,7 @@ def test_kill_of_the_worker_mid_move_is_retried_by_a_restarted_worker(site: Site
     token = token_of(match, 2)
     url = f"{site.b}/api/matches/{match['id']}?seat={token}"
     assert http_json("GET", url)["thinking"]
-    started = time.monotonic()
-    while running_jobs(site.db_url) != 1:
-        assert time.monotonic() - started < 60, "the worker never took the job"
-        time.sleep(0.1)
+    wait_until(lambda: running_jobs(site.db_url) == 1, what="the worker to take the job")
     site.worker.kill()
     assert http_json("GET", url)["ply"] == 0
     site.worker.start(START_TIMEOUT)  # its sweep finds the dead worker's job and runs it again

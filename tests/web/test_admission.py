@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
+from waiting import wait_until
 
 from slimetrail.core.registry import get_game
 from slimetrail.web import workers
@@ -177,20 +178,13 @@ def in_thread(call, *args, **kwargs) -> tuple[threading.Thread, list]:
     return thread, result
 
 
-def wait_until(done, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
 @pytest.mark.slow  # the worker loads the solver first
 def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path, short_analyses) -> None:
     limits = Limits(client_jobs=2, analysis_queue=1, analysis_wait=300)
     with app_client(tmp_path, limits) as client:
         gate = client.app.state.admission
         first, _ = in_thread(client.post, "/api/analyse", json=HARD)
-        wait_until(lambda: gate.stats()["started"][ANALYSIS] == 1)
+        wait_until(lambda: gate.stats()["started"][ANALYSIS] == 1, timeout=120)
         second, answers = in_thread(client.post, "/api/analyse", json=HARD)
         wait_until(lambda: gate.stats()["waiting"][ANALYSIS] == 1)
         # This client has two jobs: a third is refused at once, and creates nothing.
@@ -228,9 +222,11 @@ def test_computer_moves_overtake_analyses_and_are_real_searches(
     monkeypatch.setattr("slimetrail.web.service.pool.POOL_MARGIN", 2.0)
     with app_client(tmp_path, Limits(client_jobs=10, analysis_wait=300)) as client:
         first, _ = in_thread(client.post, "/api/analyse", json=HARD)
-        wait_until(lambda: client.app.state.admission.stats()["started"][ANALYSIS] == 1)
+        wait_until(
+            lambda: client.app.state.admission.stats()["started"][ANALYSIS] == 1, timeout=120
+        )
         second, answers = in_thread(client.post, "/api/analyse", json=HARD)
-        time.sleep(0.2)
+        wait_until(lambda: client.app.state.admission.stats()["waiting"][ANALYSIS] == 1)
         games = [
             client.post("/api/matches", json={"game": "slimetrail", "level": 2, "side": 2}).json()
             for _ in range(3)

@@ -6,18 +6,12 @@ you against computers.
 
 from __future__ import annotations
 
-import httpx2 as httpx
 import pytest
+from pagetools import match_api
 
 pytestmark = pytest.mark.browser
 
 PHONE = (390, 844)
-
-
-def match_of(base: str, page, token: str | None = None) -> dict:
-    match_id = page.url.split("/play/")[1].split("?")[0]
-    seat = token or page.url.split("seat=")[1]
-    return httpx.get(f"{base}/api/matches/{match_id}", params={"seat": seat}).json()
 
 
 def start(card, page) -> None:
@@ -37,7 +31,7 @@ def test_snake_pit_me_a_friend_and_computer_level_2_on_a_phone(live_server, open
     assert card.get_by_role("combobox", name="Green (first)").input_value() == "me"
     start(card, page)
 
-    match = match_of(live_server, page)
+    match = match_api(live_server, page)
     assert [(p["kind"], p["you"], p["level"]) for p in match["players"]] == [
         ("human", True, None),
         ("human", False, None),
@@ -50,7 +44,7 @@ def test_snake_pit_me_a_friend_and_computer_level_2_on_a_phone(live_server, open
     players = page.locator("#players").inner_text()
     assert "computer, level 2" in players and players.count("computer") == 1
     # The link is the friend's seat: they play Blue there, and only Blue.
-    friend = match_of(live_server, page, invite.split("seat=")[1])
+    friend = match_api(live_server, page, invite.split("seat=")[1])
     assert [p["you"] for p in friend["players"]] == [False, True, False]
 
 
@@ -59,7 +53,7 @@ def test_the_one_click_default_is_still_you_against_computers(live_server, open_
     card = page.locator("#game-snake-pit")
     level = card.locator("select[name=level]").input_value()
     start(card, page)
-    match = match_of(live_server, page)
+    match = match_api(live_server, page)
     assert [(p["kind"], p["you"], p["level"]) for p in match["players"]] == [
         ("human", True, None),
         ("computer", False, int(level)),

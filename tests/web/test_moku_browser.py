@@ -1,14 +1,14 @@
 """Slime-Moku in a real browser: whole games against the computer by clicks on the play page.
 
-The server is the ``live_server`` of tests/conftest.py (0.3 s computer moves); the page
-helpers are those of test_web_browser.py, the ``new_page`` fixture that of conftest.py.  The
+The server is the session's ``live_server`` of tests/conftest.py (0.3 s computer moves); the
+page helpers are those of pagetools.py, the ``new_page`` fixture that of conftest.py.  The
 test side replays the move list on its own engine state to know what the page must show.
 """
 
 from __future__ import annotations
 
 import pytest
-from test_web_browser import (
+from pagetools import (
     drawn_mark,
     legal_cells,
     match_api,

@@ -7,14 +7,9 @@ import re
 
 import httpx2 as httpx
 import pytest
+from pagetools import legal_cells
 
 pytestmark = pytest.mark.browser
-
-
-def legal_cells(page) -> list[str]:
-    return page.eval_on_selector_all(
-        "#board [data-cell].legal", "cells => cells.map(c => c.dataset.cell)"
-    )
 
 
 def test_an_unsolved_position_shows_the_engines_view(live_server, open_page) -> None:

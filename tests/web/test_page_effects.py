@@ -37,10 +37,10 @@ def play(page) -> None:
     before = page.locator("#move-list .mv").count()
     cell = page.eval_on_selector("#board [data-cell].legal", "c => c.dataset.cell")
     page.locator(f'#board [data-cell="{cell}"]').click()
+    # The sound and the animation start in the same step as the move list grows.
     page.wait_for_function(
         "n => document.querySelectorAll('#move-list .mv').length > n", arg=before
     )
-    page.wait_for_timeout(100)
 
 
 def effects(page) -> dict:

@@ -3,16 +3,10 @@ rematch reaches both of them, each in their own seat of the new match (seats rot
 
 from __future__ import annotations
 
-import httpx2 as httpx
 import pytest
+from pagetools import match_api
 
 pytestmark = pytest.mark.browser
-
-
-def match_of(base: str, page) -> dict:
-    match_id = page.url.split("/play/")[1].split("?")[0]
-    seat = page.url.split("seat=")[1]
-    return httpx.get(f"{base}/api/matches/{match_id}", params={"seat": seat}).json()
 
 
 def test_resign_then_rematch_reaches_both_friends(live_server, new_page) -> None:
@@ -20,7 +14,7 @@ def test_resign_then_rematch_reaches_both_friends(live_server, new_page) -> None
     bob = new_page(alice.locator('#link-list input[data-link="2"]').input_value())
     alice.click('#board [data-cell="d5"]')
     bob.wait_for_selector("#board [data-cell].legal")
-    first = match_of(live_server, alice)
+    first = match_api(live_server, alice)
     # Bob resigns on his turn: both pages show the result, Alice as the winner.
     bob.click("#resign")
     bob.click("#resign-yes")
@@ -28,7 +22,7 @@ def test_resign_then_rematch_reaches_both_friends(live_server, new_page) -> None
         page.wait_for_selector("#result:not([hidden])")
         assert page.locator("#result strong").inner_text() == verdict
         assert "resigned" in page.locator("#result").inner_text()
-    assert match_of(live_server, alice)["outcome"]["winner"] == 1
+    assert match_api(live_server, alice)["outcome"]["winner"] == 1
     # Bob asks for a rematch; Alice's page is shown the way to her own seat in it.
     bob.click("#rematch")
     bob.wait_for_url(lambda url: first["id"] not in url)
@@ -37,7 +31,7 @@ def test_resign_then_rematch_reaches_both_friends(live_server, new_page) -> None
     alice.click("#rematch-ready a")
     alice.wait_for_url(lambda url: first["id"] not in url)
     alice.wait_for_selector("#board [data-cell]", state="attached")
-    again = match_of(live_server, alice)
-    assert again["id"] != first["id"] and again["id"] == match_of(live_server, bob)["id"]
-    assert again["seats"] == [2] and match_of(live_server, bob)["seats"] == [1]
+    again = match_api(live_server, alice)
+    assert again["id"] != first["id"] and again["id"] == match_api(live_server, bob)["id"]
+    assert again["seats"] == [2] and match_api(live_server, bob)["seats"] == [1]
     assert again["moves"] == [] and again["outcome"] is None

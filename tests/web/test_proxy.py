@@ -6,21 +6,15 @@ from __future__ import annotations
 
 import httpx2 as httpx
 import pytest
-
-from slimetrail.web.liveserver import LiveServer, free_port
+from liveserver import running_server
 
 HOTSEAT = {"game": "slimetrail", "opponent": "hotseat"}
 
 
 def creations_from_two_clients(tmp_path, proxies: str) -> list[int]:
-    server = LiveServer(
-        free_port(),
-        f"sqlite:///{tmp_path / f'{proxies}.db'}",
-        tmp_path / f"{proxies}.log",
-        ("--workers", "1", "--limit", "create_rate=1/minute", "--forwarded-allow-ips", proxies),
-    )
-    server.start()
-    try:
+    # A server of its own: the proxies it trusts are a setting of the server.
+    args = ("--workers", "1", "--limit", "create_rate=1/minute", "--forwarded-allow-ips", proxies)
+    with running_server(tmp_path, *args) as server:
         return [
             httpx.post(
                 f"{server}/api/matches",
@@ -30,8 +24,6 @@ def creations_from_two_clients(tmp_path, proxies: str) -> list[int]:
             ).status_code
             for client in ("203.0.113.1", "203.0.113.2")
         ]
-    finally:
-        server.kill()
 
 
 @pytest.mark.slow

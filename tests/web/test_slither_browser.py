@@ -4,9 +4,8 @@ two browser contexts where the swap exchanges the seats' colours."""
 
 from __future__ import annotations
 
-import httpx2 as httpx
 import pytest
-from test_web_browser import legal_cells, moves
+from pagetools import legal_cells, match_api, moves, wait_for_moves, wait_turn_or_result
 
 pytestmark = pytest.mark.browser
 
@@ -18,26 +17,6 @@ def marks(page, cell: str) -> set[str]:
 
 def has_stone(page, cell: str) -> bool:
     return any(mark.startswith("stone-") for mark in marks(page, cell))
-
-
-def wait_for_moves(page, count: int) -> None:
-    page.wait_for_function(
-        "n => document.querySelectorAll('#move-list .mv').length >= n", arg=count
-    )
-
-
-def wait_turn_or_result(page) -> None:
-    page.wait_for_function(
-        "document.querySelector('#board [data-cell].legal') || "
-        "document.querySelector('#actions-bar button') || "
-        "!document.getElementById('result').hidden"
-    )
-
-
-def match_api(base: str, page) -> dict:
-    match_id = page.url.split("/play/")[1].split("?")[0]
-    seat = page.url.split("seat=")[1] if "seat=" in page.url else None
-    return httpx.get(f"{base}/api/matches/{match_id}", params={"seat": seat} if seat else {}).json()
 
 
 def bar_colours(page) -> list[str]:
@@ -79,7 +58,7 @@ def test_whole_game_against_the_computer_with_a_swap_and_a_step(live_server, new
     assert match_api(live_server, page)["moves"][1] == "swap"
     stepped = None
     for _ in range(30):
-        wait_turn_or_result(page)
+        wait_turn_or_result(page, buttons=True)
         if page.locator("#result").is_visible():
             break
         count = len(moves(page))

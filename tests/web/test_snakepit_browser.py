@@ -1,7 +1,7 @@
 """Snake Pit in a real browser: turns of k snake/destination click pairs, three seats.
 
-Against a real ``slimetrail serve`` (the ``live_server`` fixture: fresh SQLite database,
-0.3 s computer moves), the way people play: one person against two computers for a whole
+Against a real ``slimetrail serve`` (the session's ``live_server`` fixture, 0.3 s computer
+moves, matches of the test's own), the way people play: one person against two computers for a whole
 game, and three people in three browser contexts by their seat links with a spectator.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import httpx2 as httpx
 import pytest
-from test_web_browser import legal_cells, moves
+from pagetools import legal_cells, match_api, moves, wait_for_moves, wait_for_note
 
 pytestmark = pytest.mark.browser
 
@@ -18,18 +18,6 @@ def chosen_cells(page) -> list[str]:
     return page.eval_on_selector_all(
         "#board [data-cell].chosen", "cells => cells.map(c => c.dataset.cell)"
     )
-
-
-def wait_for_moves(page, count: int) -> None:
-    page.wait_for_function(
-        "n => document.querySelectorAll('#move-list .mv').length >= n", arg=count
-    )
-
-
-def match_api(base: str, page) -> dict:
-    match_id = page.url.split("/play/")[1].split("?")[0]
-    seat = page.url.split("seat=")[1] if "seat=" in page.url else None
-    return httpx.get(f"{base}/api/matches/{match_id}", params={"seat": seat} if seat else {}).json()
 
 
 def pick(page, cell: str, clicked: list[str]) -> None:
@@ -133,7 +121,7 @@ def test_three_people_by_seat_links_see_each_other_live_and_a_spectator_cannot_m
     requests: list[str] = []
     watcher.on("request", lambda request: requests.append(request.url))
     watcher.click('#board [data-cell="b9"]')
-    watcher.wait_for_timeout(300)
+    wait_for_note(watcher, "You are watching")  # the click was handled: by a note only
     assert not [url for url in requests if "/move" in url or "/clicks" in url]
     assert legal_cells(watcher) == [] and chosen_cells(watcher) == []
     match_id = links["watch"].rsplit("/", 1)[1].split("?")[0]

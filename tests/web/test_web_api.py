@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
+from waiting import computer_idle, wait_until
 
 from slimetrail import render
 from slimetrail.core.registry import GAMES, get_game
@@ -82,13 +83,8 @@ def move(client: TestClient, match: dict[str, Any], token: str, text: str, ply=N
 
 
 def wait_for(client: TestClient, match_id: str, token: str | None, done, timeout: float = 30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        match = get(client, match_id, token)
-        if done(match):
-            return match
-        time.sleep(0.05)
-    raise AssertionError(f"match {match_id} did not get there: {match}")
+    fetch = lambda: get(client, match_id, token)  # noqa: E731
+    return wait_until(fetch, done, timeout, what=f"match {match_id}")
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
@@ -410,7 +406,8 @@ def test_undo_while_the_computer_thinks_cancels_its_move(slow_client: TestClient
     assert match["thinking"]
     undone = client.post(f"/api/matches/{match['id']}/undo", json={"seat": token, "ply": 1})
     assert undone.status_code == 200 and undone.json()["moves"] == []
-    time.sleep(SLOW_MOVE + 1.0)  # the cancelled search's time is up: its move must not appear
+    # Once the cancelled search has ended (its worker is free again), its move must not appear.
+    wait_until(lambda: computer_idle(client.app, match["id"]), what="the search to end")
     assert get(client, match["id"], token)["moves"] == []
 
 
@@ -620,7 +617,7 @@ def test_match_ids_that_cannot_exist_are_not_found(client: TestClient, match_id:
         assert "no match" in response.json()["detail"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(suppress_health_check=list(HealthCheck))  # examples: the profile's (conftest.py)
 @given(data=st.data())
 def test_fuzzed_requests_never_give_a_server_error(client: TestClient, data) -> None:
     match = create(client, opponent="hotseat") if data.draw(st.booleans()) else None
@@ -676,13 +673,7 @@ def http_json(method: str, url: str, **kwargs) -> Any:
 
 
 def poll(url: str, done, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        match = http_json("GET", url)
-        if done(match):
-            return match
-        time.sleep(0.1)
-    raise AssertionError(f"{url} did not get there: {match}")
+    return wait_until(lambda: http_json("GET", url), done, timeout, what=url, interval=0.1)
 
 
 def test_live_websocket_moves_appear_for_the_other_seat(live_server) -> None:

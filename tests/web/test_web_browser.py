@@ -1,78 +1,30 @@
 """The web front end in a real browser: Playwright driving the system Chromium.
 
-Each test runs against a real ``slimetrail serve`` subprocess (the ``live_server`` fixture of
-conftest.py: fresh SQLite database, 0.3 s computer moves) and plays through the pages the way
-a person would: clicks on board cells, the keyboard, the move box, the links.
+Each test runs against a real ``slimetrail serve`` subprocess (the session's ``live_server`` of
+conftest.py, 0.3 s computer moves, each test on matches of its own) and plays through the
+pages the way a person would: clicks on board cells, the keyboard, the move box, the links.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-
-from slimetrail.web.liveserver import LiveServer, free_port
+from pagetools import (
+    drawn_mark,
+    legal_cells,
+    match_api,
+    moves,
+    start_from_home,
+    wait_for_moves,
+    wait_for_note,
+    wait_loaded,
+    wait_turn_or_result,
+)
 
 pytestmark = pytest.mark.browser
-
-
-# -- helpers -------------------------------------------------------------------------
-
-
-def wait_loaded(page) -> None:
-    page.wait_for_selector("#board [data-cell]", state="attached")
-
-
-def moves(page) -> list[str]:
-    return page.locator("#move-list .mv").all_inner_texts()
-
-
-def legal_cells(page) -> list[str]:
-    script = "cells => cells.map(c => c.dataset.cell)"
-    return page.eval_on_selector_all("#board [data-cell].legal", script)
-
-
-def drawn_mark(page, cell: str, mark: str) -> bool:
-    """Whether the server's board shows ``mark`` (a view mark: snail, slime...) on ``cell``."""
-    classes = page.get_attribute(f'#board [data-cell="{cell}"]', "class") or ""
-    return f"mark-{mark}" in classes.split()
-
-
-def wait_for_moves(page, count: int) -> None:
-    page.wait_for_function(
-        "n => document.querySelectorAll('#move-list .mv').length >= n", arg=count
-    )
-
-
-def wait_turn_or_result(page) -> None:
-    page.wait_for_function(
-        "document.querySelector('#board [data-cell].legal') || "
-        "!document.getElementById('result').hidden"
-    )
-
-
-def match_api(base: str, page) -> dict:
-    match_id = page.url.split("/play/")[1].split("?")[0]
-    seat = page.url.split("seat=")[1] if "seat=" in page.url else None
-    params = {"seat": seat} if seat else {}
-    return httpx.get(f"{base}/api/matches/{match_id}", params=params).json()
-
-
-def start_from_home(page, base: str, game: str, **fields: str) -> None:
-    """Fill in the game's card on the home page and start."""
-    page.goto(f"{base}/")
-    card = page.locator(f"#game-{game}")
-    opponent = fields.pop("opponent", "computer")
-    card.locator(f"input[name=opponent][value={opponent}]").check()
-    for name, value in fields.items():
-        card.locator(f"select[name={name}]").select_option(value)
-    card.get_by_role("button", name="Start a game").click()
-    page.wait_for_url("**/play/**")
-    wait_loaded(page)
 
 
 # -- tests ---------------------------------------------------------------------------
@@ -150,7 +102,7 @@ def test_spectator_cannot_move(live_server, new_page) -> None:
     requests: list[str] = []
     spectator.on("request", lambda request: requests.append(request.url))
     spectator.click('#board [data-cell="d5"]')
-    spectator.wait_for_timeout(300)
+    wait_for_note(spectator, "You are watching")  # the click was handled: by a note only
     assert not [url for url in requests if url.endswith("/move")]
     assert moves(spectator) == []
     # The API refuses a move without a seat token.
@@ -166,7 +118,8 @@ def test_spectator_cannot_move(live_server, new_page) -> None:
     assert legal_cells(spectator) == []
 
 
-def test_game_continues_after_the_server_is_killed(live_server, new_page) -> None:
+def test_game_continues_after_the_server_is_killed(restartable_server, new_page) -> None:
+    live_server = restartable_server
     page = new_page(f"{live_server}/new/slimetrail?opponent=computer&level=2&side=1")
     page.click('#board [data-cell="d5"]')
     wait_for_moves(page, 1)
@@ -453,25 +406,6 @@ def test_the_largest_boards_fit_a_phone_screen(live_server, browser, game: str) 
 
 
 # -- any game: three players, compound moves, swap, pass ------------------------------------
-
-
-@pytest.fixture
-def toy_server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A real server that knows the toy games of tests/toygames.py."""
-    tests = str(Path(__file__).resolve().parents[1])
-    path = os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))
-    server = LiveServer(
-        free_port(),
-        f"sqlite:///{tmp_path / 'toys.db'}",
-        tmp_path / "serve.log",
-        ("--workers", "1", "--move-time", "0.2"),
-        env={"SLIMETRAIL_GAMES": "toygames", "PYTHONPATH": path},
-    )
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def bars(page) -> list[dict]:

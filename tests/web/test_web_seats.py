@@ -8,13 +8,13 @@ players) and ``toy-pie`` (moves of up to three clicks, ``swap``, a forced ``pass
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
+from waiting import computer_idle, wait_until
 
 from slimetrail import render
 from slimetrail.core.registry import get_game
@@ -75,13 +75,8 @@ def clicks(client: TestClient, match: dict[str, Any], seat: str | None, prefix: 
 
 
 def wait_for(client: TestClient, match_id: str, seat: str, done, timeout: float = 60) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        match = get(client, match_id, seat)
-        if done(match):
-            return match
-        time.sleep(0.05)
-    raise AssertionError(f"match {match_id} did not get there: {match['moves']}")
+    fetch = lambda: get(client, match_id, seat)  # noqa: E731
+    return wait_until(fetch, done, timeout, what=f"match {match_id}")
 
 
 # -- N seats -----------------------------------------------------------------------------
@@ -284,8 +279,9 @@ def test_resign_against_the_computer_stops_it(client: TestClient) -> None:
     match = play(client, match, seat, "a1")
     done = resign(client, match, seat).json()
     assert done["resigned"] == 1 and done["outcome"]["places"] == [3, 1, 1]
-    time.sleep(1.0)
-    assert get(client, match["id"])["ply"] == done["ply"]  # no computer move after it
+    # Once the computer's search (if it had started) has ended: no move of its came after.
+    wait_until(lambda: computer_idle(client.app, match["id"]), what="the computer to stop")
+    assert get(client, match["id"])["ply"] == done["ply"]
 
 
 def test_rematch_rotates_the_seats_and_reaches_every_player(client: TestClient) -> None:

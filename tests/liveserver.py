@@ -1,8 +1,8 @@
-"""A real ``slimetrail serve`` subprocess and the system Chromium, for tests, scripts and benches.
+"""A real ``slimetrail serve`` subprocess, a throwaway PostgreSQL and the system Chromium.
 
-Shared by tests/conftest.py (the ``live_server`` fixtures), tests/test_browser.py,
-scripts/screenshot.py and the web benchmarks.  Needs the test extra (``httpx2``); the web
-app itself never imports this module.
+Test machinery, kept out of the package: the fixtures of tests/conftest.py and
+tests/web/conftest.py, the scale-out tests, scripts/screenshot.py and the web benchmarks (which
+put tests/ on ``sys.path``).  Needs the test extra (``httpx2``).
 """
 
 from __future__ import annotations
@@ -120,6 +120,21 @@ class LiveServer(str):
     def restart(self) -> None:
         self.kill()
         self.start()
+
+
+@contextmanager
+def running_server(
+    folder: Path, *extra_args: str, db_url: str = "", env: dict[str, str] | None = None
+) -> Iterator[LiveServer]:
+    """A started ``slimetrail serve`` on a free port, logging to ``folder`` (and keeping its
+    SQLite database there unless ``db_url`` names one); killed on leaving."""
+    db_url = db_url or f"sqlite:///{folder / 'live.db'}"
+    server = LiveServer(free_port(), db_url, folder / "serve.log", extra_args, env)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
 
 
 class LiveWorker:
