@@ -38,5 +38,5 @@ def computer_idle(app, match_id: str) -> bool:
     is no longer wanted) has ended and any move it was going to make is made."""
     stats = app.state.admission.stats()
     return match_id not in app.state.computer.tasks and stats["free_workers"] == (
-        app.state.pool.workers
+        app.state.computer.pool.workers
     )
