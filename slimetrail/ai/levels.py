@@ -47,7 +47,9 @@ class SolverChoice:
 class Player(Protocol):
     """One level of a ladder: a description for people and a way to choose a move."""
 
-    description: str
+    @property
+    def description(self) -> str:
+        """What the level is, for people (read-only: levels are frozen dataclasses)."""
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         """A move for the player to move; ``state`` has a legal move and must be left as it
