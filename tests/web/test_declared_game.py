@@ -9,14 +9,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
 
 from slimetrail.core.records import parse_json, parse_pgn
-from slimetrail.web.liveserver import LiveServer, free_port
 
 SUMMIT_WIN = "Sky planted a flag on the summit, a1."
 TESTS = str(Path(__file__).resolve().parents[1])
@@ -27,21 +25,11 @@ TOY_ENV = {
 }
 
 
-@pytest.fixture(scope="module")
-def flags_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    tmp = tmp_path_factory.mktemp("flags")
-    server = LiveServer(
-        free_port(),
-        f"sqlite:///{tmp / 'flags.db'}",
-        tmp / "serve.log",
-        ("--workers", "1", "--move-time", "0.2"),
-        env=TOY_ENV,
-    )
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
+@pytest.fixture
+def flags_server(toy_server: str) -> str:
+    """The session's toy server (tests/web/conftest.py): it registers the toy games through
+    ``SLIMETRAIL_GAMES``, as any plug-in game would be."""
+    return toy_server
 
 
 def finished_match(base: str) -> dict:
