@@ -633,7 +633,7 @@ def pack_state(state: State) -> np.ndarray:
                 col += 1
     st[COLOUR] = BLACK if side == "b" else WHITE
     st[SWAPPED] = swapped == "s"
-    st[PIE] = state.game.options.get("pie") == "on"
+    st[PIE] = state.game.option_texts().get("pie") == "on"
     st[TURNS] = int(turns)
     st[SWAP_OK] = st[PIE] and st[TURNS] == 1 and side == "w" and swapped == "-"
     if state.is_over():

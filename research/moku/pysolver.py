@@ -136,8 +136,7 @@ class Search:
 def can_solve(game: Game) -> bool:
     return (
         game.id == "slime-moku"
-        and game.options["size"].isdecimal()
-        and (int(game.options["size"]) ** 2 <= MAX_CELLS)
+        and game.options["size"] ** 2 <= MAX_CELLS
     )
 
 
