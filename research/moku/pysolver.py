@@ -134,10 +134,7 @@ class Search:
 
 
 def can_solve(game: Game) -> bool:
-    return (
-        game.id == "slime-moku"
-        and game.options["size"] ** 2 <= MAX_CELLS
-    )
+    return game.id == "slime-moku" and game.options["size"] ** 2 <= MAX_CELLS
 
 
 def solve(state: State, *, distance: bool = False, time_limit: float | None = None) -> SolveResult:
