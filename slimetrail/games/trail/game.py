@@ -257,10 +257,11 @@ class TrailState(State):
 
     @property
     def move_stack(self) -> list[Move]:
-        return [*self._trail[1:], self.snail][: len(self._trail)]
+        moves: list[Move] = [*self._trail[1:], self.snail]
+        return moves[: len(self._trail)]
 
     def legal_moves(self) -> list[Move]:
-        return cells_of(self.legal_mask())
+        return list[Move](cells_of(self.legal_mask()))
 
     def legal_mask(self) -> int:
         """The legal destinations as a bitboard."""
