@@ -896,12 +896,13 @@ def search(
     kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
     won = [j for j in kids if proven[j] == WIN]
     alive = [j for j in kids if proven[j] != LOSS]
+    verdict_name: str | None
     if won:
         pick, verdict_name = won[0], "win"
     else:
         pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
         settled = all(proven[j] in (LOSS, DRAW) for j in kids)
-        verdict_name: str | None = None if not settled else "draw" if alive else "loss"
+        verdict_name = None if not settled else "draw" if alive else "loss"
     value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
     return MctsResult(
         geo.board_of[int(move[pick])], verdict_name, value, int(visits[pick]), int(done), int(used)
