@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.cells import decode_rows, encode_rows
@@ -221,7 +221,8 @@ class MokuState(State):
         return self._result is None and not self.game.board.neighbours[self.slime] & self.empty
 
     def legal_moves(self) -> list[Move]:
-        return list[Move](cells_of(self.legal_mask()))
+        # A fresh list of cells: no copy needed to hand it out as moves.
+        return cast("list[Move]", cells_of(self.legal_mask()))
 
     def push(self, move: Move) -> None:
         # bool is an int subclass and a negative shift raises: both are just not moves.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.bits import cells_of
@@ -261,7 +261,8 @@ class TrailState(State):
         return moves[: len(self._trail)]
 
     def legal_moves(self) -> list[Move]:
-        return list[Move](cells_of(self.legal_mask()))
+        # A fresh list of cells: no copy needed to hand it out as moves.
+        return cast("list[Move]", cells_of(self.legal_mask()))
 
     def legal_mask(self) -> int:
         """The legal destinations as a bitboard."""
