@@ -197,3 +197,17 @@ def test_play_book_builder_covers_every_defence(tmp_path, monkeypatch) -> None:
         start.pop()
     assert seen > 10
     book.reload()
+
+
+def test_a_play_book_entry_naming_no_cell_is_a_clear_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(book, "BOOK_DIR", tmp_path)
+    game = get_game("slimetrail", size=5)
+    state = get_game("slimetrail", size=5, start="b3").new_state()
+    key, _ = book.canonical(state)
+    play_book_path(game).write_text(json.dumps({"positions": {key: "z9"}}), encoding="utf-8")
+    book.reload()
+    try:
+        with pytest.raises(ValueError, match="names no cell of its board: 'z9'"):
+            winning_move(state)
+    finally:
+        book.reload()

@@ -112,7 +112,8 @@ class RequestGuard:
         declared = headers.get(b"content-length", b"").decode("latin-1").strip()
         if declared.isdecimal() and int(declared) > self.max_body:
             raise BodyRefused(413, f"the request body is over {self.max_body} bytes")
-        chunks, size, more = [], 0, True
+        chunks: list[bytes] = []
+        size, more = 0, True
         while more:
             message = await receive()
             if message["type"] == "http.disconnect":
@@ -165,7 +166,12 @@ class LimitExcept:
     (:mod:`slimetrail.web.service.admission`)."""
 
     def __init__(
-        self, app: ASGIApp, limiter: Callable[..., ASGIApp], exempt: tuple[str, ...], **options: Any
+        self,
+        app: ASGIApp,
+        /,  # positional only: ``options`` may hold any name (Starlette's middleware protocol)
+        limiter: Callable[..., ASGIApp],
+        exempt: tuple[str, ...],
+        **options: Any,
     ) -> None:
         self.app, self.exempt = app, exempt
         self.limited = limiter(app, **options)

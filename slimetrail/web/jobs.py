@@ -13,6 +13,7 @@ gets one.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -179,12 +180,14 @@ class Worker:
     async def run(self) -> None:
         """Run until cancelled: the pools, the two procrastinate workers and the sweep."""
         await ensure_schema(self.url)
-        heartbeat = {
-            "update_heartbeat_interval": self.stall_seconds / 4,
-            "stalled_worker_timeout": self.stall_seconds,
-            "install_signal_handlers": False,
-            "delete_jobs": "successful",
-        }
+        # Both workers: heartbeats that let the sweep find a stalled worker's jobs.
+        run_worker = functools.partial(
+            self.app.run_worker_async,
+            update_heartbeat_interval=self.stall_seconds / 4,
+            stalled_worker_timeout=self.stall_seconds,
+            install_signal_handlers=False,
+            delete_jobs="successful",
+        )
         async with self.app.open_async():
             try:
                 # Ready before taking a job: a job must not wait behind the JIT compilation.
@@ -192,17 +195,9 @@ class Worker:
                 print(READY, flush=True)
                 await asyncio.gather(
                     self.sweep_forever(),
-                    self.app.run_worker_async(
-                        queues=[COMPUTER_QUEUE],
-                        concurrency=self.workers,
-                        name="computer",
-                        **heartbeat,
-                    ),
-                    self.app.run_worker_async(
-                        queues=[ANALYSIS_QUEUE],
-                        concurrency=self.analysis_workers,
-                        name="analysis",
-                        **heartbeat,
+                    run_worker(queues=[COMPUTER_QUEUE], concurrency=self.workers, name="computer"),
+                    run_worker(
+                        queues=[ANALYSIS_QUEUE], concurrency=self.analysis_workers, name="analysis"
                     ),
                 )
             finally:

@@ -98,7 +98,9 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         # What the player reads at the end, from the game's declared endings.
         "result_sentence": None
         if outcome is None
-        else outcome_sentence(game, outcome, [p["name"] for p in players]),
+        else outcome_sentence(
+            game, outcome, [state.player_name(seat.player) for seat in live.seats]
+        ),
         "resigned": live.resigned,
         "view": view,
         "svg": render.board_svg(

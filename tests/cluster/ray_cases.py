@@ -108,3 +108,9 @@ def test_bad_splits_are_refused():
         RaySolve(state, 2, True, None)
     with pytest.raises(GameError, match="Slime Trail"):
         RaySolve(get_game("snake-pit").new_state(), 1, False, None)
+
+
+def test_a_result_before_every_root_move_is_decided_is_refused():
+    state = get_game("slimetrail", size="5").new_state()
+    with pytest.raises(RuntimeError, match="not decided yet"):
+        RaySolve(state, 1, False, None).result()

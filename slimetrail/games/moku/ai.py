@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from slimetrail.ai.levels import Ladder, Player
 from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
@@ -224,7 +225,7 @@ class MokuSearch:
         empty, slime = state.empty, state.slime  # type: ignore[attr-defined]
         board = self.board
         written = mine | 1 << slime
-        moves = state.legal_moves()
+        moves = cast("list[int]", state.legal_moves())  # a moku move is a cell index
         result = PlayResult(moves[0], score=0)
         if board.makes_row(written, slime):
             return self.finish(result, moves[0], MATE - 1, 1, started, "win")

@@ -47,7 +47,8 @@ class MokuBoard(GridCells):
         set_(self, "width", w)
         set_(self, "mask", mask)
         set_(self, "shifts", tuple(dr * w + dc for dc, dr in LINE_STEPS))
-        neighbours, lines = [], []
+        neighbours: list[int] = []
+        lines: list[tuple[int, ...]] = []
         for i in range(n * w):
             col, row = i % w, i // w
             if col >= n:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.cells import decode_rows, encode_rows
@@ -205,7 +205,8 @@ class MokuState(State):
 
     @property
     def move_stack(self) -> list[Move]:
-        return [*self._left[1:], self.slime][: len(self._left)]
+        moves: list[Move] = [*self._left[1:], self.slime]
+        return moves[: len(self._left)]
 
     def legal_mask(self) -> int:
         """The legal destinations as a bitboard: empty neighbours, else (stuck) every empty
@@ -220,7 +221,8 @@ class MokuState(State):
         return self._result is None and not self.game.board.neighbours[self.slime] & self.empty
 
     def legal_moves(self) -> list[Move]:
-        return cells_of(self.legal_mask())
+        # A fresh list of cells: no copy needed to hand it out as moves.
+        return cast("list[Move]", cells_of(self.legal_mask()))
 
     def push(self, move: Move) -> None:
         # bool is an int subclass and a negative shift raises: both are just not moves.

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numba as nb
 import numpy as np
@@ -842,10 +842,10 @@ def search(
     empties, colour = state.empty.bit_count(), state.to_move
     verdict, count, buf = root_policy(geo, cells.copy(), slime, colour, empties, k)
     if verdict != PLAY or count == 1:
-        pick = int(buf[0]) if count else geo.padded[state.legal_moves()[0]]
-        value = {P_WIN: "win", P_LOSS: "loss", P_DRAW: "draw"}.get(verdict)
-        score = {"win": 1.0, "loss": 0.0}.get(value or "", 0.5)
-        return MctsResult(geo.board_of[pick], value, score, 0, 0, 1)
+        pick = int(buf[0]) if count else geo.padded[cast(int, state.legal_moves()[0])]
+        root_verdict = {P_WIN: "win", P_LOSS: "loss", P_DRAW: "draw"}.get(verdict)
+        score = {"win": 1.0, "loss": 0.0}.get(root_verdict or "", 0.5)
+        return MctsResult(geo.board_of[pick], root_verdict, score, 0, 0, 1)
     banned = np.zeros(cells.shape[0], np.int8)
     if threat_depth:
         win = root_threats(
@@ -896,6 +896,7 @@ def search(
     kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
     won = [j for j in kids if proven[j] == WIN]
     alive = [j for j in kids if proven[j] != LOSS]
+    verdict_name: str | None
     if won:
         pick, verdict_name = won[0], "win"
     else:
@@ -963,4 +964,5 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) the kernels, on a small board."""
     from slimetrail.core.registry import get_game
 
-    search(get_game("slime-moku", size=7, k=4).new_state(), 0.01, iterations=50)
+    state = cast("MokuState", get_game("slime-moku", size=7, k=4).new_state())
+    search(state, 0.01, iterations=50)

@@ -472,10 +472,10 @@ class SlitherState(State):
                     if self.step_placements(source, target):
                         found[board.name(target)] = None
                 return found
-            target = cells[1]
-            if target is not None and (board.king[source] & empty) >> target & 1:
-                for placed in cells_of(self.step_placements(source, target)):
-                    move = self.canonical((source, target, placed))
+            step_to = cells[1]
+            if step_to is not None and (board.king[source] & empty) >> step_to & 1:
+                for placed in cells_of(self.step_placements(source, step_to)):
+                    move = self.canonical((source, step_to, placed))
                     found[board.name(placed)] = self.move_str(move)
         if not found:
             raise IllegalMoveError(f"no legal move starts with {' '.join(prefix)}")

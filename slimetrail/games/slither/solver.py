@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import cast
 
 import numba as nb
 import numpy as np
@@ -232,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         stats = np.zeros(2, dtype=np.int64)
         try:
-            won = SOLVER.mover_wins(state, started + args.time, stats)
+            won = SOLVER.mover_wins(cast(SlitherState, state), started + args.time, stats)
         except SolveTimeout:
             print(
                 f"{game.id} {args.size}x{args.size} after {args.first}: not solved in {args.time} s"

@@ -570,7 +570,7 @@ class SnakePitState(State):
             out, _, _ = kernel.play_out(
                 self.heads, self.empty, self.mover, self.k, self.out, seed, self.playout_tries
             )
-            values = {}
+            values: dict[int, float] = {}
         else:
             out, values = kernel.roll_out(
                 self.heads,
@@ -702,7 +702,7 @@ class SnakePitState(State):
 
     def _describe(self, move: Move) -> str:
         steps = self._as_steps(move)
-        return repr(move) if steps is None else self.move_str(steps)
+        return repr(move) if steps is None else self.move_str(tuple(steps))
 
 
 def _perft(state: SnakePitState, depth: int) -> int:

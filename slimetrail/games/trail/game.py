@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.bits import cells_of
@@ -257,10 +257,12 @@ class TrailState(State):
 
     @property
     def move_stack(self) -> list[Move]:
-        return [*self._trail[1:], self.snail][: len(self._trail)]
+        moves: list[Move] = [*self._trail[1:], self.snail]
+        return moves[: len(self._trail)]
 
     def legal_moves(self) -> list[Move]:
-        return cells_of(self.legal_mask())
+        # A fresh list of cells: no copy needed to hand it out as moves.
+        return cast("list[Move]", cells_of(self.legal_mask()))
 
     def legal_mask(self) -> int:
         """The legal destinations as a bitboard."""

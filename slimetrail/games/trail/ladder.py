@@ -12,6 +12,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from slimetrail.ai.levels import DEFAULT_LIMIT, Info, Ladder, SolverChoice
 from slimetrail.ai.limits import Limit, PlayResult
@@ -24,6 +25,9 @@ from slimetrail.ai.search import (
     search,
 )
 from slimetrail.core.game import GameError, Move, State
+
+if TYPE_CHECKING:
+    from slimetrail.games.trail.game import TrailState
 
 LOST_AT_ONCE = -0.95 * EVAL_SCALE  # the evaluator's "every step is poison" verdict
 SOLVER_SHARE = 0.7  # of the top level's time: the exact solver; the search keeps the rest
@@ -60,7 +64,8 @@ class Level:
                 return result
             from slimetrail.games.trail import strong
 
-            return strong.play(state, time_limit)
+            # big_board(state) holds only for a Slime Trail state
+            return strong.play(cast("TrailState", state), time_limit)
         return _play_search_level(state, self, time_limit, rng)
 
 

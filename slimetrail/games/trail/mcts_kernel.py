@@ -359,6 +359,7 @@ def search(
         first, count = int(kids_at[0]), int(n_kids[0])
         kids = range(first, first + count)
         won = [j for j in kids if proven[j] == WIN]
+        verdict: str | None
         if won:
             pick, verdict = won[0], "win"
         else:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from slimetrail.core.bits import cells_of
+
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
 
@@ -25,7 +27,7 @@ def policy(state: TrailState) -> tuple[str | None, set[int]]:
     game = state.game
     me = state.to_move
     mine, theirs = game.goals[me], game.goals[3 - me]
-    steps = set(state.legal_moves())
+    steps = set(cells_of(state.legal_mask()))  # legal_moves(), as cells
     if not steps:
         return "stuck", set()
     if mine in steps:

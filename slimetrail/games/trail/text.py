@@ -47,10 +47,10 @@ def draw_board(state: TrailState) -> str:
     lines = []
     width = max(len(board.name(c)) for c in board.cells())
     for diff in range(-(n - 1), n):
-        cells = [(c, c - diff) for c in range(max(0, diff), min(n, n + diff))]
-        first, last = board.index(*cells[0]), board.index(*cells[-1])
+        diagonal = [(c, c - diff) for c in range(max(0, diff), min(n, n + diff))]
+        first, last = board.index(*diagonal[0]), board.index(*diagonal[-1])
         text = [" "] * (4 * n)
-        for col, row in cells:
+        for col, row in diagonal:
             text[2 * (col + row)] = mark(board.index(col, row))
         body = "".join(text).rstrip()
         lines.append(f"{board.name(first):>{width}} {body}  {board.name(last)}")

@@ -100,7 +100,9 @@ async def answered(live: Live, token: str | None) -> dict[str, Any]:
 
 async def has_computer(service: MatchService, match_id: str) -> bool:
     """Whether the computer may reply to a change of the match (memory first: no thread)."""
-    live = service.cached(match_id) or await run_in_threadpool(service.load, match_id)
+    live = service.cached(match_id)
+    if live is None:
+        live = await run_in_threadpool(service.load, match_id)
     return live.has_computer()
 
 

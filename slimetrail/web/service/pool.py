@@ -104,7 +104,7 @@ class PoolComputer(Computer):
             on_move,
         )
         self.pool = WorkerPool(workers)
-        self.admission = Admission(self.pool, limits, job_seconds=move_time)
+        self.admission: Admission = Admission(self.pool, limits, job_seconds=move_time)
         self.tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
         self.warming: asyncio.Task[None] | None = None
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import procrastinate
 from procrastinate.exceptions import AlreadyEnqueued
+from procrastinate.types import JSONValue
 
 from slimetrail.core.game import Game
 from slimetrail.web.live import Handler, libpq_url
@@ -192,8 +193,8 @@ class QueueComputer(Computer):
             ).defer_async(
                 key=key,
                 game=game.id,
-                options=game.option_texts(),
-                moves=moves,
+                options=dict[str, JSONValue](game.option_texts()),
+                moves=list[JSONValue](moves),
                 time_limit=time_limit,
                 client=client,
                 to_move=to_move,

@@ -90,7 +90,13 @@ SELECT now.t, c.count, c.expires
 class PostgresStorage(Storage, MovingWindowSupport):
     """Rate limit counts in PostgreSQL tables, shared by every process using the database."""
 
-    STORAGE_SCHEME: ClassVar[list[str]] = ["postgresql", "postgres", "postgresql+psycopg"]
+    # limits types this as an instance attribute, but its scheme registry reads it from the
+    # class when the class is created.
+    STORAGE_SCHEME: ClassVar[list[str]] = [  # type: ignore[misc]
+        "postgresql",
+        "postgres",
+        "postgresql+psycopg",
+    ]
 
     def __init__(self, uri: str, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)

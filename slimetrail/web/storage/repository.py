@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import CursorResult, Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from slimetrail.web.storage.tables import COMPUTER, UNFINISHED, MatchRow, MoveRow, SeatRow
 
 VERSION_OF = select(MatchRow.version).where(MatchRow.id == bindparam("match_id"))
-ADD_MOVES = insert(MoveRow.__table__)
-MATCHES = MatchRow.__table__
+# SQLAlchemy types a mapped class's __table__ as any FromClause; these are Tables.
+ADD_MOVES = insert(cast(Table, MoveRow.__table__))
+MATCHES = cast(Table, MatchRow.__table__)
 BUMP = update(MATCHES).where(
     MATCHES.c.id == bindparam("match_id"), MATCHES.c.version == bindparam("old_version")
 )
@@ -199,9 +200,8 @@ class MatchRepository:
             "updated": datetime.now(UTC),
             **extra,
         }
-        changed = session.execute(
-            BUMP, {"match_id": match_id, "old_version": version, **values}
-        ).rowcount
+        bumped = session.execute(BUMP, {"match_id": match_id, "old_version": version, **values})
+        changed = cast("CursorResult[Any]", bumped).rowcount  # an UPDATE's result
         if changed != 1:
             raise StaleWrite(match_id)
         if self.on_change is not None:

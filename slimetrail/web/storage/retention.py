@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import ColumnElement, and_, delete, or_, select
 from sqlalchemy.orm import sessionmaker
 
 from slimetrail.web.storage.tables import UNFINISHED, MatchRow, MoveRow, SeatRow
@@ -19,7 +19,7 @@ from slimetrail.web.storage.tables import UNFINISHED, MatchRow, MoveRow, SeatRow
 BATCH = 500  # matches per transaction: short transactions beside the live traffic
 
 
-def expired(unfinished_days: float, finished_days: float, now: datetime) -> object:
+def expired(unfinished_days: float, finished_days: float, now: datetime) -> ColumnElement[bool]:
     """The SQL condition of an expired match."""
     return or_(
         and_(

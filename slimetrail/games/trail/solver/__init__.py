@@ -19,10 +19,14 @@ import os
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
+
+if TYPE_CHECKING:
+    from slimetrail.games.trail.game import TrailState
+    from slimetrail.games.trail.solver.wide import WideSearch
 
 __all__ = [
     "KernelTable",
@@ -51,7 +55,7 @@ class _SpareTables(threading.local):
     """Per thread: the kept table of each size (in words)."""
 
     def __init__(self) -> None:
-        self.by_shape: dict[int, object] = {}
+        self.by_shape: dict[int, KernelTable] = {}
 
 
 _spare_tables = _SpareTables()
@@ -128,6 +132,7 @@ def solve(
     deadline = 0.0 if time_limit is None else start + max(time_limit, 1e-6)
     if not isinstance(getattr(state, "game", None), TrailGame):
         raise GameError(f"the solver handles the Slime Trail games, not {state.game.id}")
+    trail_state = cast("TrailState", state)  # a TrailGame's states are TrailStates
     outcome = state.outcome()
     to_move = state.to_move
     if outcome is not None:
@@ -144,7 +149,7 @@ def solve(
         # kernel is much faster.)
         from slimetrail.games.trail.solver.small import solve_small
 
-        found = solve_small(state, distance)
+        found = solve_small(trail_state, distance)
         if found is not None:
             found.seconds = time.monotonic() - start
             return found
@@ -157,19 +162,22 @@ def solve(
                 found.plies, found.move_plies = None, {}
             found.seconds = time.monotonic() - start
             return found
+    search: _Root | WideSearch
     try:
         search = _Root(state, distance, deadline, shortcuts, table_bits)
     except SolveTooLarge:
         from slimetrail.games.trail.solver.wide import WideSearch
 
-        search = WideSearch(state, distance, deadline, shortcuts, table_bits, checkpoint=checkpoint)
+        search = WideSearch(
+            trail_state, distance, deadline, shortcuts, table_bits, checkpoint=checkpoint
+        )
     finished = threading.Event()
     if stop is not None:
         threading.Thread(target=_stop_on, args=(stop, finished, search), daemon=True).start()
     try:
         if isinstance(search, _Root):
             return search.run(start, checkpoint, value_only=first_win)
-        return search.solve(state, start, value_only=first_win)
+        return search.solve(trail_state, start, value_only=first_win)
     finally:
         finished.set()
         if isinstance(search, _Root):
@@ -293,33 +301,28 @@ class Labelling:
         :func:`.kernel.negamax`), searched with ``table`` (from :meth:`new_table`)."""
         import numpy as np
 
+        # The arguments after the free cells (one word, or two for the 128-cell kernel).
+        rest = (
+            snail,
+            side,
+            alpha,
+            beta,
+            self.nbr,
+            self.goals,
+            self.order,
+            params,
+            table.words,
+            np.int64(table.generation),
+            stats,
+            np.float64(stop),
+        )
         if self.words == 1:
             from slimetrail.games.trail.solver import kernel
 
-            args = (np.uint64(free),)
-            search = kernel.negamax
-        else:
-            from slimetrail.games.trail.solver import kernel128
+            return int(kernel.negamax(np.uint64(free), *rest))
+        from slimetrail.games.trail.solver import kernel128
 
-            args = (np.uint64(free & WORD_MASK), np.uint64(free >> 64))
-            search = kernel128.negamax
-        return int(
-            search(
-                *args,
-                snail,
-                side,
-                alpha,
-                beta,
-                self.nbr,
-                self.goals,
-                self.order,
-                params,
-                table.words,
-                np.int64(table.generation),
-                stats,
-                np.float64(stop),
-            )
-        )
+        return int(kernel128.negamax(np.uint64(free & WORD_MASK), np.uint64(free >> 64), *rest))
 
 
 def release_table(table: KernelTable) -> None:

@@ -32,7 +32,7 @@ import tempfile
 import time
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from slimetrail.core.game import Game, Move, State
 from slimetrail.core.registry import get_game
@@ -137,13 +137,21 @@ def build(game: Game, plies: int, path: Path) -> int:
 FAST = 0.1
 
 
-def play_book_path(game: Game) -> Path:
+def play_book_path(game: TrailGame) -> Path:
     return BOOK_DIR / f"play-{game.id}-{game.size}-{game.rules}.json"
 
 
-def _mirror_cell(game: Game, cell: int) -> int:
+def _mirror_cell(game: TrailGame, cell: int) -> int:
     col, row = game.board.coords(cell)
     return game.board.index(row, col)
+
+
+def _book_cell(game: TrailGame, text: str) -> int:
+    """The board cell a play book names; a clear error for a damaged book."""
+    cell = game.board.parse_cell(text)
+    if cell is None:
+        raise ValueError(f"the play book of {game.spec} names no cell of its board: {text!r}")
+    return cell
 
 
 def _mirror_state(state: TrailState) -> TrailState:
@@ -167,7 +175,7 @@ def _load_play(path: Path) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8"))["positions"]
 
 
-def start_values(game: Game) -> dict[str, str]:
+def start_values(game: TrailGame) -> dict[str, str]:
     """The proven value for the first player of every start square the play book covers
     (wholly: a start is recorded once its build is complete)."""
     path = play_book_path(game)
@@ -193,7 +201,7 @@ def winning_move(state: State) -> Move | None:
     text = book.get(key)
     if text is None:
         return None
-    move = state.game.board.parse_cell(text)
+    move = _book_cell(state.game, text)
     return _mirror_cell(state.game, move) if mirrored else move
 
 
@@ -216,12 +224,12 @@ class PlayBookBuilder:
         from slimetrail.games.trail.solver import solve
 
         game = get_game(self.game.id, size=str(self.game.size), rules=self.game.rules, start=start)
-        state = game.new_state()
+        state = cast(TrailState, game.new_state())  # a TrailGame's state
         began = time.monotonic()
         result = solve(state, book=False)
         self.solves += 1
         if result.value == "win":
-            self.winner(state, result.winning_moves[0])
+            self.winner(state, cast(int, result.winning_moves[0]))
         # Every losing first move hands the win to the other side (all of them, if the start
         # is lost for the first player).
         for move in state.legal_moves():
@@ -231,7 +239,7 @@ class PlayBookBuilder:
                     self.winner(state)
                 state.pop()
         # Recorded once the start is covered: a start in the record is wholly in the book.
-        mirror = game.board.name(_mirror_cell(game, state.snail))
+        mirror = state.game.board.name(_mirror_cell(state.game, state.snail))
         self.starts[start] = self.starts[mirror] = result.value
         self.save()
         self.log(
@@ -239,7 +247,7 @@ class PlayBookBuilder:
             f"{self.solves} solves, {time.monotonic() - began:.0f} s"
         )
 
-    def winner(self, state: TrailState, move: Move | None = None) -> None:
+    def winner(self, state: TrailState, move: int | None = None) -> None:
         """Cover ``state``, won by the side to move (``move``: a winning move, if known)."""
         from slimetrail.games.trail.solver import solve
 
@@ -248,8 +256,8 @@ class PlayBookBuilder:
             return
         self.done.add(key)
         if key in self.book:
-            move = self.game.board.parse_cell(self.book[key])
-            move = _mirror_cell(self.game, move) if mirrored else move
+            cell = _book_cell(self.game, self.book[key])
+            move = _mirror_cell(self.game, cell) if mirrored else cell
         elif move is None:
             began = time.process_time()
             result = solve(state, book=False, first_win=True)
@@ -259,7 +267,7 @@ class PlayBookBuilder:
                 raise AssertionError(f"{state.fen()} should be won for the side to move")
             if seconds < self.fast:
                 return  # the solver finds this one in play
-            move = result.winning_moves[0]
+            move = cast(int, result.winning_moves[0])  # a Slime Trail move is a cell
         if key not in self.book:
             book_move = _mirror_cell(self.game, move) if mirrored else move
             self.book[key] = self.game.board.name(book_move)

@@ -26,10 +26,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from slimetrail.core.game import GameError, Move, SolveResult, SolveTimeout, State
 from slimetrail.core.registry import get_game, parse_game_spec
-from slimetrail.games.trail.game import TrailGame
+from slimetrail.games.trail.game import TrailGame, TrailState
 from slimetrail.games.trail.solver import MATE, result_from_scores, solve
 from slimetrail.games.trail.solver.book import canonical
 
@@ -136,7 +137,7 @@ class RaySolve:
         if outcome is not None:
             node.value = outcome.for_player(state.to_move)
         elif depth == 0:
-            key, _ = canonical(state)
+            key, _ = canonical(cast(TrailState, state))  # the root's game is a TrailGame
             node.key = f"{key}{' distance' if self.distance else ''}"
             self.tasks.setdefault(node.key, node)
         else:
@@ -224,7 +225,10 @@ class RaySolve:
         scores: dict[Move, int] = {}
         nodes = sum(self.results[key][2] for key in self.tasks if key in self.results)
         for move, child in self.root.children.items():
-            value = OPPOSITE[self.value(child)]
+            child_value = self.value(child)
+            if child_value is None:
+                raise RuntimeError(f"the root move {move} is not decided yet: {self.summary()}")
+            value = OPPOSITE[child_value]
             sign = {"win": 1, "draw": 0, "loss": -1}[value]
             plies = 0
             if child.key is not None:

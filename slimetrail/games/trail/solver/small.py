@@ -12,8 +12,14 @@ the kernel would: :func:`solve_small` then gives up and the kernel solves it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from slimetrail.core.bits import cells_of
-from slimetrail.core.game import Move, State
+from slimetrail.core.game import Move
+
+if TYPE_CHECKING:
+    from slimetrail.core.game import SolveResult
+    from slimetrail.games.trail.game import TrailState
 
 SMALL_CELLS = 16  # regions (without the snail's cell) this search is tried on
 BUDGET = 20_000  # nodes before it gives up
@@ -88,7 +94,7 @@ class SmallSearch:
         return best
 
 
-def solve_small(state: State, distance: bool, budget: int = BUDGET):
+def solve_small(state: TrailState, distance: bool, budget: int = BUDGET) -> SolveResult | None:
     """:func:`slimetrail.games.trail.solver.solve`'s answer for a position whose region has
     at most :data:`SMALL_CELLS` cells, or ``None`` (too big, over ``budget`` nodes, or the
     game is over: ``solve`` answers that itself)."""
@@ -103,7 +109,7 @@ def solve_small(state: State, distance: bool, budget: int = BUDGET):
     side = state.to_move - 1
     scores: dict[Move, int] = {}
     try:
-        for move in state.legal_moves():
+        for move in cells_of(state.legal_mask()):  # legal_moves(), as cells
             score = goal_move_score(state, move, distance)
             if score is None:
                 raw = search.score(state.free & ~(1 << move), move, 1 - side)

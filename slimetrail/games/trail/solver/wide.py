@@ -17,11 +17,12 @@ from __future__ import annotations
 import logging
 import os
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from slimetrail.core.bits import cells_of
-from slimetrail.core.game import Move, State
+from slimetrail.core.game import Move
 from slimetrail.games.trail.solver import (
     MAX_CELLS,
     KernelTable,
@@ -42,6 +43,9 @@ from slimetrail.games.trail.solver import (
 )
 from slimetrail.games.trail.solver import kernel as k
 from slimetrail.games.trail.solver import kernel128 as k128
+
+if TYPE_CHECKING:
+    from slimetrail.games.trail.game import TrailState
 
 EXACT, LOWER, UPPER = 0, 1, 2
 log = logging.getLogger("slimetrail.games.trail.solver")
@@ -70,7 +74,7 @@ class WideSearch:
 
     def __init__(
         self,
-        state: State,
+        state: TrailState,
         distance: bool,
         deadline: float,
         shortcuts: bool,
@@ -113,7 +117,7 @@ class WideSearch:
     def total_nodes(self) -> int:
         return self.nodes + int(self.stats[k.S_NODES])
 
-    def solve(self, state: State, start: float, value_only: bool = False) -> SolveResult:
+    def solve(self, state: TrailState, start: float, value_only: bool = False) -> SolveResult:
         """Every root move's value (and distance), as :meth:`_Root.run` gives them;
         ``value_only``: stop at the first win (only ``value`` is then complete)."""
         side = state.to_move - 1
@@ -121,7 +125,7 @@ class WideSearch:
         mirror = _mirror(state) or {}
         scores = self.scores
         try:
-            for move in state.legal_moves():
+            for move in cells_of(state.legal_mask()):  # legal_moves(), as cells
                 if value_only and not self.distance and self.win in scores.values():
                     break
                 if move in scores:
