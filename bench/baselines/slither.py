@@ -30,12 +30,31 @@ position's FEN); only ``State.fen`` and ``State.parse_move`` of the game are use
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numba as nb
 import numpy as np
 
+from bench.baselines.maxn import (
+    CURSOR,
+    FIELDS,
+    FIRST,
+    FULL,
+    MOVE,
+    NEXT,
+    OPEN,
+    PERM_A,
+    PERM_B,
+    PLAYER,
+    SIZE,
+    STATUS,
+    TERMINAL,
+    VISITS,
+    best_child,
+    gcd,
+    new_node,
+    next_random,
+)
 from slimetrail.core.game import Game, Move, State
 from slimetrail.core.registry import get_game
 
@@ -85,10 +104,6 @@ def scratch_size(cells):
     return 2 + 12 * cells
 
 
-# Tree node fields (int64 array [capacity, FIELDS]).
-MOVE, PLAYER, FIRST, NEXT, VISITS, PERM_A, PERM_B, CURSOR, SIZE, STATUS = range(10)
-FIELDS = 10
-OPEN, FULL, TERMINAL = 0, 1, 2
 PLAYOUT_TRIES = 64
 
 
@@ -377,17 +392,6 @@ def returns(st, out):
 
 
 @nb.njit(cache=True)
-def next_random(rng):
-    """xorshift64*: the next number of the generator whose state is ``rng[0]``."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return np.int64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(1))
-
-
-@nb.njit(cache=True)
 def below(rng, bound):
     """A random number in [0, bound) for bound < 2^31, by a multiply and a shift (a bias of
     at most bound / 2^32) rather than a division."""
@@ -472,28 +476,6 @@ def perft(st, depth, geo, advanced, scratch):
 
 
 @nb.njit(cache=True)
-def new_node(nodes, meta, move, player):
-    node = meta[0]
-    meta[0] += 1
-    nodes[node, MOVE] = move
-    nodes[node, PLAYER] = player
-    nodes[node, FIRST] = -1
-    nodes[node, NEXT] = -1
-    nodes[node, VISITS] = 0
-    nodes[node, SIZE] = -1
-    nodes[node, CURSOR] = 0
-    nodes[node, STATUS] = OPEN
-    return node
-
-
-@nb.njit(cache=True)
-def gcd(a, b):
-    while b:
-        a, b = b, a % b
-    return a
-
-
-@nb.njit(cache=True)
 def add_child(nodes, values, ends, meta, node, st, code, geo, scratch):
     """A new child of ``node`` for the move ``code``, played on ``st``."""
     child = new_node(nodes, meta, code, player_of(st, st[COLOUR]))
@@ -533,20 +515,6 @@ def expand(nodes, values, ends, meta, node, st, rng, geo, advanced, scratch):
     if nodes[node, FIRST] < 0:
         return add_child(nodes, values, ends, meta, node, st, PASS, geo, scratch)
     return -1
-
-
-@nb.njit(cache=True)
-def best_child(nodes, values, node, exploration):
-    log_parent = math.log(nodes[node, VISITS])
-    best, best_score = -1, -1.0
-    child = nodes[node, FIRST]
-    while child >= 0:
-        visits = nodes[child, VISITS]
-        score = values[child] / visits + exploration * math.sqrt(log_parent / visits)
-        if score > best_score:
-            best, best_score = child, score
-        child = nodes[child, NEXT]
-    return best
 
 
 @nb.njit(cache=True)

@@ -27,7 +27,6 @@ position's FEN); only ``State.fen`` and ``State.parse_move`` of the game are use
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from itertools import combinations
@@ -35,6 +34,26 @@ from itertools import combinations
 import numba as nb
 import numpy as np
 
+from bench.baselines.maxn import (
+    CURSOR,
+    FIELDS,
+    FIRST,
+    FULL,
+    MOVE,
+    NEXT,
+    OPEN,
+    PERM_A,
+    PERM_B,
+    PLAYER,
+    SIZE,
+    STATUS,
+    TERMINAL,
+    VISITS,
+    best_child,
+    gcd,
+    new_node,
+    next_random,
+)
 from slimetrail.core.game import Game, Move, State
 from slimetrail.core.registry import get_game
 
@@ -53,10 +72,6 @@ OUT_COUNT = STEPS + 1
 OUT = OUT_COUNT + 1  # the players out, in the order they went out
 STATE_SIZE = OUT + 2
 
-# Tree node fields (int64 array [capacity, FIELDS]).
-MOVE, PLAYER, FIRST, NEXT, VISITS, PERM_A, PERM_B, CURSOR, SIZE, STATUS = range(10)
-FIELDS = 10
-OPEN, FULL, TERMINAL = 0, 1, 2
 PLAYOUT_TRIES = 64
 # Scratch (int64 array of SCRATCH): exits of the four snakes, their counts, choice weights.
 DESTS, COUNTS, WEIGHTS, SCRATCH = 0, 24, 28, 34
@@ -241,17 +256,6 @@ def returns(st, out):
 
 
 @nb.njit(cache=True)
-def next_random(rng):
-    """xorshift64*: the next number of the generator whose state is ``rng[0]``."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return np.int64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(1))
-
-
-@nb.njit(cache=True)
 def random_turn(st, rng, scratch, steps):
     """A uniformly random legal turn of the mover, packed (the mover has one): a uniform
     choice of snakes and exits, drawn again while two snakes meet on one cell."""
@@ -326,28 +330,6 @@ def perft(st, depth, scratch, steps):
 
 
 @nb.njit(cache=True)
-def new_node(nodes, meta, move, player):
-    node = meta[0]
-    meta[0] += 1
-    nodes[node, MOVE] = move
-    nodes[node, PLAYER] = player
-    nodes[node, FIRST] = -1
-    nodes[node, NEXT] = -1
-    nodes[node, VISITS] = 0
-    nodes[node, SIZE] = -1
-    nodes[node, CURSOR] = 0
-    nodes[node, STATUS] = OPEN
-    return node
-
-
-@nb.njit(cache=True)
-def gcd(a, b):
-    while b:
-        a, b = b, a % b
-    return a
-
-
-@nb.njit(cache=True)
 def expand(nodes, values, ends, meta, node, st, rng, scratch, steps):
     """Add the node's next untried turn as a child and play it on ``st``; -1 once every
     turn has been tried (the node is then FULL)."""
@@ -377,20 +359,6 @@ def expand(nodes, values, ends, meta, node, st, rng, scratch, steps):
             return child
     nodes[node, STATUS] = FULL
     return -1
-
-
-@nb.njit(cache=True)
-def best_child(nodes, values, node, exploration):
-    log_parent = math.log(nodes[node, VISITS])
-    best, best_score = -1, -1.0
-    child = nodes[node, FIRST]
-    while child >= 0:
-        visits = nodes[child, VISITS]
-        score = values[child] / visits + exploration * math.sqrt(log_parent / visits)
-        if score > best_score:
-            best, best_score = child, score
-        child = nodes[child, NEXT]
-    return best
 
 
 @nb.njit(cache=True)
