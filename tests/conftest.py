@@ -12,6 +12,10 @@
   PostgreSQL tests skip, except in CI (``CI`` set) or with ``SLIMETRAIL_TEST_POSTGRES=1``,
   where they fail; ``SLIMETRAIL_TEST_POSTGRES=0`` turns them off.
 
+Under pytest-xdist (pyproject's addopts) each worker process has session fixtures of its own:
+its servers on free ports, its temporary folders, its PostgreSQL cluster and Chromium.  Only
+numba's cache is shared, and numba writes it by atomic renames.
+
 Hypothesis runs the ``quick`` profile (few examples, no deadline: a loaded machine is slow
 anyway); ``HYPOTHESIS_PROFILE=soak`` runs the big searches, as ``-m soak`` runs the soak
 tests.  A test that names its own ``max_examples`` keeps it in both.
@@ -33,6 +37,17 @@ from liveserver import LiveServer, pg_program, running_server, temp_postgres
 settings.register_profile("quick", max_examples=50, deadline=None)
 settings.register_profile("soak", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """pyproject's addopts hand the suite to pytest-xdist's workers; with xdist blocked
+    (``-p no:xdist``, to debug in this process) its options are accepted and do nothing."""
+    if pluginmanager.has_plugin("xdist"):
+        return
+    group = parser.getgroup("xdist", "accepted, unused: pytest-xdist is blocked")
+    group.addoption("--numprocesses", dest="numprocesses", default=None)
+    group.addoption("--maxprocesses", dest="maxprocesses", default=None)
+    group.addoption("--dist", dest="dist", default="no")
 
 
 @pytest.fixture(autouse=True)
