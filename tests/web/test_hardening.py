@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from slimetrail.web.app import create_app
 from slimetrail.web.hardening import MAX_BODY, RedactSeats, RequestGuard
+from slimetrail.web.settings import Limits
 
 POSTS = {
     "/api/matches": '{"game": "slimetrail", "options": {"size": %s}}',
@@ -22,9 +22,14 @@ POSTS = {
 }
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}", workers=1)) as client:
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app for the module (each app starts a worker process that loads every kernel):
+    the tests only send requests it refuses or reads, with rates raised so none counts
+    against the next."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('hardening') / 'h.db'}"
+    limits = Limits(create_rate="10000/minute", analyse_rate="10000/minute")
+    with TestClient(create_app(url, workers=1, limits=limits)) as client:
         yield client
 
 
