@@ -42,8 +42,10 @@ def click(page, cell: str) -> None:
 
 
 def test_a_whole_game_won_with_five_in_a_row(live_server, new_page) -> None:
-    game = get_game("slime-moku")
-    page = new_page(f"{live_server}/new/slime-moku?opponent=computer&level=1&side=1")
+    # On 9x9 (k = 5): about 50 plies to the row, where the default 15x15 took some 130, every
+    # one clicked and checked.  (On 7x7 a game against random steps can fill the board.)
+    game = get_game("slime-moku", size=9)
+    page = new_page(f"{live_server}/new/slime-moku?opponent=computer&level=1&side=1&size=9")
     page.set_default_timeout(SLOW_START)
     for _ in range(200):
         wait_turn_or_result(page)

@@ -14,8 +14,9 @@ class OverBudget(Exception):
 
 
 def wins_at_once(state: SlitherState, move) -> bool:
+    """Whether ``move``, one of ``state.legal_moves()``, wins at once."""
     mover = state.to_move
-    state.push(move)
+    state.make(move)  # generated, so legal: push's checks would only cost time
     outcome = state.outcome()
     state.pop()
     return outcome is not None and outcome.winner == mover
@@ -24,23 +25,24 @@ def wins_at_once(state: SlitherState, move) -> bool:
 def mover_wins(state: SlitherState, budget: int = 20_000) -> bool:
     """Whether the side to move wins; raises :class:`OverBudget` past ``budget`` positions.
     Swaps are not considered (use positions after the pie's moment)."""
-    table: dict[str, bool] = {}
+    # Without swaps, the stones and the colour to move are the whole position.
+    table: dict[tuple[int, int, int], bool] = {}
 
     def solve(s: SlitherState) -> bool:
-        fen = s.fen()
-        if fen in table:
-            return table[fen]
+        key = (*s.stones, s.colour)
+        if key in table:
+            return table[key]
         if len(table) >= budget:
             raise OverBudget
         moves = [m for m in s.legal_moves() if m != "swap"]
         won = any(wins_at_once(s, m) for m in moves)
         for move in moves if not won else ():
-            s.push(move)
+            s.make(move)
             won = not solve(s)
             s.pop()
             if won:
                 break
-        table[fen] = won
+        table[key] = won
         return won
 
     return solve(state.copy())
