@@ -6,12 +6,15 @@ its own, since a Ray driver whose raylet dies ends its whole process."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
 import pytest
 
 ray = pytest.importorskip("ray", reason="needs the cluster extra: pip install -e '.[cluster]'")
 
+from slimetrail.cli.main import main  # noqa: E402
 from slimetrail.core.game import GameError  # noqa: E402
 from slimetrail.core.registry import get_game  # noqa: E402
 from slimetrail.games.trail.solver import CompactGraph, solve  # noqa: E402
@@ -98,6 +101,24 @@ def test_a_restarted_solve_redoes_only_the_tasks_missing_from_its_record(tmp_pat
     solved.clear()
     third = RaySolve(state, 2, False, tmp_path, solved.append).run(connect(), table_bits=18)
     assert not solved and third.move_values == first.move_values
+
+
+def solve_json(*argv: str) -> dict:
+    """What ``slimetrail solve --json ARGV`` prints, read back."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["solve", "--json", *argv]) == 0
+    return json.loads(out.getvalue())
+
+
+def test_cli_workers_split_the_solve_into_a_checkpoint_per_root_move(tmp_path):
+    plain = solve_json("--size", "5", "--no-book")
+    split = solve_json("--size", "5", "--workers", "2", "--checkpoint", str(tmp_path))
+    assert (split["value"], split["move_values"]) == (plain["value"], plain["move_values"])
+    assert sorted(split["winning_moves"]) == sorted(plain["winning_moves"])
+    # A checkpoint per root move but the mirrored ones, and the split's record of results.
+    assert len(list(tmp_path.glob("*.npz"))) == 5
+    assert (tmp_path / RESULTS).exists()
 
 
 def test_bad_splits_are_refused():

@@ -37,8 +37,10 @@ def test_ray_cases_in_their_own_process():
     # Short: Ray's socket paths under it must fit a Unix socket name.
     ray_dir = tempfile.mkdtemp(prefix="ray", dir="/tmp")
     env = {**os.environ, "RAY_TMPDIR": ray_dir}
+    # In one process (no xdist workers): the cases share one local Ray instance.
+    pytest_args = ["-q", "-rs", "-p", "no:cacheprovider", "-p", "no:xdist", str(CASES)]
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", str(CASES)],
+        [sys.executable, "-m", "pytest", *pytest_args],
         cwd=ROOT,
         env=env,
         capture_output=True,
