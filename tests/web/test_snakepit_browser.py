@@ -74,6 +74,16 @@ def turn_cells(move: str) -> str:
 
 @pytest.mark.slow
 def test_whole_game_against_two_computers_by_clicks(live_server, new_page) -> None:
+    # The computers' random turns sometimes end a game before my third turn (a turn of three
+    # pairs): then another game, every check made again.
+    for _ in range(3):
+        if whole_game_by_clicks(live_server, new_page) >= 3:
+            return
+    pytest.fail("three games in a row ended before my third turn")
+
+
+def whole_game_by_clicks(live_server: str, new_page) -> int:
+    """One game as Green against two level-1 computers, to its end; my turns played."""
     page = new_page(f"{live_server}/new/snake-pit?seats=me,computer:1,computer:1")
     match = match_api(live_server, page)
     assert [p["kind"] for p in match["players"]] == ["human", "computer", "computer"]
@@ -102,7 +112,7 @@ def test_whole_game_against_two_computers_by_clicks(live_server, new_page) -> No
     assert match["outcome"]["result"] in page.locator("#result").inner_text()
     assert sorted(match["outcome"]["places"]) == [1, 2, 3]
     assert moves(page) == match["moves"] and legal_cells(page) == []
-    assert my_turns >= 3
+    return my_turns
 
 
 def test_three_people_by_seat_links_see_each_other_live_and_a_spectator_cannot_move(
