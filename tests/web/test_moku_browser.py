@@ -42,8 +42,8 @@ def click(page, cell: str) -> None:
 
 
 def test_a_whole_game_won_with_five_in_a_row(live_server, new_page) -> None:
-    # On 9x9 (k = 5): about 50 plies to the row, where the default 15x15 took some 130, every
-    # one clicked and checked.  (On 7x7 a game against random steps can fill the board.)
+    # On 9x9 (k = 5) about 50 plies to the row, where the default 15x15 took 110 to 150,
+    # every one clicked and checked.  (On 7x7 a game against random steps can fill the board.)
     game = get_game("slime-moku", size=9)
     page = new_page(f"{live_server}/new/slime-moku?opponent=computer&level=1&side=1&size=9")
     page.set_default_timeout(SLOW_START)
