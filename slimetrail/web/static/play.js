@@ -213,7 +213,8 @@ function drawAnalysisBadges() {
     const r = Math.min(box.width, box.height) * 0.17;
     const [x, y] = [box.x + box.width * 0.78, box.y + box.height * 0.22];
     const badge = svgEl("g", { class: `badge ${value}`, "pointer-events": "none" });
-    badge.append(svgEl("circle", { cx: x, cy: y, r }));
+    // A thin outline of its own: the board's stroke width would ring the cell around it.
+    badge.append(svgEl("circle", { cx: x, cy: y, r, "stroke-width": r * 0.2 }));
     badge.append(
       svgEl("text", { x, y: y + r * 0.4, "font-size": r * 1.2 }, value[0].toUpperCase()),
     );
