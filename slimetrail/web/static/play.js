@@ -27,7 +27,7 @@ const page = {
   hint: null, // {key, move}: the suggested move for the position `key`
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
   busy: false,
-  keyboard: true, // false after a pointer press: the focus mark is for keyboard players
+  keyboard: false, // whether the player uses the keyboard (a key pressed since the last pointer press)
   socket: null,
   socketOpen: false,
   retry: 0,
@@ -407,6 +407,13 @@ function moverText(match) {
   return `Waiting for ${name}${steps ? ` to move${steps}` : ""}\u2026`;
 }
 
+// Whether dark ink reads better on the colour ``hex`` (#rrggbb) than light ink: White's or
+// yellow's chip (the renderer's rule for text on a player's colour).
+function lightColour(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140;
+}
+
 function playerBar(match, p) {
   const bar = document.createElement("div");
   bar.className = `player p${p.player}`;
@@ -416,7 +423,7 @@ function playerBar(match, p) {
   if (p.result) bar.classList.add(p.result);
   if (p.out) bar.classList.add("out");
   const chip = document.createElement("span");
-  chip.className = "chip";
+  chip.className = lightColour(p.colour) ? "chip on-light" : "chip";
   chip.textContent = String(p.player);
   chip.title = p.colour_name;
   const name = document.createElement("span");
@@ -666,11 +673,12 @@ function setMatch(match) {
 }
 
 // After a move (the computer's reply, say) the keyboard player's focus goes back to the
-// board, on the snail; never from a field being typed in, and never scrolling the page.
+// board, on the snail; never from a field being typed in, and never scrolling the page.  A
+// player who has pressed no key gets no focus ring (a script's focus is :focus-visible).
 function returnFocus() {
   const active = document.activeElement;
   const idle = !active || active === document.body || active === $("board");
-  if (!idle || !mySeats(page.match).includes(page.match.to_move) || page.match.outcome) return;
+  if (!page.keyboard || !idle || !mySeats(page.match).includes(page.match.to_move) || page.match.outcome) return;
   $("board").focus({ preventScroll: true });
   drawFocus();
 }
@@ -829,13 +837,22 @@ function enabled(name) {
   return $(`setting-${name}`).checked;
 }
 
+// Created on the player's first gesture: a browser refuses to start audio before one (and
+// warns in the console), so a move before it (the computer's first) makes no sound.
 let audio = null;
+
+function startAudio() {
+  try {
+    audio = audio || new AudioContext();
+  } catch {
+    // no audio on this device
+  }
+}
 
 // A short wooden "tock": a falling triangle tone, synthesised (no sound file to fetch).
 function playMoveSound() {
-  if (!enabled("sound")) return;
+  if (!enabled("sound") || !audio) return;
   try {
-    audio = audio || new AudioContext();
     const now = audio.currentTime;
     const tone = audio.createOscillator();
     const gain = audio.createGain();
@@ -1003,9 +1020,15 @@ function wire() {
     clickOn(cell.dataset.cell);
   });
   board.addEventListener("keydown", (event) => page.match && boardKey(event));
-  board.addEventListener("pointerdown", () => {
+  document.addEventListener("pointerdown", () => {
     page.keyboard = false;
   });
+  document.addEventListener("keydown", () => {
+    page.keyboard = true;
+  });
+  for (const gesture of ["pointerdown", "keydown"]) {
+    document.addEventListener(gesture, startAudio, { once: true });
+  }
   board.addEventListener("focus", () => {
     if (page.match) {
       drawFocus();
