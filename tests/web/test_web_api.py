@@ -213,6 +213,26 @@ def test_new_rejects_bad_parameters(client: TestClient, path: str) -> None:
     assert 'class="error-detail">' in response.text
 
 
+def test_bad_seats_are_named_as_the_request_wrote_them_all_at_once(client: TestClient) -> None:
+    # level=99 of a link: the level is named, not a "seat 2" the player never mentioned.
+    page = client.get("/new/slimetrail?level=99", follow_redirects=False)
+    assert page.status_code == 400
+    detail = page.text.split('class="error-detail">')[1].split("<")[0]
+    assert detail == "level 99 is not one of 1, 2, 3, 4, 5, 6 for slimetrail"
+    both = client.post("/api/matches", json={"game": "slimetrail", "side": 3, "level": 0})
+    assert both.json()["detail"] == (
+        "side 3 is not a player of slimetrail (1 to 2); "
+        "level 0 is not one of 1, 2, 3, 4, 5, 6 for slimetrail"
+    )
+    seats = [{"kind": "me"}, {"kind": "computer", "level": 99}, {"kind": "robot"}]
+    every = client.post("/api/matches", json={"game": "snake-pit", "seats": seats})
+    assert every.status_code == 400
+    assert every.json()["detail"] == (
+        "seat 2: level 99 is not one of 1, 2, 3, 4, 5; "
+        "seat 3: kind 'robot' is not one of me, friend, computer"
+    )
+
+
 # -- moves -------------------------------------------------------------------------------
 
 
