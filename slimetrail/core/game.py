@@ -410,6 +410,9 @@ class Game(ABC):
     # A move as players type it, for a move box's placeholder; empty: the start position's
     # first legal move (see :meth:`example_move`).
     move_example: ClassVar[str] = ""
+    # What a player did with an action, as the move list and the status say it ({"swap":
+    # "swapped colours"}); an action not named here is shown as its text.
+    action_words: ClassVar[Mapping[str, str]] = {}
     # Every Outcome.reason the game's states give, with the sentence a player reads (see
     # :func:`outcome_sentence`); an outcome with another reason is an error.
     end_reasons: ClassVar[Mapping[str, EndReason]] = {}

@@ -274,6 +274,14 @@ def test_a_swap_renames_the_players_after_the_colours_they_now_wear(client: Test
         ("White", "white"),
         ("Black", "black"),
     ]
+    # What the page says of it: the game's words for the action, and who plays what now.
+    assert match["action_words"]["swap"] == "swapped colours"
+    assert match["renamed"] == [
+        {"player": 1, "was": "Black", "now": "White"},
+        {"player": 2, "was": "White", "now": "Black"},
+    ]
+    assert 'data-cell="c3" aria-label="c3, stone of Black' in match["svg"]
+    assert move(client, match, one, "b3").json()["renamed"] == []
 
 
 def test_bad_moves_are_refused_and_change_nothing(client: TestClient) -> None:

@@ -390,7 +390,32 @@ function statusText(match) {
   if (match.outcome) return describeOutcome(match).detail;
   const out = match.players.filter((p) => p.out).map((p) => p.name);
   const outText = out.length ? `${joinNames(out)} ${out.length === 1 ? "is" : "are"} out. ` : "";
-  return outText + moverText(match);
+  return renamedText(match) + outText + moverText(match);
+}
+
+// What a player did with an action, in the game's words ("swapped colours").
+function actionWords(match, move) {
+  return (match.action_words || {})[move] || null;
+}
+
+// After a move that renamed the players (a swap: they wear each other's colours now), who
+// made it and who plays what now: "The computer swapped colours: you now play White. ".
+function renamedText(match) {
+  const renamed = match.renamed || [];
+  if (renamed.length === 0 || match.ply === 0) return "";
+  const mover = match.movers[match.ply - 1];
+  const move = match.moves[match.ply - 1];
+  const mine = mySeats(match);
+  const one = mine.length === 1 ? mine[0] : null;
+  let who = `Player ${mover}`;
+  if (one === mover) who = "You";
+  else if (match.players[mover - 1].kind === "computer") who = "The computer";
+  else if (one !== null) who = "Your opponent";
+  const me = renamed.find((r) => r.player === one);
+  const now = me
+    ? `you now play ${me.now}`
+    : renamed.map((r) => `player ${r.player} now plays ${r.now}`).join(", ");
+  return `${who} ${actionWords(match, move) || `played ${move}`}: ${now}. `;
 }
 
 // Who is to move and, where the game's turns have steps, how many ("Green to move 3 snakes").
@@ -543,6 +568,13 @@ function renderMoveList() {
       }
       button.addEventListener("click", () => goTo(j + 1));
       row.append(button);
+      const words = actionWords(match, match.moves[j]);
+      if (words) {
+        const note = document.createElement("span");
+        note.className = "mv-note";
+        note.textContent = words;
+        row.append(note);
+      }
     }
     list.append(row);
   }
