@@ -297,7 +297,7 @@ def install_error_pages(app: FastAPI) -> None:
         app.add_exception_handler(kind, handler)
 
     # A refusal of a page keeps its JSON for an API client posting to /new.
-    previous_refusal = app.exception_handlers.get(Refused) or fallbacks[Refused]
+    previous_refusal: Any = app.exception_handlers.get(Refused) or fallbacks[Refused]
 
     async def refusal(request: Request, exc: Exception) -> Response:
         if isinstance(exc, Refused) and is_page(request) and is_navigation(request):
