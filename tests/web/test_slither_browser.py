@@ -129,6 +129,9 @@ def test_friend_game_where_a_swap_exchanges_the_seats_colours(live_server, new_p
         "You swapped colours: you now play Black."
     )
     assert alice.locator("#move-list .mv-note").all_inner_texts() == ["swapped colours"]
+    # On a phone the banner over the board is where the player looks.
+    banner = alice.locator("#turn-banner").text_content() or ""
+    assert banner == "Your opponent swapped colours: you now play White. Your move"
     # A stone is labelled by its colour: the first stone is Black's, whoever wears black now.
     for page in (alice, bob):
         label = page.get_attribute('#board [data-cell="c3"]', "aria-label") or ""

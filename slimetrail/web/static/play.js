@@ -485,7 +485,9 @@ function renderTurn(match) {
   document.title = `${mineOnly ? "(Your move) " : ""}${match.title} \u2014 Slimetrail`;
   const banner = $("turn-banner");
   banner.hidden = false;
-  banner.textContent = match.steps && !match.outcome ? `${turn.text} \u00b7 ${match.steps.text}` : turn.text;
+  const said = match.steps && !match.outcome ? `${turn.text} \u00b7 ${match.steps.text}` : turn.text;
+  // A swap is said over the board too: on a phone the status box is out of sight.
+  banner.textContent = match.outcome ? said : renamedText(match) + said;
   banner.classList.toggle("mine", turn.mine);
   banner.classList.toggle("over", Boolean(match.outcome));
   const mover = match.outcome ? null : match.players[match.to_move - 1];
