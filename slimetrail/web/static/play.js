@@ -27,7 +27,7 @@ const page = {
   hint: null, // {key, move}: the suggested move for the position `key`
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
   busy: false,
-  keyboard: false, // whether the player uses the keyboard (a key pressed since the last pointer press)
+  keyboard: false, // a key pressed since the last pointer press: focus marks are for them
   socket: null,
   socketOpen: false,
   retry: 0,
@@ -712,7 +712,8 @@ function setMatch(match) {
 function returnFocus() {
   const active = document.activeElement;
   const idle = !active || active === document.body || active === $("board");
-  if (!page.keyboard || !idle || !mySeats(page.match).includes(page.match.to_move) || page.match.outcome) return;
+  const mine = mySeats(page.match).includes(page.match.to_move) && !page.match.outcome;
+  if (!page.keyboard || !idle || !mine) return;
   $("board").focus({ preventScroll: true });
   drawFocus();
 }
