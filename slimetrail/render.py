@@ -742,6 +742,4 @@ def board_view(state: State, mover: int | None = None) -> dict[str, Any]:
 def state_svg(state: State, **options: Any) -> str:
     """:func:`board_svg` of a position: its :func:`board_view` and its players' colours."""
     names = [state.player_name(p) for p in range(1, state.game.num_players + 1)]
-    return board_svg(
-        state.game, board_view(state), colours=state.colours(), names=names, **options
-    )
+    return board_svg(state.game, board_view(state), colours=state.colours(), names=names, **options)

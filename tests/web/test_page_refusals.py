@@ -87,6 +87,4 @@ def test_play_now_past_the_creation_rate_shows_when_to_try_again(
             r"Please try again in \d+ seconds\.", page.locator(".error-retry").inner_text()
         )
         assert page.locator(".site-header .brand").is_visible()  # styled, not raw JSON
-        assert page.get_by_role("link", name="Try again").get_attribute("href").startswith(
-            "/new/"
-        )
+        assert page.get_by_role("link", name="Try again").get_attribute("href").startswith("/new/")

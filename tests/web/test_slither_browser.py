@@ -122,11 +122,13 @@ def test_friend_game_where_a_swap_exchanges_the_seats_colours(live_server, new_p
     assert "Your move" in alice.locator("#status").inner_text()
     assert legal_cells(bob) == []
     # The swap is said where each player looks: the status and the move list.
-    assert alice.locator("#status").inner_text().startswith(
-        "Your opponent swapped colours: you now play White."
+    assert (
+        alice.locator("#status")
+        .inner_text()
+        .startswith("Your opponent swapped colours: you now play White.")
     )
-    assert bob.locator("#status").inner_text().startswith(
-        "You swapped colours: you now play Black."
+    assert (
+        bob.locator("#status").inner_text().startswith("You swapped colours: you now play Black.")
     )
     assert alice.locator("#move-list .mv-note").all_inner_texts() == ["swapped colours"]
     # On a phone the banner over the board is where the player looks.
