@@ -344,6 +344,7 @@ def board_svg(
     view: Mapping[str, Any],
     *,
     colours: Sequence[str],
+    names: Sequence[str] = (),
     size: float | None = None,
     coordinates: bool = True,
     targets: Iterable[str] = (),
@@ -357,7 +358,9 @@ def board_svg(
 ) -> str:
     """The position ``view`` of ``game`` as an SVG document (a string).
 
-    ``colours``: each player's palette colour name (``state.colours()``).  ``size``: the
+    ``colours``: each player's palette colour name (``state.colours()``); ``names``: each
+    player's name in this position (``state.player_name``: after a swap the players wear
+    each other's colours), which the cells' labels use; default the game's.  ``size``: the
     picture's width in pixels (default: 44 pixels a cell; see :func:`fit_size`).
     ``targets``: cells shaded as the next legal clicks, with a dot (a ring around a token, so
     a goal's number stays readable).  ``forbidden``: cells crossed out.  ``arrows``:
@@ -396,8 +399,8 @@ def board_svg(
     inks = [colour(name) for name in colours]
 
     def player_word(player: int) -> str:
-        names = game.player_names
-        return names[player - 1] if 0 < player <= len(names) else f"player {player}"
+        known = names or game.player_names
+        return known[player - 1] if 0 < player <= len(known) else f"player {player}"
 
     def ink(player: int) -> str:
         if player <= len(inks):
@@ -738,4 +741,5 @@ def board_view(state: State, mover: int | None = None) -> dict[str, Any]:
 
 def state_svg(state: State, **options: Any) -> str:
     """:func:`board_svg` of a position: its :func:`board_view` and its players' colours."""
-    return board_svg(state.game, board_view(state), colours=state.colours(), **options)
+    names = [state.player_name(p) for p in range(1, state.game.num_players + 1)]
+    return board_svg(state.game, board_view(state), colours=state.colours(), names=names, **options)

@@ -4,8 +4,10 @@ The seats are given one per player (``--seats human,computer:3,computer:5``), or
 usual two-player game by the shortcuts ``--side`` (your seat; the others are computers at
 ``--level``) and ``--hotseat`` (every seat human).  The board is the game's own
 ``text_board()``, redrawn after every move; moves are typed as text in any spelling the game
-reads (``c3``, ``ne``, ``b2-c3/e5``, ``swap``, ``pass``).  Bad input gets a message and the
-game goes on; end of input ends the program cleanly.
+reads (``c3``, ``ne``, ``b2-c3/e5``, ``swap``, ``pass``); ``moves`` lists the legal ones (a
+Slither turn has a hundred and more: never printed unasked).  Players are named as the
+position names them: after a swap, by the colour they now play.  Bad input gets a message and
+the game goes on; end of input ends the program cleanly.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from slimetrail.core.game import (
     GameOptionError,
     Outcome,
     State,
+    join_names,
     outcome_sentence,
 )
 
@@ -33,7 +36,6 @@ HELP = """Commands:
   board                  draw the board again
   help                   this text
   quit                   leave the game"""
-SHOWN_MOVES = 40  # legal moves listed under the board; 'moves' lists them all
 
 
 @dataclass(frozen=True)
@@ -135,16 +137,38 @@ class TerminalGame:
         self.stdout.flush()
 
     def name(self, player: int) -> str:
-        label = self.state.game.player_names[player - 1]
+        label = self.state.player_name(player)
         humans = sum(not seat.computer for seat in self.seats)
         if self.seats[player - 1].computer:
             return f"{label} (computer)"
         return f"{label} (you)" if humans == 1 else label
 
     def colour_note(self, player: int) -> str:
-        """`` as white`` where a swap changed the colour this player wears."""
+        """`` as white`` where a swap changed the colour this player wears and their name
+        does not say it (a game naming its players after their colours renames them)."""
         now = self.state.colours()[player - 1]
-        return f" as {now}" if now != self.state.game.player_colours[player - 1] else ""
+        changed = now != self.state.game.player_colours[player - 1]
+        return f" as {now}" if changed and now != self.state.player_name(player).lower() else ""
+
+    def names(self) -> list[str]:
+        return [self.state.player_name(p) for p in range(1, self.state.game.num_players + 1)]
+
+    def say_renamed(self, before: list[str]) -> None:
+        """After a move that renamed the players (a swap), who plays which colour now."""
+        players = range(1, self.state.game.num_players + 1)
+        changed = [p for p in players if self.state.player_name(p) != before[p - 1]]
+        if not changed:
+            return
+        humans = [p for p in players if not self.seats[p - 1].computer]
+        if len(humans) == 1 and humans[0] in changed:
+            self.say(f"You now play {self.state.player_name(humans[0])}.")
+        else:
+            now = [f"player {p} {self.state.player_name(p)}" for p in changed]
+            self.say(f"Now playing: {join_names(now)}.")
+
+    def did_text(self, text: str) -> str:
+        """What a move does, as said after who made it: ``swapped colours``, ``plays c3``."""
+        return self.state.game.action_words.get(text) or f"plays {text}"
 
     def play(self) -> int:
         game = self.state.game
@@ -155,7 +179,7 @@ class TerminalGame:
             colour = self.state.colours()[player - 1]
             players.append(f"{player} {game.player_names[player - 1]} ({what}, {colour})")
         self.say("Players: " + "; ".join(players) + ".")
-        self.say("Type 'help' for the commands.")
+        self.say("Type a move, 'moves' for the legal moves, 'help' for the commands.")
         self.show()
         while True:
             if self.state.is_over():
@@ -183,10 +207,9 @@ class TerminalGame:
         self.say(self.state.text_board())
         if not self.state.is_over():
             moves = self.state.legal_move_strs()
-            shown = " ".join(moves[:SHOWN_MOVES])
-            if len(moves) > SHOWN_MOVES:
-                shown += f" ... ({len(moves)} in all: 'moves' lists them)"
-            self.say(f"{self.mover_text()} to move; legal: {shown}")
+            # A forced move is worth saying; any longer list waits for 'moves'.
+            only = f": the only legal move is {moves[0]}" if len(moves) == 1 else ""
+            self.say(f"{self.mover_text()} to move{only}.")
 
     def result_text(self) -> str:
         outcome = self.state.outcome()
@@ -206,9 +229,11 @@ class TerminalGame:
         assert level is not None
         move = choose_move(self.state, level, time_limit=self.time_limit, seed=self.seed)
         text = self.state.move_str(move)
+        who = "Computer" if sum(seat.computer for seat in self.seats) == 1 else self.name(player)
+        before = self.names()
         self.state.push(move)
-        computers = sum(seat.computer for seat in self.seats)
-        self.say(f"{'Computer' if computers == 1 else self.name(player)} plays {text}.")
+        self.say(f"{who} {self.did_text(text)}.")
+        self.say_renamed(before)
         self.show()
 
     def command(self, text: str) -> bool:
@@ -233,11 +258,13 @@ class TerminalGame:
         elif word == "undo":
             self.undo()
         else:
+            before = self.names()
             try:
                 self.state.push_str(text)
             except GameError as exc:
                 self.say(f"Not a move: {exc}. Type 'moves' for the legal moves, 'help' for help.")
                 return True
+            self.say_renamed(before)
             self.show()
         return True
 

@@ -130,7 +130,7 @@ class Outcome:
 
 # What an ending's sentence may name: the players by their place in the outcome (names
 # joined "A, B and C") and ``verdict`` ("Green wins", "a draw", "A and B share first place");
-# a game's options may be named too (``{k}``).
+# a game's options may be named too (``{k}``, a count below ten written in words).
 SENTENCE_FIELDS = ("winner", "first", "last", "losers", "verdict")
 
 
@@ -160,6 +160,17 @@ RESIGNED = "resigned"
 PLATFORM_REASONS: Mapping[str, EndReason] = {RESIGNED: EndReason("{last} resigned: {verdict}")}
 # An outcome without a reason just says who won.
 NO_REASON = EndReason("{verdict}")
+
+
+# Small counts in a sentence are written as words ("five in a row"), as in running text.
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def in_words(value: Any) -> str:
+    """An option's value as a sentence writes it: a count below ten in words, else its text."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(NUMBER_WORDS):
+        return NUMBER_WORDS[value]
+    return str(value)
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -399,6 +410,9 @@ class Game(ABC):
     # A move as players type it, for a move box's placeholder; empty: the start position's
     # first legal move (see :meth:`example_move`).
     move_example: ClassVar[str] = ""
+    # What a player did with an action, as the move list and the status say it ({"swap":
+    # "swapped colours"}); an action not named here is shown as its text.
+    action_words: ClassVar[Mapping[str, str]] = {}
     # Every Outcome.reason the game's states give, with the sentence a player reads (see
     # :func:`outcome_sentence`); an outcome with another reason is an error.
     end_reasons: ClassVar[Mapping[str, EndReason]] = {}
@@ -707,7 +721,7 @@ class State(ABC):
 def outcome_sentence(game: Game, outcome: Outcome, names: Sequence[str] = ()) -> str:
     """What a player reads at the end: the sentence ``game`` declares for the outcome's
     reason, filled in with the players' ``names`` (default: the game's player names), e.g.
-    ``"Black made 5 in a row."``.  Every front end shows this sentence, so no front end
+    ``"Black made five in a row."``.  Every front end shows this sentence, so no front end
     knows any game's endings.  Raises :class:`GameError` for an undeclared reason."""
     declared = game.end_reason(outcome.reason)
     names = list(names) or list(game.player_names)
@@ -723,8 +737,9 @@ def outcome_sentence(game: Game, outcome: Outcome, names: Sequence[str] = ()) ->
     else:
         verdict = f"{first} share first place"
     template = declared.draw if outcome.is_draw and declared.draw else declared.sentence
+    texts = game.option_texts()
     text = template.format(
-        **game.option_texts(),
+        **{name: in_words(game.options[name]) for name in texts},
         winner=first,
         first=first,
         last=join_names([names[p - 1] for p in players if outcome.place(p) == lowest]),

@@ -42,6 +42,7 @@ def create_app(
         exempt=analysis.UNLIMITED_PATHS,
         limit=site.limits.in_flight,
         wait=site.limits.in_flight_wait,
+        page=pages.shed_page,  # a browser opening a page gets a page, not JSON
     )
     app.add_middleware(ServerTiming)  # outermost: the time includes any wait for a place
     document_errors(app)

@@ -9,7 +9,7 @@
 * :class:`InFlightLimit` (ASGI middleware): beyond ``limit`` HTTP requests being served at
   once a request waits a short while for a place, then is answered 503, rather than queueing
   for seconds behind the others (the thread pool and the database serve a few at a time,
-  whatever is waiting).
+  whatever is waiting); in JSON, or with the page its ``page`` hook makes (a browser's).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import json
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 
 from limits import parse
 from limits.storage import storage_from_string
@@ -86,10 +87,17 @@ def refusal_headers(refused: Refused) -> dict[str, str]:
 
 class InFlightLimit:
     """At most ``limit`` requests served at once; one more waits up to ``wait`` seconds for a
-    place (a burst is absorbed), then is answered 503 (an overload is shed)."""
+    place (a burst is absorbed), then is answered 503 (an overload is shed): by the answer
+    ``page(scope, refusal)`` makes, if any (a person's browser gets a page), else in JSON."""
 
-    def __init__(self, app: ASGIApp, limit: int, wait: float = 0.0) -> None:
-        self.app, self.limit, self.wait = app, limit, wait
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        wait: float = 0.0,
+        page: Callable[[Scope, Refused], ASGIApp | None] | None = None,
+    ) -> None:
+        self.app, self.limit, self.wait, self.page = app, limit, wait, page
         self.current = 0
         self.waiting: deque[asyncio.Future[None]] = deque()
         self.shed = 0  # requests answered 503 so far
@@ -100,7 +108,17 @@ class InFlightLimit:
             return
         if not await self.place():
             self.shed += 1
-            await self.refuse(send)
+            refusal = Refused(
+                503,
+                f"the server is overloaded ({self.current} requests in progress, "
+                f"{len(self.waiting)} waiting); try again in a moment",
+                1,
+            )
+            page = self.page(scope, refusal) if self.page else None
+            if page is None:
+                await self.refuse(refusal, send)
+            else:
+                await page(scope, receive, send)
             return
         try:
             await self.app(scope, receive, send)
@@ -138,21 +156,17 @@ class InFlightLimit:
                 return
         self.current -= 1
 
-    async def refuse(self, send: Send) -> None:
-        payload = json.dumps(
-            {
-                "detail": f"the server is overloaded ({self.current} requests in progress, "
-                f"{len(self.waiting)} waiting); try again in a moment"
-            }
-        ).encode()
+    @staticmethod
+    async def refuse(refusal: Refused, send: Send) -> None:
+        payload = json.dumps({"detail": refusal.message}).encode()
         await send(
             {
                 "type": "http.response.start",
-                "status": 503,
+                "status": refusal.status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(payload)).encode()),
-                    (b"retry-after", b"1"),
+                    (b"retry-after", str(refusal.retry_after).encode()),
                 ],
             }
         )

@@ -36,6 +36,26 @@ def games_json() -> list[dict[str, Any]]:
     ]
 
 
+def renamed_by_last_move(live: Live) -> list[dict[str, Any]]:
+    """The players the last move renamed (a swap: they now wear each other's colours), as
+    ``{"player", "was", "now"}``; ``[]`` after any other move."""
+    if not live.moves or live.moves[-1] not in live.game.turn.actions:
+        return []
+    before = live.state.copy()
+    before.pop()
+    players = range(1, live.game.num_players + 1)
+    return [
+        {"player": p, "was": before.player_name(p), "now": live.state.player_name(p)}
+        for p in players
+        if before.player_name(p) != live.state.player_name(p)
+    ]
+
+
+def player_names(state: State) -> list[str]:
+    """Every player's name in ``state`` (a swap renames the players after their colours)."""
+    return [state.player_name(p) for p in range(1, state.game.num_players + 1)]
+
+
 def board_view(live: Live, state: State, ply: int) -> dict[str, Any]:
     """The view of ``state``, the position after ``ply`` moves, for the board: its last move
     in the colour of the player the moves table says made it."""
@@ -102,11 +122,14 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
             game, outcome, [state.player_name(seat.player) for seat in live.seats]
         ),
         "resigned": live.resigned,
+        "action_words": dict(game.action_words),
+        "renamed": renamed_by_last_move(live),
         "view": view,
         "svg": render.board_svg(
             game,
             view,
             colours=colours,
+            names=player_names(state),
             targets=[click for click in clicks if click not in game.turn.actions],
             interactive=True,
             label=f"{game.title} board",
@@ -161,6 +184,7 @@ def clicks_json(live: Live, prefix: list[str], clicks: dict[str, str | None]) ->
         live.game,
         view,
         colours=live.state.colours(),
+        names=player_names(live.state),
         targets=[click for click in clicks if click not in actions],
         interactive=True,
         label=f"{live.game.title} board",

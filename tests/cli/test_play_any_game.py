@@ -61,14 +61,35 @@ def test_swap_and_step_moves_as_text_in_toy_pie():
     state = get_game("toy-pie").new_state()
     script = "a1\nswap\nb2\nmoves\na1-a2/c3\nundo\nquit\n"
     text = session(state, [Seat(), Seat()], script)
-    assert "Black to move; legal: " in text
-    assert "White to move; legal: " in text
-    # After the swap the first player wears white, and the prompt says so.
+    assert "Black to move.\n" in text
+    assert "White to move.\n" in text
+    # After the swap the first player wears white, and the prompt says so (toy-pie names
+    # its players by seat, not by the colour they wear).
     assert "Black as white to move> " in text
-    assert "White as black to move; legal: " in text
+    assert "White as black to move.\n" in text
     assert "Legal moves: " in text and " a1-a2/c3 " in text  # the listing has step moves
     assert "Move taken back." in text
     assert [state.move_str(m) for m in state.move_stack] == ["a1", "swap", "b2"]
+
+
+def test_a_slither_swap_renames_the_players_after_their_colours():
+    state = get_game("slither", size=5).new_state()
+    text = session(state, [Seat(), Seat()], "c3\nswap\nmoves\nquit\n")
+    assert "Now playing: player 1 White and player 2 Black." in text
+    # Slither names its players after their colours: the first player now is White.
+    assert "White to move> " in text and " as " not in text
+    # A hundred and more legal turns: listed only on 'moves'.
+    assert text.count("Legal moves: ") == 1 and "legal:" not in text
+
+
+def test_taking_the_pie_against_the_computer_tells_the_human_their_colour():
+    state = get_game("slither", size=5).new_state()
+    text = session(state, [Seat(1), Seat()], "swap\nquit\n")
+    assert "Computer plays " in text  # Black's first stone
+    # The human (seat 2, White) swaps: they now play Black, and are named so.
+    assert "You now play Black." in text
+    assert "Black (you) to move> " in text and " as " not in text
+    assert "Computer plays " in text.split("You now play Black.")[1]  # White's turn, the computer's
 
 
 def test_a_forced_pass_is_typed_as_pass():
@@ -77,7 +98,7 @@ def test_a_forced_pass_is_typed_as_pass():
     state = get_game("toy-pie").state_from_fen(fen)
     assert state.legal_move_strs() == ["pass"]
     text = session(state, [Seat(), Seat()], "pass\npass\n")
-    assert "legal: pass" in text
+    assert "Black to move: the only legal move is pass." in text
     assert "Game over. Nobody could place a stone: a draw." in text
 
 

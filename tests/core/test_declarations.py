@@ -8,7 +8,10 @@ from typing import ClassVar
 import pytest
 
 from slimetrail.core.game import (
+    PLATFORM_REASONS,
+    RESIGNED,
     EndReason,
+    Game,
     GameError,
     GameOptionError,
     OptionSpec,
@@ -94,7 +97,7 @@ def finished(spec: str, moves: str = "", fen: str = "") -> tuple:
 
 def test_every_game_reads_its_endings_as_sentences() -> None:
     game = get_game("slime-moku", size=5, k=4)
-    assert outcome_sentence(game, Outcome.win(2, reason="row")) == "White made 4 in a row."
+    assert outcome_sentence(game, Outcome.win(2, reason="row")) == "White made four in a row."
     assert outcome_sentence(game, Outcome.draw(reason="full")) == "The board is full: a draw."
     trail = get_game("slimetrail")
     assert outcome_sentence(trail, Outcome.win(1, reason="goal")) == (
@@ -109,6 +112,48 @@ def test_every_game_reads_its_endings_as_sentences() -> None:
     assert outcome_sentence(slither, Outcome.win(1, reason="bottom-top")) == (
         "Black connected bottom and top."
     )
+
+
+def possible_outcomes(game: Game, reason: str) -> list[Outcome]:
+    """The outcomes an ending can have: a resignation ranks the resigner last (the others
+    share first place); a sentence naming a winner is a win of any player; one saying a
+    draw (or declaring its draw sentence) a draw."""
+    n = game.num_players
+    players = range(1, n + 1)
+    if reason == RESIGNED:
+        return [Outcome.ranking([[p for p in players if p != r], r], reason) for r in players]
+    declared = game.end_reason(reason)
+    outcomes = []
+    if declared.fields() & {"winner", "first", "verdict"}:
+        outcomes += [Outcome.win(p, n, reason) for p in players]
+    if declared.draw or "draw" in declared.sentence:
+        outcomes.append(Outcome.draw(n, reason))
+    return outcomes
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_declared_ending_of_every_game_reads_as_a_sentence(game_id: str) -> None:
+    game = GAMES[game_id]()
+    names = game.player_names
+    for reason in [*game.end_reasons, *PLATFORM_REASONS]:
+        outcomes = possible_outcomes(game, reason)
+        assert outcomes, f"{game_id}: ending {reason!r} names neither a winner nor a draw"
+        for outcome in outcomes:
+            sentence = outcome_sentence(game, outcome)
+            where = (game_id, reason, outcome.places, sentence)
+            assert sentence[0].isupper() and sentence.endswith(".") and "{" not in sentence, where
+            # Says what happened, not the reason's bare name ("row"), in words.
+            assert not any(word.isdecimal() and int(word) < 10 for word in sentence.split())
+            assert len(sentence.split()) >= 3, where
+            assert sentence.lower().rstrip(".") != reason.replace("-", " "), where
+            if outcome.winner is not None:
+                assert names[outcome.winner - 1] in sentence, where
+            elif outcome.is_draw:
+                assert "draw" in sentence, where
+            else:
+                assert "share first place" in sentence, where
+            # Two players: the loser lost; no place is ever a number in the sentence.
+            assert "place 2" not in sentence and "place 3" not in sentence, where
 
 
 def test_names_come_from_the_caller_and_resigning_is_the_platforms() -> None:

@@ -55,3 +55,31 @@ def test_no_hint_button_when_it_is_not_your_move(live_server, open_page) -> None
     watcher = open_page(f"{live_server}/play/{match['id']}")
     watcher.wait_for_selector("#board [data-cell]", state="attached")
     assert not watcher.locator("#hint").is_visible()
+
+
+# Each badge's disc and outline, against the snail's cell: how far the badge reaches.
+BADGES_AND_SNAIL = """() => {
+  const cell = document.querySelector('#board [data-cell].mark-snail').getBBox();
+  return [...document.querySelectorAll('#board .badge circle')].map((c) => {
+    const [x, y, r] = ['cx', 'cy', 'r'].map((name) => Number(c.getAttribute(name)));
+    const dx = Math.max(cell.x - x, 0, x - (cell.x + cell.width));
+    const dy = Math.max(cell.y - y, 0, y - (cell.y + cell.height));
+    return { r, stroke: parseFloat(getComputedStyle(c).strokeWidth), gap: Math.hypot(dx, dy) };
+  });
+}"""
+
+
+def test_analysis_badges_are_small_and_leave_the_snail_in_view(live_server, open_page) -> None:
+    page = open_page(f"{live_server}/new/slimetrail?opponent=hotseat&size=5")
+    page.wait_for_selector("#board [data-cell].legal", state="attached")
+    page.click(f'#board [data-cell="{legal_cells(page)[0]}"]')
+    page.wait_for_function("document.querySelectorAll('#move-list .mv').length === 1")
+    page.click("#analyse")
+    page.wait_for_selector("#board .badge circle", state="attached", timeout=60_000)
+    badges = page.evaluate(BADGES_AND_SNAIL)
+    assert len(badges) == len(legal_cells(page))
+    for badge in badges:
+        # A thin outline (the board's own stroke width is a whole cell here)...
+        assert 0 < badge["stroke"] <= 0.3 * badge["r"], badge
+        # ...and nothing of the badge drawn on the snail's cell.
+        assert badge["r"] + badge["stroke"] / 2 < badge["gap"], badge

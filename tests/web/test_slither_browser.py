@@ -121,6 +121,23 @@ def test_friend_game_where_a_swap_exchanges_the_seats_colours(live_server, new_p
     alice.wait_for_selector("#board [data-cell].legal")
     assert "Your move" in alice.locator("#status").inner_text()
     assert legal_cells(bob) == []
+    # The swap is said where each player looks: the status and the move list.
+    assert (
+        alice.locator("#status")
+        .inner_text()
+        .startswith("Your opponent swapped colours: you now play White.")
+    )
+    assert (
+        bob.locator("#status").inner_text().startswith("You swapped colours: you now play Black.")
+    )
+    assert alice.locator("#move-list .mv-note").all_inner_texts() == ["swapped colours"]
+    # On a phone the banner over the board is where the player looks.
+    banner = alice.locator("#turn-banner").text_content() or ""
+    assert banner == "Your opponent swapped colours: you now play White. Your move"
+    # A stone is labelled by its colour: the first stone is Black's, whoever wears black now.
+    for page in (alice, bob):
+        label = page.get_attribute('#board [data-cell="c3"]', "aria-label") or ""
+        assert label.startswith("c3, stone of Black"), label
     click(alice, "b3")
     wait_for_moves(bob, 3)
     assert "stone-1" in marks(bob, "b3")

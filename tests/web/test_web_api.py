@@ -213,6 +213,26 @@ def test_new_rejects_bad_parameters(client: TestClient, path: str) -> None:
     assert 'class="error-detail">' in response.text
 
 
+def test_bad_seats_are_named_as_the_request_wrote_them_all_at_once(client: TestClient) -> None:
+    # level=99 of a link: the level is named, not a "seat 2" the player never mentioned.
+    page = client.get("/new/slimetrail?level=99", follow_redirects=False)
+    assert page.status_code == 400
+    detail = page.text.split('class="error-detail">')[1].split("<")[0]
+    assert detail == "level 99 is not one of 1, 2, 3, 4, 5, 6 for slimetrail"
+    both = client.post("/api/matches", json={"game": "slimetrail", "side": 3, "level": 0})
+    assert both.json()["detail"] == (
+        "side 3 is not a player of slimetrail (1 to 2); "
+        "level 0 is not one of 1, 2, 3, 4, 5, 6 for slimetrail"
+    )
+    seats = [{"kind": "me"}, {"kind": "computer", "level": 99}, {"kind": "robot"}]
+    every = client.post("/api/matches", json={"game": "snake-pit", "seats": seats})
+    assert every.status_code == 400
+    assert every.json()["detail"] == (
+        "seat 2: level 99 is not one of 1, 2, 3, 4, 5; "
+        "seat 3: kind 'robot' is not one of me, friend, computer"
+    )
+
+
 # -- moves -------------------------------------------------------------------------------
 
 
@@ -254,6 +274,14 @@ def test_a_swap_renames_the_players_after_the_colours_they_now_wear(client: Test
         ("White", "white"),
         ("Black", "black"),
     ]
+    # What the page says of it: the game's words for the action, and who plays what now.
+    assert match["action_words"]["swap"] == "swapped colours"
+    assert match["renamed"] == [
+        {"player": 1, "was": "Black", "now": "White"},
+        {"player": 2, "was": "White", "now": "Black"},
+    ]
+    assert 'data-cell="c3" aria-label="c3, stone of Black' in match["svg"]
+    assert move(client, match, one, "b3").json()["renamed"] == []
 
 
 def test_bad_moves_are_refused_and_change_nothing(client: TestClient) -> None:

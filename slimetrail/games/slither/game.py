@@ -61,6 +61,7 @@ class SlitherGame(Game):
     player_colours = ("black", "white")
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS), repeats=True)
     move_example = "b2-c3/e5"  # a step and a placement (the first move only places)
+    action_words: ClassVar[dict[str, str]] = {SWAP: "swapped colours", PASS: "passed"}
     option_specs = (
         OptionSpec("size", 9, help="board size n", low=4, high=19),
         OptionSpec("pie", True, help="White may swap after Black's first turn"),

@@ -5,7 +5,9 @@ WebSocket, and draws any game from ``board`` + ``view`` + ``legal``, so a new ga
 page code.  Each game's rules text is an HTML fragment in its own package folder
 (``<game package>/rules/<game id>.html``), rendered as a Jinja template whose
 ``{{ diagram(...) }}`` calls draw board diagrams from the engine (``slimetrail.web.diagrams``).
-Errors on a page (rather than the API) answer with a styled error page.
+Errors on a page (rather than the API) answer with a styled error page; so does a refusal
+(a rate, a full queue, shed load) of a person's browser opening a page, saying when to try
+again, where an API client or a page's own script keeps the JSON refusal.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Scope
 
 from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
@@ -29,7 +32,10 @@ from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
 from slimetrail.web.deps import Service
 from slimetrail.web.diagrams import page_diagrams
+from slimetrail.web.errors import refused as json_refusal
 from slimetrail.web.errors import status_of
+from slimetrail.web.ratelimit import refusal_headers
+from slimetrail.web.service.admission import Refused
 from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
 
 router = APIRouter()
@@ -207,6 +213,50 @@ def is_page(request: Request) -> bool:
     return not request.url.path.startswith(MACHINE_PREFIXES)
 
 
+def is_navigation(request: Request) -> bool:
+    """Whether a browser is opening what it gets as the page (a link, a form): it accepts
+    HTML and, where it says, it navigates (a page's ``fetch`` says ``cors``; an API client
+    such as curl accepts anything, ``*/*``, not HTML by name)."""
+    navigating = request.headers.get("sec-fetch-mode", "navigate") == "navigate"
+    return navigating and "text/html" in request.headers.get("accept", "")
+
+
+def wait_text(seconds: int) -> str:
+    if seconds <= 1:
+        return "in a moment"
+    if seconds < 120:
+        return f"in {seconds} seconds"
+    return f"in about {round(seconds / 60)} minutes"
+
+
+def refusal_page(request: Request, refused: Refused) -> HTMLResponse:
+    """The error page of a refusal, with when to try again (and ``Retry-After``)."""
+    again = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    message = refused.message.split("; try again")[0]  # the page says when, in words
+    context = {
+        "status": refused.status,
+        "heading": HEADINGS[refused.status],
+        "detail": message[:1].upper() + message[1:] + ".",
+        "retry": f"Please try again {wait_text(refused.retry_after)}.",
+        # A /new link or form asks again (its page re-sends it); any other page reloads.
+        "ways": [(again, "Try again"), ("/", "Back to the games")],
+    }
+    return templates.TemplateResponse(
+        request,
+        "error.html",
+        context,
+        status_code=refused.status,
+        headers=refusal_headers(refused),
+    )
+
+
+def shed_page(scope: Scope, refused: Refused) -> ASGIApp | None:
+    """The answer to a request shed under load: its refusal page if a browser is opening a
+    page, else ``None`` (the JSON refusal)."""
+    request = Request(scope)
+    return refusal_page(request, refused) if is_page(request) and is_navigation(request) else None
+
+
 def error_page(
     request: Request,
     status: int,
@@ -233,6 +283,7 @@ def install_error_pages(app: FastAPI) -> None:
     fallbacks = {
         StarletteHTTPException: http_exception_handler,
         RequestValidationError: request_validation_exception_handler,
+        Refused: json_refusal,
     }
 
     for kind in (MatchError, GameError, StarletteHTTPException, RequestValidationError):
@@ -244,6 +295,16 @@ def install_error_pages(app: FastAPI) -> None:
             return error_page(request, *error_detail(request, exc))
 
         app.add_exception_handler(kind, handler)
+
+    # A refusal of a page keeps its JSON for an API client posting to /new.
+    previous_refusal: Any = app.exception_handlers.get(Refused) or fallbacks[Refused]
+
+    async def refusal(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, Refused) and is_page(request) and is_navigation(request):
+            return refusal_page(request, exc)
+        return await previous_refusal(request, exc)
+
+    app.add_exception_handler(Refused, refusal)
 
 
 def error_detail(request: Request, exc: Exception) -> tuple[int, str]:

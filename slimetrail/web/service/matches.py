@@ -183,12 +183,22 @@ def seats_from_request(
 ) -> list[dict[str, Any]]:
     """The seat requests (``{"kind": "me" | "friend" | "computer", "level": n}``) of a new
     match; without ``seats``, from the two-player shape ``opponent``/``side``/``level``."""
+    from slimetrail.ai import levels_for
+
+    available = levels_for(game)  # each game has its own ladder of levels
+    levels = ", ".join(map(str, available))
     n = game.num_players
     if seats is None:
+        # Named as the request names them (level, side), never by a seat it did not mention.
+        problems = []
         if opponent not in OPPONENTS:
-            raise InvalidRequest(f"opponent {opponent!r} is not one of {', '.join(OPPONENTS)}")
+            problems.append(f"opponent {opponent!r} is not one of {', '.join(OPPONENTS)}")
         if not 1 <= side <= n:
-            raise InvalidRequest(f"side {side!r} is not a player of {game.id} (1 to {n})")
+            problems.append(f"side {side!r} is not a player of {game.id} (1 to {n})")
+        if opponent == "computer" and level not in available:
+            problems.append(f"level {level!r} is not one of {levels} for {game.id}")
+        if problems:
+            raise InvalidRequest("; ".join(problems))
         other = {"computer": "computer", "hotseat": "me", "friend": "friend"}[opponent]
         seats = [
             {"kind": "me"} if player == side else {"kind": other, "level": level}
@@ -196,20 +206,16 @@ def seats_from_request(
         ]
     if len(seats) != n:
         raise InvalidRequest(f"{game.id} has {n} players: give {n} seats, not {len(seats)}")
-    from slimetrail.ai import levels_for
-
-    available = levels_for(game)  # each game has its own ladder of levels
+    # Every bad seat at once: the player fixes them in one go.
+    problems = []
     for number, seat in enumerate(seats, 1):
         kind = seat.get("kind")
         if kind not in SEAT_KINDS:
-            raise InvalidRequest(
-                f"seat {number}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}"
-            )
-        if kind == "computer" and seat.get("level") not in available:
-            raise InvalidRequest(
-                f"seat {number}: level {seat.get('level')!r} is not one of "
-                f"{', '.join(map(str, available))}"
-            )
+            problems.append(f"seat {number}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}")
+        elif kind == "computer" and seat.get("level") not in available:
+            problems.append(f"seat {number}: level {seat.get('level')!r} is not one of {levels}")
+    if problems:
+        raise InvalidRequest("; ".join(problems))
     if not any(seat["kind"] == "me" for seat in seats):
         raise InvalidRequest("at least one seat must be yours (kind 'me')")
     return seats

@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,6 +50,21 @@ def watch_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
+class SpawnContext(multiprocessing.context.SpawnContext):
+    """The ``spawn`` start method (forking a process that runs threads, the server's, is
+    unsafe) that remembers the worker processes it starts, so that a stopping server can end
+    them (a pool only waits for its workers to finish their jobs)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.processes: weakref.WeakSet[multiprocessing.process.BaseProcess] = weakref.WeakSet()
+
+    def Process(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        process = multiprocessing.context.SpawnProcess(*args, **kwargs)
+        self.processes.add(process)
+        return process
+
+
 class WorkerPool:
     """A bounded process pool, created on first use; jobs are awaited from the event loop."""
 
@@ -57,14 +73,14 @@ class WorkerPool:
             raise ValueError(f"workers must be at least 1, not {workers}")
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
+        self.context = SpawnContext()
 
     @property
     def executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            # spawn: forking a process that runs threads (the server's) is unsafe.
             self._executor = ProcessPoolExecutor(
                 self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=self.context,
                 initializer=watch_parent,
             )
         return self._executor
@@ -82,6 +98,19 @@ class WorkerPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    def stop(self) -> None:
+        """End the workers (a job under way is of no use to a stopping server) and join the
+        pool, which closes its queues: a process leaving with them open, as one does when
+        uvicorn re-raises the stopping signal, leaves their semaphores to the resource tracker
+        ("leaked semaphore objects")."""
+        if self._executor is None:
+            return
+        for process in list(self.context.processes):
+            if process.is_alive():
+                process.terminate()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._executor = None
 
 
 class PoolComputer(Computer):
@@ -122,7 +151,7 @@ class PoolComputer(Computer):
             self.warming.cancel()
         for match_id in list(self.tasks):
             self.cancel(match_id)
-        self.pool.shutdown()
+        self.pool.stop()
 
     async def reserve(self, client: str) -> Ticket:
         return self.admission.reserve(MOVE, client)

@@ -27,7 +27,7 @@ const page = {
   hint: null, // {key, move}: the suggested move for the position `key`
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
   busy: false,
-  keyboard: true, // false after a pointer press: the focus mark is for keyboard players
+  keyboard: false, // a key pressed since the last pointer press: focus marks are for them
   socket: null,
   socketOpen: false,
   retry: 0,
@@ -213,7 +213,8 @@ function drawAnalysisBadges() {
     const r = Math.min(box.width, box.height) * 0.17;
     const [x, y] = [box.x + box.width * 0.78, box.y + box.height * 0.22];
     const badge = svgEl("g", { class: `badge ${value}`, "pointer-events": "none" });
-    badge.append(svgEl("circle", { cx: x, cy: y, r }));
+    // A thin outline of its own: the board's stroke width would ring the cell around it.
+    badge.append(svgEl("circle", { cx: x, cy: y, r, "stroke-width": r * 0.2 }));
     badge.append(
       svgEl("text", { x, y: y + r * 0.4, "font-size": r * 1.2 }, value[0].toUpperCase()),
     );
@@ -389,7 +390,32 @@ function statusText(match) {
   if (match.outcome) return describeOutcome(match).detail;
   const out = match.players.filter((p) => p.out).map((p) => p.name);
   const outText = out.length ? `${joinNames(out)} ${out.length === 1 ? "is" : "are"} out. ` : "";
-  return outText + moverText(match);
+  return renamedText(match) + outText + moverText(match);
+}
+
+// What a player did with an action, in the game's words ("swapped colours").
+function actionWords(match, move) {
+  return (match.action_words || {})[move] || null;
+}
+
+// After a move that renamed the players (a swap: they wear each other's colours now), who
+// made it and who plays what now: "The computer swapped colours: you now play White. ".
+function renamedText(match) {
+  const renamed = match.renamed || [];
+  if (renamed.length === 0 || match.ply === 0) return "";
+  const mover = match.movers[match.ply - 1];
+  const move = match.moves[match.ply - 1];
+  const mine = mySeats(match);
+  const one = mine.length === 1 ? mine[0] : null;
+  let who = `Player ${mover}`;
+  if (one === mover) who = "You";
+  else if (match.players[mover - 1].kind === "computer") who = "The computer";
+  else if (one !== null) who = "Your opponent";
+  const me = renamed.find((r) => r.player === one);
+  const now = me
+    ? `you now play ${me.now}`
+    : renamed.map((r) => `player ${r.player} now plays ${r.now}`).join(", ");
+  return `${who} ${actionWords(match, move) || `played ${move}`}: ${now}. `;
 }
 
 // Who is to move and, where the game's turns have steps, how many ("Green to move 3 snakes").
@@ -406,6 +432,13 @@ function moverText(match) {
   return `Waiting for ${name}${steps ? ` to move${steps}` : ""}\u2026`;
 }
 
+// Whether dark ink reads better on the colour ``hex`` (#rrggbb) than light ink: White's or
+// yellow's chip (the renderer's rule for text on a player's colour).
+function lightColour(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140;
+}
+
 function playerBar(match, p) {
   const bar = document.createElement("div");
   bar.className = `player p${p.player}`;
@@ -415,7 +448,7 @@ function playerBar(match, p) {
   if (p.result) bar.classList.add(p.result);
   if (p.out) bar.classList.add("out");
   const chip = document.createElement("span");
-  chip.className = "chip";
+  chip.className = lightColour(p.colour) ? "chip on-light" : "chip";
   chip.textContent = String(p.player);
   chip.title = p.colour_name;
   const name = document.createElement("span");
@@ -452,7 +485,9 @@ function renderTurn(match) {
   document.title = `${mineOnly ? "(Your move) " : ""}${match.title} \u2014 Slimetrail`;
   const banner = $("turn-banner");
   banner.hidden = false;
-  banner.textContent = match.steps && !match.outcome ? `${turn.text} \u00b7 ${match.steps.text}` : turn.text;
+  const said = match.steps && !match.outcome ? `${turn.text} \u00b7 ${match.steps.text}` : turn.text;
+  // A swap is said over the board too: on a phone the status box is out of sight.
+  banner.textContent = match.outcome ? said : renamedText(match) + said;
   banner.classList.toggle("mine", turn.mine);
   banner.classList.toggle("over", Boolean(match.outcome));
   const mover = match.outcome ? null : match.players[match.to_move - 1];
@@ -535,6 +570,13 @@ function renderMoveList() {
       }
       button.addEventListener("click", () => goTo(j + 1));
       row.append(button);
+      const words = actionWords(match, match.moves[j]);
+      if (words) {
+        const note = document.createElement("span");
+        note.className = "mv-note";
+        note.textContent = words;
+        row.append(note);
+      }
     }
     list.append(row);
   }
@@ -665,11 +707,13 @@ function setMatch(match) {
 }
 
 // After a move (the computer's reply, say) the keyboard player's focus goes back to the
-// board, on the snail; never from a field being typed in, and never scrolling the page.
+// board, on the snail; never from a field being typed in, and never scrolling the page.  A
+// player who has pressed no key gets no focus ring (a script's focus is :focus-visible).
 function returnFocus() {
   const active = document.activeElement;
   const idle = !active || active === document.body || active === $("board");
-  if (!idle || !mySeats(page.match).includes(page.match.to_move) || page.match.outcome) return;
+  const mine = mySeats(page.match).includes(page.match.to_move) && !page.match.outcome;
+  if (!page.keyboard || !idle || !mine) return;
   $("board").focus({ preventScroll: true });
   drawFocus();
 }
@@ -828,13 +872,22 @@ function enabled(name) {
   return $(`setting-${name}`).checked;
 }
 
+// Created on the player's first gesture: a browser refuses to start audio before one (and
+// warns in the console), so a move before it (the computer's first) makes no sound.
 let audio = null;
+
+function startAudio() {
+  try {
+    audio = audio || new AudioContext();
+  } catch {
+    // no audio on this device
+  }
+}
 
 // A short wooden "tock": a falling triangle tone, synthesised (no sound file to fetch).
 function playMoveSound() {
-  if (!enabled("sound")) return;
+  if (!enabled("sound") || !audio) return;
   try {
-    audio = audio || new AudioContext();
     const now = audio.currentTime;
     const tone = audio.createOscillator();
     const gain = audio.createGain();
@@ -1002,9 +1055,15 @@ function wire() {
     clickOn(cell.dataset.cell);
   });
   board.addEventListener("keydown", (event) => page.match && boardKey(event));
-  board.addEventListener("pointerdown", () => {
+  document.addEventListener("pointerdown", () => {
     page.keyboard = false;
   });
+  document.addEventListener("keydown", () => {
+    page.keyboard = true;
+  });
+  for (const gesture of ["pointerdown", "keydown"]) {
+    document.addEventListener(gesture, startAudio, { once: true });
+  }
   board.addEventListener("focus", () => {
     if (page.match) {
       drawFocus();
