@@ -115,7 +115,8 @@ DASHES: tuple[str | None, ...] = (None, "0.12 0.06", "0.04 0.06", "0.14 0.05 0.0
 
 HEX_R = 1 / math.sqrt(3)  # circumradius of a hexagon whose neighbours are one unit apart
 PIXELS_PER_UNIT = 44  # default on-screen size of one cell
-MIN_COORD_PX = 10  # coordinates at least this tall on screen at the given size
+MIN_COORD_PX = 10  # names in cells at least this tall on screen at the given size
+LABEL_FONT = 0.3  # of the coordinates along the edges (and a cell's name shown over it)
 MARGIN = 0.08  # around the outermost cells, in units
 MONO = "ui-monospace, SFMono-Regular, Menlo, monospace"
 SANS = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
@@ -287,8 +288,8 @@ def _interactive_style() -> str:
 
 SIDES = ("top", "bottom", "left", "right")
 EDGE_WIDTH = 0.1  # of a side's bar, in units, just outside the cells
-LABEL_GAP = 0.8  # from an end cell's centre to its row's label, in units along the row
-LABEL_REACH = (0.2, 0.18)  # half the extent of a label (two characters), x and y
+LABEL_GAP = 0.78  # from an end cell's centre to its row's label, in units along the row
+LABEL_REACH = (0.1, 0.17)  # half the extent of a label: x per character, and y
 CELL_NAME = re.compile(r"([a-z]+)(\d+)")
 
 
@@ -363,8 +364,9 @@ def _box(layout: _Layout, coordinates: bool) -> tuple[float, float, float, float
         left, top = min(left, x), min(top, y)
         right, bottom = max(right, x + width), max(bottom, y + height)
     if coordinates:
-        reach_x, reach_y = LABEL_REACH
-        for _, x, y in layout.labels:
+        per_character, reach_y = LABEL_REACH
+        for text, x, y in layout.labels:
+            reach_x = per_character * len(text)
             left, top = min(left, x - reach_x), min(top, y - reach_y)
             right, bottom = max(right, x + reach_x), max(bottom, y + reach_y)
     return (
@@ -416,9 +418,7 @@ def _layout(game: Game, flipped: bool) -> _Layout:
         edges = _edge_bars(board, hexes, cells, flipped)
     except ValueError as exc:
         raise ValueError(f"{game.spec}: {exc}") from None
-    return _Layout(
-        board, hexes, centres, shapes, rings, cells, edges, _edge_labels(centres)
-    )
+    return _Layout(board, hexes, centres, shapes, rings, cells, edges, _edge_labels(centres))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -505,7 +505,8 @@ def board_svg(
 
     box = _box(layout, coordinates)
     scale = size / box[2] if size else PIXELS_PER_UNIT
-    font = min(0.3, max(0.25, MIN_COORD_PX / scale))
+    # Names inside cells as large as fits them; the labels along the edges have more room.
+    cell_font = min(0.3, max(0.25, MIN_COORD_PX / scale))
 
     classes = ["board-svg", shape]
     if interactive:
@@ -641,15 +642,16 @@ def board_svg(
                 )
             )
         out.append("</g>")
-    font_attrs = f' font-family="{MONO}" font-size="{_num(font)}" text-anchor="middle"'
+    font_attrs = f' font-family="{MONO}" text-anchor="middle"'
+    label_attrs = f'{font_attrs} font-size="{_num(LABEL_FONT)}" dominant-baseline="central"'
     if coordinates and layout.labels:
-        out.append(layer.format("coords", font_attrs + ' dominant-baseline="central"'))
+        out.append(layer.format("coords", label_attrs))
         for text, x, y in layout.labels:
             out.append(_el("text", text, x=x, y=y, fill=PALETTE["coord"]))
         out.append("</g>")
     elif coordinates:
         # Names that give no rows to label along the edges: each cell carries its own.
-        out.append(layer.format("coords", font_attrs))
+        out.append(layer.format("coords", f'{font_attrs} font-size="{_num(cell_font)}"'))
         for cell in cells:
             name = cell["name"]
             x, y = centres[name]
@@ -696,7 +698,7 @@ def board_svg(
         # Every cell's name over the tokens, hidden: a page shows one on hover or keyboard
         # focus (class ``named``) or all of them (``show-names`` on an ancestor).
         halo = PALETTE["page-bg"]
-        out.append(layer.format("names", font_attrs + ' dominant-baseline="central"'))
+        out.append(layer.format("names", label_attrs))
         for cell in cells:
             name = cell["name"]
             x, y = centres[name]
