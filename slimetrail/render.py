@@ -17,6 +17,11 @@ from nothing but ``game.describe_board()`` and ``state.view()``; it knows no gam
   no mark by name.  ``view["path"]`` is drawn as a line, ``view["last"]``
   as a dashed ring in the mover's colour (``view["last_player"]``, which :func:`board_view`
   fills in for every board the project serves) or a neutral one.
+* Coordinates go along the board's edges, as on chess and Go boards (hex boards: at the ends
+  of their rows), worked out from cell names such as ``c12``; an interactive board also
+  carries every cell's name over the tokens, hidden until a page shows it (hover, focus, a
+  setting).  Sides a colour must join (``describe_board()["edges"]``, Slither) are bars of
+  that colour along the board.
 * Players are told apart by shape and line pattern as well as by colour (SHAPES, DASHES), and
   the colours are the Okabe-Ito set, safe for colour-blind players.
 
@@ -328,9 +333,9 @@ def _edge_bars(
 def _edge_labels(centres: Mapping[str, Point]) -> list[tuple[str, float, float]]:
     """Coordinates along the board's edges, as chess and Go boards have them, from cell names
     made of a letter part and a number part (``c12``): cells sharing a letter, or a number,
-    form a row (a column on a square board, a row on a hex one), named once beyond its
-    lowest-named end cell, or its other end where that lies on the board.  Empty when a name
-    is not of that form, or a row is a single cell."""
+    form a row (a column on a square board, a row on a hex one), named once just beyond its
+    lowest-named end cell (beyond its other end where that spot is on the board).  Empty when
+    a name is not of that form, or a row is a single cell."""
     parts = {}
     for name in centres:
         found = CELL_NAME.fullmatch(name)
@@ -460,7 +465,10 @@ def board_svg(
     their plain fill attribute, and an embedded style shows the classes a script toggles on
     a cell group: ``legal`` (a next click: shaded, marker shown, pointer cursor), ``chosen``
     (already clicked in a compound move: shaded and ringed), ``pending`` (sent, waiting for
-    the server), ``focus`` (keyboard focus ring).
+    the server), ``focus`` (keyboard focus ring).  With ``coordinates``, its ``.names`` layer
+    holds every cell's name over the tokens, hidden: the class ``named`` on one shows it, the
+    class ``show-names`` on an element around the board shows them all.  The ``<svg>``'s style
+    sets ``--board-units``, its width in cell units, for a page that sizes cells in pixels.
 
     Raises ``ValueError`` for an unknown board shape or colour, or a target, forbidden cell
     or arrow off the board.
