@@ -17,6 +17,11 @@ from nothing but ``game.describe_board()`` and ``state.view()``; it knows no gam
   no mark by name.  ``view["path"]`` is drawn as a line, ``view["last"]``
   as a dashed ring in the mover's colour (``view["last_player"]``, which :func:`board_view`
   fills in for every board the project serves) or a neutral one.
+* Coordinates go along the board's edges, as on chess and Go boards (hex boards: at the ends
+  of their rows), worked out from cell names such as ``c12``; an interactive board also
+  carries every cell's name over the tokens, hidden until a page shows it (hover, focus, a
+  setting).  Sides a colour must join (``describe_board()["edges"]``, Slither) are bars of
+  that colour along the board.
 * Players are told apart by shape and line pattern as well as by colour (SHAPES, DASHES), and
   the colours are the Okabe-Ito set, safe for colour-blind players.
 
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -114,7 +120,8 @@ DASHES: tuple[str | None, ...] = (None, "0.12 0.06", "0.04 0.06", "0.14 0.05 0.0
 
 HEX_R = 1 / math.sqrt(3)  # circumradius of a hexagon whose neighbours are one unit apart
 PIXELS_PER_UNIT = 44  # default on-screen size of one cell
-MIN_COORD_PX = 10  # coordinates at least this tall on screen at the given size
+MIN_COORD_PX = 10  # names in cells at least this tall on screen at the given size
+LABEL_FONT = 0.3  # of the coordinates along the edges (and a cell's name shown over it)
 MARGIN = 0.08  # around the outermost cells, in units
 MONO = "ui-monospace, SFMono-Regular, Menlo, monospace"
 SANS = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
@@ -278,27 +285,107 @@ def _interactive_style() -> str:
         # The ring lies inside its own cell, so no neighbour drawn later covers it.
         f"{scope}.chosen>.cell-ring{{visibility:visible;stroke:{p['legal-dot']}}}",
         f"{scope}.focus>.cell-ring{{visibility:visible;stroke:{p['focus']}}}",
+        "svg.board-svg.interactive .names>text.named,"
+        ".show-names svg.board-svg.interactive .names>text{visibility:visible}",
     ]
     return "<style>" + "".join(rules) + "</style>"
 
 
-def _box(board: Mapping[str, Any]) -> tuple[float, float, float, float]:
-    """The view box (x, y, width, height) around every cell of a described board."""
-    xs = [float(cell["x"]) for cell in board["cells"]]
-    ys = [float(cell["y"]) for cell in board["cells"]]
-    pad_x = 0.5 + MARGIN
-    pad_y = (HEX_R if board["shape"] == "hex" else 0.5) + MARGIN
+SIDES = ("top", "bottom", "left", "right")
+EDGE_WIDTH = 0.1  # of a side's bar, in units, just outside the cells
+LABEL_GAP = 0.78  # from an end cell's centre to its row's label, in units along the row
+LABEL_REACH = (0.1, 0.17)  # half the extent of a label: x per character, and y
+CELL_NAME = re.compile(r"([a-z]+)(\d+)")
+
+
+def _cells_box(centres: Iterable[Point], hexes: bool) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the cells' shapes."""
+    xs, ys = zip(*centres, strict=True)
+    half_y = HEX_R if hexes else 0.5
+    return min(xs) - 0.5, min(ys) - half_y, max(xs) + 0.5, max(ys) + half_y
+
+
+def _edge_bars(
+    board: Mapping[str, Any], hexes: bool, cells: tuple[float, float, float, float], flipped: bool
+) -> list[tuple[str, float, float, float, float]]:
+    """The bars of ``board["edges"]`` (side -> palette colour name) as (colour, x, y, width,
+    height), each along the whole side just outside the cells (turned with the board)."""
+    edges = board.get("edges", {})
+    if edges and hexes:
+        raise ValueError("edges can be declared on square boards only")
+    left, top, right, bottom = cells
+    turned = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+    bars = []
+    for side, name in edges.items():
+        if side not in SIDES:
+            raise ValueError(f"edge side {side!r} is not one of {', '.join(SIDES)}")
+        colour(name)  # a known palette colour, or a ValueError naming it
+        drawn = turned[side] if flipped else side
+        if drawn in ("top", "bottom"):
+            y = top - EDGE_WIDTH if drawn == "top" else bottom
+            bars.append((name, left, y, right - left, EDGE_WIDTH))
+        else:
+            x = left - EDGE_WIDTH if drawn == "left" else right
+            bars.append((name, x, top, EDGE_WIDTH, bottom - top))
+    return bars
+
+
+def _edge_labels(centres: Mapping[str, Point]) -> list[tuple[str, float, float]]:
+    """Coordinates along the board's edges, as chess and Go boards have them, from cell names
+    made of a letter part and a number part (``c12``): cells sharing a letter, or a number,
+    form a row (a column on a square board, a row on a hex one), named once just beyond its
+    lowest-named end cell (beyond its other end where that spot is on the board).  Empty when
+    a name is not of that form, or a row is a single cell."""
+    parts = {}
+    for name in centres:
+        found = CELL_NAME.fullmatch(name)
+        if not found:
+            return []
+        parts[name] = (found[1], int(found[2]))
+    rows: dict[tuple[int, str], list[tuple[tuple[int, str] | int, str]]] = {}
+    for name, (letters, number) in parts.items():
+        rows.setdefault((0, letters), []).append((number, name))
+        rows.setdefault((1, str(number)), []).append(((len(letters), letters), name))
+    labels = []
+    for (_, text), members in sorted(rows.items(), key=lambda row: row[0]):
+        if len(members) < 2:
+            return []
+        ordered = [centres[name] for _, name in sorted(members)]
+        for end, after in ((ordered[0], ordered[1]), (ordered[-1], ordered[-2])):
+            dx, dy = end[0] - after[0], end[1] - after[1]
+            length = math.hypot(dx, dy)
+            spot = (end[0] + LABEL_GAP * dx / length, end[1] + LABEL_GAP * dy / length)
+            if all(math.dist(spot, centre) > 0.75 for centre in centres.values()):
+                labels.append((text, *spot))
+                break
+    return labels
+
+
+def _box(layout: _Layout, coordinates: bool) -> tuple[float, float, float, float]:
+    """The view box (x, y, width, height) around the cells, their edge bars and, with
+    ``coordinates``, the labels along the edges."""
+    left, top, right, bottom = layout.cells
+    for _, x, y, width, height in layout.edges:
+        left, top = min(left, x), min(top, y)
+        right, bottom = max(right, x + width), max(bottom, y + height)
+    if coordinates:
+        per_character, reach_y = LABEL_REACH
+        for text, x, y in layout.labels:
+            reach_x = per_character * len(text)
+            left, top = min(left, x - reach_x), min(top, y - reach_y)
+            right, bottom = max(right, x + reach_x), max(bottom, y + reach_y)
     return (
-        min(xs) - pad_x,
-        min(ys) - pad_y,
-        max(xs) - min(xs) + 2 * pad_x,
-        max(ys) - min(ys) + 2 * pad_y,
+        left - MARGIN,
+        top - MARGIN,
+        right - left + 2 * MARGIN,
+        bottom - top + 2 * MARGIN,
     )
 
 
-def fit_size(game: Game, width: float, height: float) -> float:
-    """The ``size`` (pixel width) at which ``game``'s board fits in ``width`` x ``height``."""
-    _, _, box_width, box_height = _box(game.describe_board())
+def fit_size(game: Game, width: float, height: float, *, coordinates: bool = True) -> float:
+    """The ``size`` (pixel width) at which ``game``'s board, drawn with or without its
+    ``coordinates``, fits in ``width`` x ``height``."""
+    _, _, box_width, box_height = _box(_layout(game, False), coordinates)
     return min(width, height * box_width / box_height)
 
 
@@ -311,6 +398,9 @@ class _Layout:
     centres: dict[str, Point]
     shapes: dict[str, str]  # cell name -> the points (hex) of its outline
     rings: dict[str, str]  # cell name -> the points of its inset ring
+    cells: tuple[float, float, float, float]  # left, top, right, bottom of the cells
+    edges: list[tuple[str, float, float, float, float]]  # see _edge_bars
+    labels: list[tuple[str, float, float]]  # text, x, y of the coordinates on the edges
 
 
 @functools.lru_cache(maxsize=256)
@@ -328,7 +418,12 @@ def _layout(game: Game, flipped: bool) -> _Layout:
         centres[cell["name"]] = (low_x + high_x - x, low_y + high_y - y) if flipped else (x, y)
     shapes = {name: _points(cell_outline(hexes, x, y)) for name, (x, y) in centres.items()}
     rings = {name: _points(cell_outline(hexes, x, y, 0.06)) for name, (x, y) in centres.items()}
-    return _Layout(board, hexes, centres, shapes, rings)
+    cells = _cells_box(centres.values(), hexes)
+    try:
+        edges = _edge_bars(board, hexes, cells, flipped)
+    except ValueError as exc:
+        raise ValueError(f"{game.spec}: {exc}") from None
+    return _Layout(board, hexes, centres, shapes, rings, cells, edges, _edge_labels(centres))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -373,7 +468,10 @@ def board_svg(
     their plain fill attribute, and an embedded style shows the classes a script toggles on
     a cell group: ``legal`` (a next click: shaded, marker shown, pointer cursor), ``chosen``
     (already clicked in a compound move: shaded and ringed), ``pending`` (sent, waiting for
-    the server), ``focus`` (keyboard focus ring).
+    the server), ``focus`` (keyboard focus ring).  With ``coordinates``, its ``.names`` layer
+    holds every cell's name over the tokens, hidden: the class ``named`` on one shows it, the
+    class ``show-names`` on an element around the board shows them all.  The ``<svg>``'s style
+    sets ``--board-units``, its width in cell units, for a page that sizes cells in pixels.
 
     Raises ``ValueError`` for an unknown board shape or colour, or a target, forbidden cell
     or arrow off the board.
@@ -416,9 +514,10 @@ def board_svg(
     last_player = view.get("last_player")
     last_ink = ink(last_player) if isinstance(last_player, int) else PALETTE["last"]
 
-    box = _box(board)
+    box = _box(layout, coordinates)
     scale = size / box[2] if size else PIXELS_PER_UNIT
-    font = min(0.3, max(0.25, MIN_COORD_PX / scale))
+    # Names inside cells as large as fits them; the labels along the edges have more room.
+    cell_font = min(0.3, max(0.25, MIN_COORD_PX / scale))
 
     classes = ["board-svg", shape]
     if interactive:
@@ -431,6 +530,8 @@ def board_svg(
         "viewBox": " ".join(_num(v) for v in box),
         "width": round(box[2] * scale),
         "height": round(box[3] * scale),
+        # The drawing's width in cell units, for a page that sets a least size of a cell.
+        "style": f"--board-units:{_num(box[2])}",
     }
     if interactive:
         root.update(role="group", aria_label=label or game.title)
@@ -535,20 +636,39 @@ def board_svg(
     out.append("</g>")
 
     layer = '<g class="{}" aria-hidden="true" pointer-events="none"{}>'
-    if coordinates:
-        anchor = ' text-anchor="middle"' if hexes else ""
-        out.append(
-            layer.format("coords", f' font-family="{MONO}" font-size="{_num(font)}"{anchor}')
-        )
+    if layout.edges:
+        out.append(layer.format("edges", ""))
+        for name, x, y, width, height in layout.edges:
+            out.append(
+                _el(
+                    "rect",
+                    class_="edge",
+                    x=x,
+                    y=y,
+                    width=width,
+                    height=height,
+                    fill=colour(name),
+                    stroke=PALETTE["stone-outline"],
+                    stroke_width=0.02,
+                )
+            )
+        out.append("</g>")
+    font_attrs = f' font-family="{MONO}" text-anchor="middle"'
+    label_attrs = f'{font_attrs} font-size="{_num(LABEL_FONT)}" dominant-baseline="central"'
+    if coordinates and layout.labels:
+        out.append(layer.format("coords", label_attrs))
+        for text, x, y in layout.labels:
+            out.append(_el("text", text, x=x, y=y, fill=PALETTE["coord"]))
+        out.append("</g>")
+    elif coordinates:
+        # Names that give no rows to label along the edges: each cell carries its own.
+        out.append(layer.format("coords", f'{font_attrs} font-size="{_num(cell_font)}"'))
         for cell in cells:
             name = cell["name"]
             x, y = centres[name]
             dark = any(style.cell and style.cell.dark for _, style, _ in marks.get(name, []))
             ink_text = PALETTE["coord-on-dark"] if dark else PALETTE["coord"]
-            if hexes:
-                out.append(_el("text", name, x=float(x), y=y + 0.42, fill=ink_text))
-            else:
-                out.append(_el("text", name, x=x - 0.45, y=y + 0.45, fill=ink_text))
+            out.append(_el("text", name, x=float(x), y=y + 0.42, fill=ink_text))
         out.append("</g>")
 
     path = [centres[name] for name in view.get("path", []) if name in centres]
@@ -584,6 +704,30 @@ def board_svg(
             )
         )
     out.append("</g>")
+
+    if interactive and coordinates and layout.labels:
+        # Every cell's name over the tokens, hidden: a page shows one on hover or keyboard
+        # focus (class ``named``) or all of them (``show-names`` on an ancestor).
+        halo = PALETTE["page-bg"]
+        out.append(layer.format("names", label_attrs))
+        for cell in cells:
+            name = cell["name"]
+            x, y = centres[name]
+            out.append(
+                _el(
+                    "text",
+                    name,
+                    data_name=name,
+                    x=float(x),
+                    y=y + 0.3,
+                    fill=PALETTE["ink-dark"],
+                    stroke=halo,
+                    stroke_width=0.08,
+                    paint_order="stroke",
+                    visibility="hidden",
+                )
+            )
+        out.append("</g>")
 
     if forbidden_list or arrow_list:
         out.append(layer.format("overlay", ""))

@@ -510,7 +510,11 @@ class Game(ABC):
 
         ``{"shape": "square" | "hex", "cells": [{"name", "x", "y"}, ...], ...}``: cell
         centres in units of one cell (neighbouring square cells 1 apart; hex cells 1 apart
-        centre to centre, pointy side up); more keys may follow for a game's own use.
+        centre to centre, pointy side up).  Optional ``"edges"``: the sides of a square
+        board a colour joins, side (``top``, ``bottom``, ``left``, ``right``) -> the colour's
+        palette name, drawn as bars in that colour.  Cell names made of letters and a number
+        (``c12``) get their coordinates along the board's edges.  More keys may follow for a
+        game's own use.
         """
 
     @classmethod

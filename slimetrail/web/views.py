@@ -172,7 +172,14 @@ def view_json(live: Live, ply: int | None) -> dict[str, Any]:
     """The board after ``ply`` moves (the current one for ``None``)."""
     wanted, state = live.position_at(ply)
     view = board_view(live, state, wanted)
-    svg = render.board_svg(live.game, view, colours=state.colours(), label=f"after move {wanted}")
+    # Drawn as the live board is (cell names on hover, the page's "Cell names" setting).
+    svg = render.board_svg(
+        live.game,
+        view,
+        colours=state.colours(),
+        interactive=True,
+        label=f"after move {wanted}",
+    )
     return {"ply": wanted, "view": view, "fen": state.fen(), "svg": svg}
 
 

@@ -206,9 +206,20 @@ def test_every_game_start_position(game_id: str, flipped: bool) -> None:
         if flipped:
             expected = (min(xs) + max(xs) - cell["x"], min(ys) + max(ys) - cell["y"])
         assert centre == pytest.approx(expected, abs=2e-3)
-    # One coordinate text per cell, naming it.
-    coords = [t.text for t in layer(root, "coords").iter(f"{SVG}text")]
-    assert sorted(coords) == sorted(cells)
+    # Coordinates along the edges, as on chess and Go boards (issue 24): every letter and
+    # every number of the cell names once, each off the board and inside the picture.
+    names = [re.fullmatch(r"([a-z]+)(\d+)", name) for name in cells]
+    parts = {found[1] for found in names if found} | {found[2] for found in names if found}
+    labels = list(layer(root, "coords").iter(f"{SVG}text"))
+    assert sorted(t.text for t in labels) == sorted(parts)
+    left, top, width, height = map(float, root.attrib["viewBox"].split())
+    centres = [(cell["x"], cell["y"]) for cell in board["cells"]]
+    if flipped:
+        centres = [(min(xs) + max(xs) - x, min(ys) + max(ys) - y) for x, y in centres]
+    for label in labels:
+        x, y = float(label.attrib["x"]), float(label.attrib["y"])
+        assert left < x < left + width and top < y < top + height
+        assert min(math.dist((x, y), centre) for centre in centres) > 0.75
     assert root.attrib["role"] == "img" and root.attrib["aria-label"] == "start"
     assert svg == board_svg(
         game, state.view(), colours=state.colours(), label="start", flipped=flipped
@@ -233,10 +244,15 @@ def test_size_is_the_width_and_fit_size_fits_a_box() -> None:
     state = game.new_state()
     root = parse(board_svg(game, state.view(), colours=state.colours(), size=300))
     assert root.attrib["width"] == "300"
-    width = fit_size(game, 200, 270)
-    root = parse(board_svg(game, state.view(), colours=state.colours(), size=width))
-    assert int(root.attrib["width"]) <= 200 and int(root.attrib["height"]) <= 271
-    assert int(root.attrib["width"]) >= 160  # the tall hex diamond is limited by the height
+    for coordinates in (True, False):
+        width = fit_size(game, 200, 270, coordinates=coordinates)
+        drawn = board_svg(
+            game, state.view(), colours=state.colours(), size=width, coordinates=coordinates
+        )
+        root = parse(drawn)
+        assert int(root.attrib["width"]) <= 200 and int(root.attrib["height"]) <= 271
+        assert int(root.attrib["height"]) >= 269  # the tall hex diamond: limited by the height
+    assert int(root.attrib["width"]) >= 160  # the home page's preview, with no coordinates
 
 
 # -- every mark --------------------------------------------------------------------------

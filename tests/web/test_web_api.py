@@ -475,7 +475,7 @@ def test_view_at_each_ply(client: TestClient) -> None:
         drawn = state.view() | ({"last_player": ply} if ply else {})
         assert view == {"ply": ply, "view": drawn, "fen": state.fen()}
         assert svg == render.board_svg(
-            state.game, drawn, colours=state.colours(), label=f"after move {ply}"
+            state.game, drawn, colours=state.colours(), interactive=True, label=f"after move {ply}"
         )
         if text:
             state.push_str(text)

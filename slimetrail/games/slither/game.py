@@ -148,7 +148,10 @@ class SlitherGame(Game):
         for cell in board.cells:
             col, row = board.coords(cell)
             cells.append({"name": board.name(cell), "x": col, "y": n - 1 - row})
-        return {"shape": "square", "size": n, "cells": cells}
+        # The sides each colour joins belong to the colour, whoever wears it after a swap.
+        black, white = self.player_colours
+        edges = {"top": black, "bottom": black, "left": white, "right": white}
+        return {"shape": "square", "size": n, "cells": cells, "edges": edges}
 
 
 class AdvancedSlitherGame(SlitherGame):

@@ -98,7 +98,7 @@ def board_preview(game: Game) -> Markup:
     return Markup(
         state_svg(
             game.new_state(),
-            size=fit_size(game, *PREVIEW_BOX),
+            size=fit_size(game, *PREVIEW_BOX, coordinates=False),
             coordinates=False,
             label=f"The start position of {game.title}",
             css_class="preview",

@@ -23,6 +23,7 @@ const page = {
   steps: null, // {left, total, text}: the steps still to make, for games whose turns have steps
   losing: [], // those of `clicks` that complete a move losing at once (marked as a warning)
   focus: null, // cell name under the keyboard focus
+  hovered: null, // cell name under the pointer
   analysis: null, // {key, result}
   hint: null, // {key, move}: the suggested move for the position `key`
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
@@ -84,8 +85,20 @@ function centre(node) {
 
 function drawFocus() {
   for (const node of $("board").querySelectorAll("[data-cell].focus")) node.classList.remove("focus");
-  if (!page.keyboard || document.activeElement !== $("board")) return;
-  cellNode(page.focus)?.classList.add("focus");
+  if (page.keyboard && document.activeElement === $("board")) {
+    cellNode(page.focus)?.classList.add("focus");
+  }
+  drawNames();
+}
+
+// The cells carry no names (the coordinates are on the board's edges): the cell under the
+// pointer and the one with the keyboard focus show theirs over any token on them.
+function drawNames() {
+  const focused = $("board").querySelector("[data-cell].focus")?.dataset.cell;
+  for (const text of $("board").querySelectorAll(".names text")) {
+    const name = text.dataset.name;
+    text.classList.toggle("named", name === page.hovered || name === focused);
+  }
 }
 
 function svgEl(tag, attrs, text) {
@@ -702,6 +715,7 @@ function setMatch(match) {
     animateMove(before);
   }
   if (first || changed) initialFocus();
+  if (first) centreBoard();
   if (changed && !first) returnFocus();
   schedulePoll();
 }
@@ -716,6 +730,12 @@ function returnFocus() {
   if (!page.keyboard || !idle || !mine) return;
   $("board").focus({ preventScroll: true });
   drawFocus();
+}
+
+// A board wider than a phone (it scrolls in its own box) opens on its middle.
+function centreBoard() {
+  const box = $("board");
+  box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
 }
 
 function initialFocus() {
@@ -840,7 +860,8 @@ async function goTo(ply) {
 // ---------------------------------------------------------------- sound and animation
 
 // Each with an off switch under the move list, remembered in localStorage.
-const SETTINGS = { sound: "slimetrail.sound", animation: "slimetrail.animation" };
+// "names": every cell's name on the board (off by default: the edges carry the coordinates).
+const SETTINGS = { sound: "slimetrail.sound", animation: "slimetrail.animation", names: "slimetrail.names" };
 
 function setting(name) {
   let stored = null;
@@ -851,14 +872,16 @@ function setting(name) {
   }
   if (stored !== null) return stored === "on";
   if (name === "animation") return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  return true;
+  return name !== "names";
 }
 
 function wireSettings() {
   for (const name of Object.keys(SETTINGS)) {
     const box = $(`setting-${name}`);
     box.checked = setting(name);
+    applySetting(name);
     box.addEventListener("change", () => {
+      applySetting(name);
       try {
         window.localStorage.setItem(SETTINGS[name], box.checked ? "on" : "off");
       } catch {
@@ -866,6 +889,11 @@ function wireSettings() {
       }
     });
   }
+}
+
+// A setting that changes the page at once; the others are read when they are needed.
+function applySetting(name) {
+  if (name === "names") $("board").classList.toggle("show-names", enabled("names"));
 }
 
 function enabled(name) {
@@ -1064,6 +1092,14 @@ function wire() {
   for (const gesture of ["pointerdown", "keydown"]) {
     document.addEventListener(gesture, startAudio, { once: true });
   }
+  board.addEventListener("pointerover", (event) => {
+    page.hovered = event.target.closest("[data-cell]")?.dataset.cell ?? null;
+    drawNames();
+  });
+  board.addEventListener("pointerleave", () => {
+    page.hovered = null;
+    drawNames();
+  });
   board.addEventListener("focus", () => {
     if (page.match) {
       drawFocus();

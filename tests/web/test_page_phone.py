@@ -1,0 +1,105 @@
+"""Every game's pages on a phone (390x844) and the board's cell names (issue 24, item 6): no
+page scrolls sideways, a rules page opens on its rules, board cells are big enough to tap, and
+coordinates sit on the board's edges with a cell's name shown on hover, on keyboard focus, or
+all of them by a remembered setting."""
+
+from __future__ import annotations
+
+import pytest
+from pagetools import wait_frames, wait_loaded
+
+from slimetrail.core.registry import GAMES
+
+pytestmark = pytest.mark.browser
+
+PHONE = (390, 844)
+TAP = 40  # px: the least width of a cell a finger is to hit
+# The games the live server knows (the toy games of the tests register in this process only).
+BUILT_IN = [game for game, cls in GAMES.items() if cls.__module__.startswith("slimetrail.")]
+
+
+def shown_names(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#board .names text",
+        "texts => texts.filter(t => getComputedStyle(t).visibility === 'visible')"
+        ".map(t => t.textContent)",
+    )
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_no_page_of_a_game_scrolls_sideways_on_a_phone(live_server, open_page, game) -> None:
+    page = open_page(f"{live_server}/rules/{game}", PHONE)
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE[0], f"the rules page is {width} px wide"
+    # The rules come first, right under the site's header: their heading and first paragraph
+    # fill the first screen, the list of the other games' rules comes after them.
+    heading = page.locator("article.rules h1").bounding_box()
+    lead = page.locator("article.rules h1 + p").bounding_box()
+    games = page.locator(".rules-nav").bounding_box()
+    assert heading and lead and games
+    assert heading["y"] <= 150 and lead["y"] + lead["height"] <= PHONE[1]
+    assert games["y"] > lead["y"]
+    page.goto(f"{live_server}/new/{game}?opponent=hotseat")
+    wait_loaded(page)
+    wait_frames(page)
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE[0], f"the play page is {width} px wide"
+    # Cells a finger can hit: the board scrolls in its own box where it is wider than that.
+    cell = page.locator("#board [data-cell] .cell-shape").first.bounding_box()
+    assert cell is not None and round(cell["width"]) >= TAP, cell
+
+
+def test_snake_pit_cells_are_big_enough_to_tap_on_a_phone(live_server, open_page) -> None:
+    page = open_page(f"{live_server}/new/snake-pit?opponent=hotseat", PHONE)
+    wait_loaded(page)
+    sizes = page.eval_on_selector_all(
+        "#board [data-cell] .cell-shape",
+        "shapes => shapes.map(s => s.getBoundingClientRect().width)",
+    )
+    assert len(sizes) == 139 and round(min(sizes)) >= TAP, min(sizes)
+    # The board scrolls inside its own box; every cell can be brought into view and tapped.
+    page.locator('#board [data-cell="m13"]').scroll_into_view_if_needed()
+    box = page.locator('#board [data-cell="m13"]').bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0]
+
+
+@pytest.mark.parametrize(("game", "rows"), [("slimetrail", 7), ("snake-pit", 13)])
+def test_coordinates_are_on_the_edges_and_names_show_on_hover_and_focus(
+    live_server, open_page, game, rows
+) -> None:
+    page = open_page(f"{live_server}/new/{game}?opponent=hotseat")
+    wait_loaded(page)
+    labels = page.locator("#board .coords text").all_text_contents()
+    letters = "abcdefghijklm"[:rows]
+    assert sorted(labels) == sorted([*letters, *map(str, range(1, rows + 1))])
+    assert shown_names(page) == []  # no cell carries its name until asked
+    # Cells keep their accessible names for screen readers.
+    assert page.get_attribute('#board [data-cell="c3"]', "aria-label").startswith("c3")
+    page.locator('#board [data-cell="c3"]').hover()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#board .names text')]"
+        ".some(t => t.textContent === 'c3' && getComputedStyle(t).visibility === 'visible')"
+    )
+    assert shown_names(page) == ["c3"]
+    page.mouse.move(0, 0)
+    page.wait_for_function("() => !document.querySelector('#board .names text.named')")
+    # The keyboard focus names its cell too.
+    page.locator("#board").focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.eval_on_selector("#board [data-cell].focus", "g => g.dataset.cell")
+    assert shown_names(page) == [focused]
+
+
+def test_a_remembered_setting_shows_every_cell_name(live_server, open_page) -> None:
+    page = open_page(f"{live_server}/new/slither?opponent=hotseat")
+    wait_loaded(page)
+    assert shown_names(page) == []
+    page.get_by_label("Cell names").check()
+    assert len(shown_names(page)) == 81
+    # Remembered (localStorage): the next page shows them all from the start.
+    page.goto(f"{live_server}/new/slither?opponent=hotseat")
+    wait_loaded(page)
+    assert page.get_by_label("Cell names").is_checked()
+    assert len(shown_names(page)) == 81
+    page.get_by_label("Cell names").uncheck()
+    assert shown_names(page) == []
