@@ -24,11 +24,11 @@ from slimetrail.games.trail.solver import (
     SolveTimeout,
     can_solve,
     release_table,
-    small,
     solve,
     warm_up,
 )
 from slimetrail.games.trail.solver import kernel as K
+from slimetrail.games.trail.solver import kernel128 as K2
 from slimetrail.games.trail.solver.reference import reference_solve
 
 # -- an independent slow solver, written from RULES.md on (column, row) pairs ---------------
@@ -137,12 +137,8 @@ def random_walk(game, rng: random.Random, plies: int) -> TrailState:
 
 
 def check_against_slow(state, slow: Slow, distance: bool) -> None:
-    """Both ways to a small position agree with the slow solver: the compiled kernel and the
-    plain-Python search for small regions (where it answers)."""
+    """The compiled solver agrees with the slow solver."""
     check_result(state, slow, distance, solve(state, distance=distance))
-    found = small.solve_small(state, distance)
-    if found is not None:
-        check_result(state, slow, distance, found)
 
 
 def check_result(state, slow: Slow, distance: bool, got) -> None:
@@ -204,14 +200,7 @@ def test_7x7_positions_agree_with_reference_solver():
             assert (fast.value, fast.move_values) == (ref.value, ref.move_values), state.fen()
 
 
-@pytest.fixture
-def kernel_only(monkeypatch):
-    """Small regions go to the compiled kernel too, even in a process that has not loaded it
-    yet (which would answer them in plain Python)."""
-    monkeypatch.setattr(small, "SMALL_CELLS", -1)
-
-
-def test_7x7_mid_game_shortcuts_agree_with_plain_search(kernel_only):
+def test_7x7_mid_game_shortcuts_agree_with_plain_search():
     """Pruning next to the opponent's corner and the matching theorem change nothing."""
     for rules in ("rastros", "taylor"):
         game = get_game("slimetrail", rules=rules)
@@ -263,7 +252,7 @@ def test_blossom_matching_is_maximum_on_random_graphs():
             assert match[v] == -1 or (match[match[v]] == v and match[v] in adj[v])
 
 
-def test_geography_by_matching_agrees_with_plain_search(kernel_only):
+def test_geography_by_matching_agrees_with_plain_search():
     """Regions with no goal corner in reach: the matching answer equals the game tree's."""
     seen = 0
     for size in (5, 7):
@@ -435,7 +424,7 @@ def test_positions_too_big_for_the_kernel_are_solved():
         solve(get_game("slimetrail", size="9").new_state(), time_limit=0.2)
 
 
-def test_a_thread_reuses_its_table_emptied(kernel_only):
+def test_a_thread_reuses_its_table_emptied():
     """The table a solve hands back is the next solve's of that size, in a new generation
     whose search sees none of the old entries: solving a position after other positions (or
     after itself) gives what a fresh table gives."""
@@ -452,7 +441,8 @@ def test_a_thread_reuses_its_table_emptied(kernel_only):
     release_table(table)
     again = labels.new_table(12)
     assert again is table and table.generation == generation + 1
-    assert table.words.ctypes.data % 64 == 0  # a one-word bucket never straddles two lines
+    # a one-word bucket never straddles two lines
+    assert np.frombuffer(table.words, np.uint64).ctypes.data % 64 == 0
     release_table(table)
     # Each solve starts from an empty table: the same node counts in any order, and a
     # position solved twice in a row (its entries all in the table) searches as much again.
@@ -474,8 +464,8 @@ def test_a_table_is_zeroed_when_its_generations_run_out():
 def test_a_walk_near_the_last_move_never_skips_a_needed_flood():
     """The kernels skip the flood of a child's region when ``joined`` says the snail, moved
     from ``parent`` to ``m``, still reaches every cell the parent reached: then the flood
-    must give exactly that region, on every board and position tried (both kernels)."""
-    from slimetrail.games.trail.solver import kernel128 as K2
+    must give exactly that region, on every board and position tried (the two-word kernel's
+    ``joined``, which ckernel.c mirrors, on positions labelled in one word or two)."""
 
     def words(mask: int):
         return np.uint64(mask & (2**64 - 1)), np.uint64(mask >> 64)
@@ -505,28 +495,17 @@ def test_a_walk_near_the_last_move_never_skips_a_needed_flood():
             goal_bits = as_int(labels.goals[0]) | as_int(labels.goals[1])
             steps = as_int(labels.nbr[0])
             nbr = labels.nbr
-            nearby = K.near_cells(nbr) if labels.words == 1 else K2.near_cells(nbr)
+            if labels.words == 1:  # as two words, the high one empty
+                nbr = np.stack([nbr, np.zeros_like(nbr)], axis=1)
+            nearby = K2.near_cells(nbr)
             for m in range(1, len(graph.cells)):
                 if not steps >> m & 1 or goal_bits >> m & 1:
                     continue
                 child = graph.free & ~(1 << m)  # the snail (label 0) has walked the rest already
                 passable = ~goal_bits & (2**128 - 1)
-                if labels.words == 1:
-                    flooded = int(
-                        K.flood(
-                            np.uint64(1 << m),
-                            np.uint64(child),
-                            nbr,
-                            np.uint64(passable & (2**64 - 1)),
-                        )
-                    )
-                    skip = K.joined(
-                        m, 0, np.uint64(child), nbr, nearby, np.uint64(passable & (2**64 - 1))
-                    )
-                else:
-                    lo, hi = K2.flood(*words(1 << m), *words(child), nbr, *words(passable))
-                    flooded = int(lo) | int(hi) << 64
-                    skip = K2.joined(m, 0, *words(child), nbr, nearby, *words(passable))
+                lo, hi = K2.flood(*words(1 << m), *words(child), nbr, *words(passable))
+                flooded = int(lo) | int(hi) << 64
+                skip = K2.joined(m, 0, *words(child), nbr, nearby, *words(passable))
                 checked += 1
                 if skip:
                     skipped += 1

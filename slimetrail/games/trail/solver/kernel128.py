@@ -1,11 +1,11 @@
-"""The compiled solver for regions of 65 to 128 cells: :mod:`.kernel` on two-word sets.
+"""The compiled solver for regions of 65 to 128 cells: the one-word search on two-word sets.
 
 A set of cells is a pair ``(lo, hi)`` of ``uint64`` (vertices 0-63 in ``lo``, 64-127 in
 ``hi``), passed and returned as plain scalars so that nothing is allocated per node.
 ``nbr`` has shape ``(n, 2)``, ``goals`` shape ``(2, 2)``; the table is one flat array of
 ``ENTRY_WORDS`` words per entry.  Everything else (scores, table entries, shortcuts, move
 order, the matching theorem, the search as a loop over a stack of frames) is exactly that of
-:mod:`.kernel`, which stays in use for regions of up to 64 cells, where one word is faster.
+the one-word search for regions of up to 64 cells (``ckernel.c``, where one word is faster).
 """
 
 from __future__ import annotations
@@ -339,9 +339,22 @@ def negamax(
     stats,
     deadline,
 ):
-    """:func:`.kernel.negamax` on two-word sets: the exact score of the position for the side
-    to move, or ``ILLEGAL`` if Taylor's rule forbids the snail to stand here.  A loop over an
-    explicit stack of frames, as there."""
+    """The exact score of the position for the side to move (fail-soft alpha-beta with a
+    transposition table), or ``ILLEGAL`` if the snail may not stand here (Taylor's rule: no
+    goal reachable).
+
+    ``free_lo``, ``free_hi``: the empty cells (only those the snail reaches matter); ``snail``: its
+    vertex; ``side``: 0 if player 1 is to move, else 1; ``goals[p]``: the bit of player
+    p+1's goal (0 if out of reach); ``order``: per side, a static rank of every vertex
+    (lower = tried first); ``params``: Taylor's rules, distances, the matching shortcut, the
+    pruning next to the opponent's goal; ``table``: the transposition table, whose entries of
+    other generations than ``generation`` (1 to MAX_GENERATION) count as empty; ``stats``:
+    nodes and the abort flag; ``deadline``: when to abort (0: never).
+
+    The search is a loop over an explicit stack of frames, one per node on the path from the
+    root, not recursion: a compiled call per node (its arrays passed and reference-counted)
+    cost about as much as the node's own work.  ``ckernel.c`` is the same search on one
+    word."""
     taylor = params[P_TAYLOR] != 0
     dist = params[P_DIST] != 0
     matching = not dist and params[P_MATCHING] != 0
@@ -350,7 +363,7 @@ def negamax(
     n = nbr.shape[0]
     mask = np.uint64(table.shape[0] // ENTRY_WORDS - 1)
     work = np.empty((4, n), np.int64)  # the matching's scratch rows
-    cap = n + 2  # frames, as in kernel.py
+    cap = n + 2  # every child has one cell fewer: the path is at most n + 1 nodes
     f_free = np.empty((cap, 2), np.uint64)
     f_rest = np.empty((cap, 2), np.uint64)
     f_snail = np.empty(cap, np.int64)
