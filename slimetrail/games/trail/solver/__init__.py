@@ -2,16 +2,15 @@
 
 ``solve(state)`` proves the value of a position for the side to move and the value of every
 legal move.  The position is relabelled onto the region the snail can still reach (at most
-64 cells, so one machine word per set of cells) and searched by the compiled kernel
-(``ckernel.c``, a C port of the algorithm of :mod:`slimetrail.games.trail.solver.kernel`,
-built by ``pip install``): alpha-beta over win/draw/loss (or mate distances), a
+128 cells: one machine word per set of cells up to 64, else two) and searched by the
+compiled kernel (``ckernel.c``, C built by ``pip install``, on the conventions of
+:mod:`slimetrail.games.trail.solver.kernel`): alpha-beta over win/draw/loss (or mate distances), a
 transposition table keyed on the reachable region, instant answers next to a goal corner,
 the matching theorem for undirected vertex geography once no goal can be reached, and,
 when only one goal can still be reached, its owner's win under Taylor's rules or a one-sided
 matching bound under Rastros rules; enhanced transposition cutoffs on big regions.
 The C kernel loads in a millisecond, so a fresh process solves at once, without numpy or
-numba; regions of 65 to 128 cells go to the numba kernel :mod:`.kernel128`, compiled (or
-loaded from numba's cache) on first use.
+numba (only positions over 128 cells, :mod:`.wide`, import them).
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ __all__ = [
 ]
 
 MAX_CELLS = 128  # the biggest region (counting the snail's cell) the compiled kernels hold
-WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faster kernel)
+WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faster search)
 WORD_MASK = (1 << 64) - 1
 MATE = 1000  # a win in k plies scores MATE - k (with distances)
 SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
@@ -100,7 +99,7 @@ def solve_long(state: State, **options) -> SolveResult:
 
 
 def word_kernel() -> ModuleType:
-    """The C kernel (regions of up to 64 cells), with a clear error if it was never built."""
+    """The C kernel, with a clear error if it was never built."""
     try:
         from slimetrail.games.trail.solver import ckernel
     except ImportError as exc:
@@ -113,17 +112,9 @@ def word_kernel() -> ModuleType:
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) the two-word kernel now rather than on the first
-    solve of a region over 64 cells (the C kernel needs no warming up)."""
-    from slimetrail.games.trail.game import SlimetrailGame
-
+    """Nothing to compile: the C kernel is built when the package is installed.  Fails with
+    a clear error if it was not (see :func:`word_kernel`)."""
     word_kernel()
-    game = SlimetrailGame(size="9")
-    labels = Labelling(game, game.board.cells()[: WORD_CELLS + 1])
-    params = kernel_params(game, False, True)
-    # With a time limit, so that the clock check (an object-mode call, slow to load on first
-    # use) is loaded too.
-    labels.negamax(2, 0, 0, -1, 1, params, labels.new_table(4), new_stats(), 1e12)
 
 
 def solve(
@@ -305,10 +296,17 @@ class Labelling:
 
     @cached_property
     def word_arrays(self) -> tuple[array, array, array]:
-        """``nbr``, ``goals`` and ``order`` (flat) as the C kernel takes them, without numpy."""
+        """``nbr``, ``goals`` (a set's words, low word first) and ``order`` (flat) as the C
+        kernel takes them, without numpy."""
+
+        def words(sets: list[int]) -> array:
+            if self.words == 1:
+                return array("Q", sets)
+            return array("Q", [w for v in sets for w in (v & WORD_MASK, v >> 64)])
+
         return (
-            array("Q", self.neighbour_masks),
-            array("Q", self.goal_masks),
+            words(self.neighbour_masks),
+            words(self.goal_masks),
             array("q", [*self.order_rows[0], *self.order_rows[1]]),
         )
 
@@ -320,20 +318,17 @@ class Labelling:
     @property
     def entry_words(self) -> int:
         """Words per table entry of this labelling's kernel."""
-        if self.words == 1:
-            return int(word_kernel().ENTRY_WORDS)
-        from slimetrail.games.trail.solver import kernel128
-
-        return kernel128.ENTRY_WORDS
+        kernel = word_kernel()
+        return int(kernel.ENTRY_WORDS if self.words == 1 else kernel.WIDE_ENTRY_WORDS)
 
     def new_table(self, bits: int) -> KernelTable:
         """An empty transposition table of ``2**bits`` entries for this labelling's kernel:
         the thread's spare table of that size (see :func:`release_table`) in a new
-        generation, if it has one.  The C kernel's tables need no numpy (:func:`mapped_table`)."""
+        generation, if it has one."""
         words = self.entry_words << bits
         table = _spare_tables.by_shape.pop(words, None)
         if table is None:
-            return KernelTable(mapped_table(words) if self.words == 1 else aligned_table(words))
+            return KernelTable(mapped_table(words))
         table.renew()
         return table
 
@@ -353,45 +348,22 @@ class Labelling:
         ``negamax`` of :mod:`.kernel128`), searched with ``table`` (from :meth:`new_table`).
         ``params`` and ``stats``: from :func:`kernel_params` and :func:`new_stats` (or int64
         numpy arrays)."""
-        if self.words == 1:
-            nbr, goals, order = self.word_arrays
-            return int(
-                word_kernel().negamax(
-                    free,
-                    snail,
-                    side,
-                    alpha,
-                    beta,
-                    nbr,
-                    goals,
-                    order,
-                    params,
-                    table.words,
-                    table.generation,
-                    stats,
-                    float(stop),
-                )
-            )
-        import numpy as np
-
-        from slimetrail.games.trail.solver import kernel128
-
+        nbr, goals, order = self.word_arrays
         return int(
-            kernel128.negamax(
-                np.uint64(free & WORD_MASK),
-                np.uint64(free >> 64),
+            word_kernel().negamax(
+                free,
                 snail,
                 side,
                 alpha,
                 beta,
-                self.nbr,
-                self.goals,
-                self.order,
-                np.frombuffer(params, np.int64),
+                nbr,
+                goals,
+                order,
+                params,
                 table.words,
-                np.int64(table.generation),
-                np.frombuffer(stats, np.int64),  # a view: the kernel's counts reach ``stats``
-                np.float64(stop),
+                table.generation,
+                stats,
+                float(stop),
             )
         )
 
@@ -509,7 +481,7 @@ class _Root:
         left = deadline - time.monotonic() if deadline else 0.0
         self.full_bits = _table_bits(len(graph.cells), left) if table_bits is None else table_bits
         self.bits = self.full_bits
-        if table_bits is None and grow and self.labels.words == 1:
+        if table_bits is None and grow:
             self.bits = min(FIRST_BITS, self.full_bits)
         self.table = self.labels.new_table(self.bits)
         self.stats = new_stats()
