@@ -1,6 +1,6 @@
-"""The compiled part of the package (everything else is in pyproject.toml): the solver's
-search for regions of up to 64 cells as a C extension, so that a fresh process solves
-without loading numba (``pip install`` builds it; ``pip install -e .`` builds it in place)."""
+"""The compiled part of the package (everything else is in pyproject.toml): the Slime Trail
+solver's search as a C extension, so that a fresh process solves without loading numpy or
+numba (``pip install`` builds it; ``pip install -e .`` builds it in place)."""
 
 import platform
 
@@ -15,6 +15,7 @@ setup(
         Extension(
             "slimetrail.games.trail.solver.ckernel",
             ["slimetrail/games/trail/solver/ckernel.c"],
+            depends=["slimetrail/games/trail/solver/ckernel_search.h"],
             extra_compile_args=flags,
         )
     ]

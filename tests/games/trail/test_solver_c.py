@@ -1,7 +1,7 @@
-"""The C kernel (regions of up to 64 cells, ``ckernel.c``) against the readable reference
-solver and the numba two-word kernel, its arguments' checks, the table that grows with the
-search, and the cold start it exists for: ``slimetrail solve`` imports neither numpy nor
-numba."""
+"""The C kernel (``ckernel.c``) against the readable reference solver, its one-word search
+against its two-word one, its arguments' checks, the table that grows with the search, and
+the cold start it exists for: ``slimetrail solve`` imports neither numpy nor numba (two-word
+searches: tests/games/trail/test_solver_128.py)."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from slimetrail.games.trail.solver import (
     new_stats,
     reachable,
     solve,
+    wide,
 )
-from slimetrail.games.trail.solver import kernel as K
 from slimetrail.games.trail.solver.reference import reference_solve
 
 CONFIGS = [
@@ -78,7 +78,7 @@ def test_c_kernel_agrees_with_the_reference_solver(game_id, size, rules):
 
 
 def root_scores(state, labels: Labelling, distance: bool, table) -> dict[int, int]:
-    """Every root move's score from the kernel of ``labels`` (one word: C, two: numba)."""
+    """Every root move's score from the C kernel with ``labels`` (one word or two)."""
     game = state.game
     params = kernel_params(game, distance, True)
     stats = new_stats()
@@ -99,10 +99,10 @@ def root_scores(state, labels: Labelling, distance: bool, table) -> dict[int, in
 
 
 @pytest.mark.parametrize(("game_id", "size"), [("slimetrail", "9"), ("slimetrail-hex", "10")])
-def test_c_kernel_agrees_with_the_two_word_kernel_on_mid_game_regions(game_id, size):
+def test_one_word_search_agrees_with_the_two_word_one_on_mid_game_regions(game_id, size):
     """Regions of 20 to 32 cells, too big for the reference: the same scores (with and without
-    distances) from the C kernel and from the numba kernel on the same position labelled
-    over the whole board (two words), under both rule sets."""
+    distances) from the one-word search and from the two-word one on the same position
+    labelled over the whole board, under both rule sets."""
     for rules in ("rastros", "taylor"):
         game = get_game(game_id, size=size, rules=rules)
         rng = random.Random(f"c v 128 {game_id} {rules}")
@@ -147,12 +147,8 @@ def test_a_stop_event_ends_a_c_search_at_once():
         solve(game.new_state(), book=False, stop=stop)
 
 
-def test_c_kernel_constants_match_the_numba_kernels():
-    assert (ckernel.MATE, ckernel.ILLEGAL) == (K.MATE, K.ILLEGAL)
-    assert (ckernel.GENERATION_SHIFT, ckernel.MAX_GENERATION) == (
-        K.GENERATION_SHIFT,
-        K.MAX_GENERATION,
-    )
+def test_c_kernel_constants_match_the_python_sides():
+    assert (ckernel.MATE, ckernel.ILLEGAL) == (MATE, wide.ILLEGAL)
     assert (ckernel.S_NODES, ckernel.S_ABORT, ckernel.S_LIMIT) == (
         solver.S_NODES,
         solver.S_ABORT,

@@ -3,12 +3,12 @@
 ``solve(state)`` proves the value of a position for the side to move and the value of every
 legal move.  The position is relabelled onto the region the snail can still reach (at most
 128 cells: one machine word per set of cells up to 64, else two) and searched by the
-compiled kernel (``ckernel.c``, C built by ``pip install``, on the conventions of
-:mod:`slimetrail.games.trail.solver.kernel`): alpha-beta over win/draw/loss (or mate distances), a
-transposition table keyed on the reachable region, instant answers next to a goal corner,
-the matching theorem for undirected vertex geography once no goal can be reached, and,
-when only one goal can still be reached, its owner's win under Taylor's rules or a one-sided
-matching bound under Rastros rules; enhanced transposition cutoffs on big regions.
+compiled kernel (``ckernel.c``, C built by ``pip install``): alpha-beta over win/draw/loss
+(or mate distances), a transposition table keyed on the reachable region, instant answers
+next to a goal corner, the matching theorem for undirected vertex geography once no goal
+can be reached, and, when only one goal can still be reached, its owner's win under Taylor's
+rules or a one-sided matching bound under Rastros rules; enhanced transposition cutoffs on
+big regions.
 The C kernel loads in a millisecond, so a fresh process solves at once, without numpy or
 numba (only positions over 128 cells, :mod:`.wide`, import them).
 """
@@ -92,13 +92,18 @@ def can_solve(game: Game) -> bool:
 
 def solve_long(state: State, **options) -> SolveResult:
     """A solve that may take hours (workers, checkpoints, no book):
-    :func:`slimetrail.games.trail.solver.parallel.solve_long`, imported only when asked for."""
+    :func:`slimetrail.games.trail.solver.parallel.solve_long`, imported only when workers or
+    checkpoints are asked for (else it is :func:`solve`)."""
+    if not options.get("workers") and options.get("checkpoint_dir") is None:
+        options.pop("workers", None)
+        options.pop("checkpoint_dir", None)
+        return solve(state, **options)
     from slimetrail.games.trail.solver.parallel import solve_long as long_solve
 
     return long_solve(state, **options)
 
 
-def word_kernel() -> ModuleType:
+def compiled_kernel() -> ModuleType:
     """The C kernel, with a clear error if it was never built."""
     try:
         from slimetrail.games.trail.solver import ckernel
@@ -113,8 +118,8 @@ def word_kernel() -> ModuleType:
 
 def warm_up() -> None:
     """Nothing to compile: the C kernel is built when the package is installed.  Fails with
-    a clear error if it was not (see :func:`word_kernel`)."""
-    word_kernel()
+    a clear error if it was not (see :func:`compiled_kernel`)."""
+    compiled_kernel()
 
 
 def solve(
@@ -145,7 +150,7 @@ def solve(
 
     start = time.monotonic()
     if stop is not None and time_limit is None:
-        time_limit = 1e9  # the kernel yields the interpreter lock only at its clock checks
+        time_limit = 1e9  # a deadline that a stop can move to now (the wide layer checks it)
     deadline = 0.0 if time_limit is None else start + max(time_limit, 1e-6)
     if not isinstance(getattr(state, "game", None), TrailGame):
         raise GameError(f"the solver handles the Slime Trail games, not {state.game.id}")
@@ -244,23 +249,29 @@ def adjust(score: int, distance: bool) -> int:
     return s
 
 
+def unadjust(bound: int, distance: bool) -> int:
+    """The child's bound that corresponds to a parent's bound (the inverse of :func:`adjust`)."""
+    if distance and bound:
+        bound += 1 if bound > 0 else -1
+    return -bound
+
+
 def kernel_params(game, distance: bool, shortcuts: bool) -> array:
-    """The kernels' ``params`` (see ``negamax`` of :mod:`.kernel128`): int64 Taylor's rules,
+    """The kernel's ``params`` (see ``ckernel.c``): int64 Taylor's rules,
     distances, the matching shortcut, the pruning next to the opponent's goal."""
     return array("q", [game.rules == "taylor", distance, shortcuts, shortcuts])
 
 
 def new_stats() -> array:
-    """The kernels' ``stats``: int64 nodes searched (``S_NODES``), abort flag (``S_ABORT``),
+    """The kernel's ``stats``: int64 nodes searched (``S_NODES``), abort flag (``S_ABORT``),
     node limit (``S_LIMIT``, the C kernel's; 0: none)."""
     return array("q", [0, 0, 0])
 
 
 class Labelling:
     """Board cells ``cells`` (at most 128) labelled 0..n-1 in that order, as the compiled
-    kernels see them: neighbour masks within ``cells``, goal bits (0 for a goal outside them)
-    and move-order ranks.  Up to 64 cells a set of them is one ``uint64`` (:mod:`.kernel`),
-    above that two (:mod:`.kernel128`)."""
+    kernel sees them: neighbour masks within ``cells``, goal bits (0 for a goal outside them)
+    and move-order ranks.  Up to 64 cells a set of them is one ``uint64``, above that two."""
 
     def __init__(self, game, cells: list[int]) -> None:
         adjacent = game.board.neighbour_lists
@@ -318,7 +329,7 @@ class Labelling:
     @property
     def entry_words(self) -> int:
         """Words per table entry of this labelling's kernel."""
-        kernel = word_kernel()
+        kernel = compiled_kernel()
         return int(kernel.ENTRY_WORDS if self.words == 1 else kernel.WIDE_ENTRY_WORDS)
 
     def new_table(self, bits: int) -> KernelTable:
@@ -345,12 +356,12 @@ class Labelling:
         stop: float,
     ) -> int:
         """The kernel's score of the position (labels ``free`` and ``snail``; see
-        ``negamax`` of :mod:`.kernel128`), searched with ``table`` (from :meth:`new_table`).
+        ``ckernel.c``), searched with ``table`` (from :meth:`new_table`).
         ``params`` and ``stats``: from :func:`kernel_params` and :func:`new_stats` (or int64
         numpy arrays)."""
         nbr, goals, order = self.word_arrays
         return int(
-            word_kernel().negamax(
+            compiled_kernel().negamax(
                 free,
                 snail,
                 side,
@@ -388,7 +399,7 @@ class KernelTable:
 
     def renew(self) -> None:
         """Empty the table: the next generation (zeroed once they run out)."""
-        if self.generation >= word_kernel().MAX_GENERATION:
+        if self.generation >= compiled_kernel().MAX_GENERATION:
             with memoryview(self.words) as view, view.cast("B") as raw:
                 raw[:] = bytes(len(raw))
             self.generation = 1

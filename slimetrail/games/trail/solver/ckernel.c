@@ -1,13 +1,23 @@
-/* The exact solver's search for regions of up to 64 cells, compiled ahead of time.
+/* The Slime Trail solver's search for regions of up to 128 cells, compiled ahead of time.
 
-   The numba kernels' algorithm (kernel.py's conventions, kernel128.py's search on one word
-   per set of cells: the same scores, table layout, shortcuts, move order and matching
-   theorem), built by `pip install` as an extension module so that a fresh process solves
-   without loading numba or numpy.  `negamax` takes kernel128.negamax's arguments with one
-   word of free cells, its arrays as any contiguous buffers (array.array or numpy).  It
-   releases the interpreter lock; another thread stops it by setting stats[S_ABORT].
-   One addition: a stats buffer of three slots gives a node limit in its third (0: none), so
-   that a caller can start with a small table and grow it only for a big search. */
+   Built by `pip install` as an extension module, so that a fresh process solves without
+   loading numpy or numba.  The position comes relabelled onto the region the snail can
+   still reach (solver/__init__.py); a set of cells is one 64-bit word up to 64 vertices,
+   else an unsigned __int128 (the search, ckernel_search.h, is compiled once for each).
+   `free` is always canonical: exactly the empty cells the snail can still reach (walking
+   through non-goal cells; goal corners end the walk), so positions that differ only in
+   walled-off cells share a table entry.
+
+   Scores are for the side to move.  Without distances a win is 1, a loss -1, a draw 0.  With
+   distances a win in k plies is MATE - k and a loss in k plies -(MATE - k); each ply pulls
+   a score one step towards zero, so the winner prefers short games and the loser long ones.
+
+   negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, generation,
+   stats, deadline) takes its arrays as any contiguous buffers (array.array or numpy), a
+   set's words low word first.  It releases the interpreter lock; another thread stops it
+   by setting stats[S_ABORT].  A stats buffer of three slots gives a node limit in its third
+   (0: none), so that a caller can start with a small table and grow it as the search
+   needs. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -34,17 +44,31 @@ typedef int64_t i64;
 /* A table entry is the key word then the data word; a bucket of two entries is 32 bytes
    (half a cache line), so a probe misses the cache at most once. */
 #define ENTRY_WORDS 2
-#define WIDE_ENTRY_WORDS 3 /* two key words (kernel128.py's layout), then the data word */
+/* Two words: the key's two, then the data word, side by side, so that a probe misses the
+   cache once or twice (a bucket of two is 48 bytes), not once per array (numba two-word
+   kernel, hex 10x10 Taylor: 1.2x faster than with two arrays, and a little faster than a
+   padded bucket of one 64-byte line). */
+#define WIDE_ENTRY_WORDS 3
+/* A data word holds its solve's generation from this bit: a new solve takes the next
+   generation instead of zeroing the table (which cost more than the search of many
+   positions); after MAX_GENERATION the table is zeroed and they start again. */
 #define GENERATION_SHIFT 40
 #define MAX_GENERATION 0xFFFF
 #define STAMPED_TAG ((((i64)MAX_GENERATION) << GENERATION_SHIFT) | 255)
-#define ONE_GOAL_MATCHING_CELLS 25 /* see kernel.py */
+/* With one goal cut off, the matching bounds are tried only on regions at least this big:
+   on smaller ones the search is quicker than the matchings (numba kernel, 7x7 mid-game set,
+   CPU s for all 60 positions by threshold: 0: 0.38, 15: 0.31, 25: 0.25, 35: 0.27, never:
+   0.32).  With no goal reachable the matching decides, so it is always used. */
+#define ONE_GOAL_MATCHING_CELLS 25
 /* Regions at least this big try enhanced transposition cutoffs (a flood per child); below,
    a flood per child costs more than the subtrees it saves (numba kernel, 7x7 from the start,
    no book, CPU s / nodes by threshold: 20: 7.7 s / 20.0 M, 40: 5.9 s / 25.2 M, off: 6.1 s /
    25.9 M; the 7x7 mid-game set 1.2x faster than at 20). */
 #define ETC_MIN_CELLS 40
-#define WIDE_ETC_MIN_CELLS 60 /* two words: see kernel128.py */
+/* Two words: higher, as a flood of two words per child costs more than the subtrees it saves
+   below this (numba two-word kernel, hex 10x10 Taylor positions 12-30 plies in: 1.55x faster
+   than at 20 cells, 1.22x the nodes; bench/RESULTS.md). */
+#define WIDE_ETC_MIN_CELLS 60
 #define MAX_CELLS 128
 
 /* time.monotonic(), which is CLOCK_MONOTONIC on Linux. */
@@ -215,7 +239,48 @@ static PyObject *py_negamax(PyObject *self, PyObject *args) {
     return result;
 }
 
+static PyObject *py_max_matching(PyObject *self, PyObject *args) {
+    PyObject *verts_set;
+    Py_buffer nbr;
+    int words;
+    if (!PyArg_ParseTuple(args, "O!y*i", &PyLong_Type, &verts_set, &nbr, &words)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = words == 1 || words == 2 ? nbr.len / (8 * words) : 0;
+    u64 verts[2] = {0, 0};
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *high = shift ? PyNumber_Rshift(verts_set, shift) : NULL;
+    int ok = high != NULL;
+    if (ok) {
+        verts[0] = PyLong_AsUnsignedLongLongMask(verts_set);
+        verts[1] = PyLong_AsUnsignedLongLong(high);
+        ok = !PyErr_Occurred() && (words == 2 || verts[1] == 0);
+    }
+    Py_XDECREF(high);
+    Py_XDECREF(shift);
+    PyErr_Clear();
+    if (need(n >= 1 && n <= 64 * words && nbr.len == n * 8 * words,
+             "nbr: 1 to 64 sets of `words` uint64 per word") &&
+        need(ok && (n >= 64 * words || (n >= 64 ? verts[1] >> (n - 64) == 0
+                                                 : verts[0] >> n == 0 && verts[1] == 0)),
+             "verts: a set of the vertices")) {
+        i64 match[MAX_CELLS];
+        int size = words == 1 ? matching_of_1(nbr.buf, (int)n, verts, match)
+                              : matching_of_2(nbr.buf, (int)n, verts, match);
+        PyObject *partners = PyList_New(n);
+        for (Py_ssize_t v = 0; partners != NULL && v < n; v++)
+            PyList_SET_ITEM(partners, v, PyLong_FromLongLong(match[v]));
+        if (partners != NULL) result = Py_BuildValue("(iN)", size, partners);
+    }
+    PyBuffer_Release(&nbr);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"max_matching", py_max_matching, METH_VARARGS,
+     "max_matching(verts, nbr, words)\n--\n\n"
+     "A maximum matching of the graph the set `verts` induces (the search's blossom "
+     "algorithm; nbr: a set per vertex, `words` uint64 each): (size, partner of each vertex "
+     "or -1)."},
     {"negamax", py_negamax, METH_VARARGS,
      "negamax(free, snail, side, alpha, beta, nbr, goals, order, params, table, generation, "
      "stats, deadline)\n--\n\n"
@@ -228,7 +293,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "ckernel",
-    "The exact solver's search for regions of up to 64 cells, compiled ahead of time.", -1,
+    "The Slime Trail solver's search, compiled ahead of time.", -1,
     methods,
 };
 

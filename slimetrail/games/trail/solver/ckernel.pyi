@@ -4,6 +4,7 @@ from typing_extensions import Buffer
 MATE: int
 ILLEGAL: int
 ENTRY_WORDS: int
+WIDE_ENTRY_WORDS: int
 GENERATION_SHIFT: int
 MAX_GENERATION: int
 S_NODES: int
@@ -26,3 +27,4 @@ def negamax(
     deadline: float,
     /,
 ) -> int: ...
+def max_matching(verts: int, nbr: Buffer, words: int, /) -> tuple[int, list[int]]: ...

@@ -30,6 +30,7 @@
 #define count CAT(count, SUFFIX)
 #define load CAT(load, SUFFIX)
 #define run CAT(run, SUFFIX)
+#define matching_of CAT(matching_of, SUFFIX)
 
 static inline int lowest(SET x) {
 #if WORDS == 2
@@ -525,6 +526,23 @@ static i64 run(const Job *job) {
     return negamax(&S, load(job->free), job->snail, job->side, job->alpha, job->beta);
 }
 
+/* A maximum matching of the graph `verts` induces (nbr: n sets as words): its size, and
+   each vertex's partner in `match` (-1: unmatched). */
+static int matching_of(const u64 *nbr_words, int n, const u64 *verts_words, i64 *match) {
+    SET nbr[CELLS];
+    Work w;
+    for (int v = 0; v < n; v++) nbr[v] = load(nbr_words + WORDS * v);
+    for (int v = 0; v < n; v++) w.match[v] = -1;
+    SET verts = load(verts_words);
+    grow_matching(verts, nbr, &w);
+    int size = 0;
+    for (int v = 0; v < n; v++) {
+        match[v] = w.match[v];
+        size += w.match[v] > v;
+    }
+    return size;
+}
+
 #undef flood
 #undef Work
 #undef common_base
@@ -546,6 +564,7 @@ static i64 run(const Job *job) {
 #undef count
 #undef load
 #undef run
+#undef matching_of
 #undef ENTRY
 #undef BIT
 #undef CAT

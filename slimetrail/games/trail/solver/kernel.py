@@ -1,19 +1,11 @@
-"""The exact solver's conventions and the numba helpers its kernels share (``cache=True``).
-
-The search itself is compiled ahead of time for regions of up to 64 cells (``ckernel.c``,
-built by ``pip install``, which follows these conventions and mirrors these helpers) and
-with numba for 65 to 128 cells (:mod:`.kernel128`, built on the helpers here).
+"""Numba helpers on one-word sets of cells: the flood of a region and undirected vertex
+geography by maximum matching (Edmonds' blossom algorithm), for the compiled research
+searches (research/trail/dfpn.py).  The exact solver's own search is C (``ckernel.c``),
+with the same flood and matching.
 
 The position is relabelled onto a compact graph of at most 64 vertices (see
-:mod:`slimetrail.games.trail.solver`), so one ``uint64`` holds a set of cells and ``nbr[i]`` is the
-neighbour mask of vertex ``i``.  ``free`` is always canonical: exactly the empty cells the
-snail can still reach (walking through non-goal cells; goal corners end the walk), so
-positions that differ only in walled-off cells share a table entry.
-
-Scores are for the side to move.  Without distances a win is 1, a loss -1, a draw 0.  With
-distances a win in ``k`` plies is ``MATE - k`` and a loss in ``k`` plies ``-(MATE - k)``;
-each ply pulls a score one step towards zero, so the winner prefers short games and the
-loser long ones.
+:mod:`slimetrail.games.trail.solver`), so one ``uint64`` holds a set of cells and ``nbr[i]``
+is the neighbour mask of vertex ``i``.
 """
 
 from __future__ import annotations
@@ -22,28 +14,6 @@ import numba as nb
 import numpy as np
 
 from slimetrail.compiled import cttz
-
-MATE = 1000
-INF = 10_000
-ILLEGAL = 20_000  # returned for a position Taylor's rule forbids
-# Table entry flags.
-EXACT, LOWER, UPPER = 0, 1, 2
-# params[] slots.
-P_TAYLOR, P_DIST, P_MATCHING, P_PRUNE = 0, 1, 2, 3
-# stats[] slots.
-S_NODES, S_ABORT = 0, 1
-CLOCK_EVERY = 4095  # check the clock when (nodes & CLOCK_EVERY) == 0
-# A data word holds its solve's generation from this bit: a new solve takes the next
-# generation instead of zeroing the table (which cost more than the search of many
-# positions); after MAX_GENERATION the table is zeroed and they start again.
-GENERATION_SHIFT = 40
-MAX_GENERATION = 0xFFFF
-STAMPED_TAG = (MAX_GENERATION << GENERATION_SHIFT) | 255  # the bits a probe compares
-# With one goal cut off, the matching bounds are tried only on regions at least this big:
-# on smaller ones the search is quicker than the matchings (7x7 mid-game set, CPU s for
-# all 60 positions by threshold: 0: 0.38, 15: 0.31, 25: 0.25, 35: 0.27, never: 0.32).  With
-# no goal reachable the matching decides, so it is always used.
-ONE_GOAL_MATCHING_CELLS = 25
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -210,94 +180,3 @@ def geography_wins_in(free, snail, nbr, work):
     match[:] = -1
     _grow_matching(free, nbr, match, work)
     return _augment_from(snail, free | bit(snail), nbr, match, work)
-
-
-# -- the search --------------------------------------------------------------------------------
-
-
-@nb.njit(cache=True, inline="always")
-def adjust(score, dist):
-    """A child's score seen from the parent, one ply further from the end."""
-    s = -score
-    if dist:
-        if s > 0:
-            s -= 1
-        elif s < 0:
-            s += 1
-    return s
-
-
-@nb.njit(cache=True, inline="always")
-def unadjust(bound, dist):
-    """The child bound that corresponds to a parent bound (inverse of ``adjust``)."""
-    if dist:
-        if bound > 0:
-            bound += 1
-        elif bound < 0:
-            bound -= 1
-    return -bound
-
-
-@nb.njit(cache=True, inline="always")
-def entry_value(data):
-    return ((data >> 8) & 0xFFFF) - 0x8000
-
-
-@nb.njit(cache=True, inline="always")
-def entry_flag(data):
-    return (data >> 24) & 3
-
-
-@nb.njit(cache=True, inline="always")
-def probed(data, alpha, beta):
-    """What a table entry tells a node searched with the window (alpha, beta): whether
-    its score is known, the score, the narrowed window and the entry's best move."""
-    value = entry_value(data)
-    flag = entry_flag(data)
-    move = (data >> 26) & 127
-    if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
-        return True, value, alpha, beta, move
-    if flag == LOWER and value > alpha:
-        alpha = value
-    elif flag == UPPER and value < beta:
-        beta = value
-    return False, 0, alpha, beta, move
-
-
-@nb.njit(cache=True, inline="always")
-def child_cutoff(data, dist, beta):
-    """Whether a child's table entry (its data word) ends the parent's search at once: a
-    score, seen from the parent, of at least ``beta``; and that score."""
-    if entry_flag(data) == LOWER:
-        return False, 0
-    score = adjust(entry_value(data), dist)
-    return score >= beta, score
-
-
-@nb.njit(cache=True, inline="always")
-def bound_flag(best, alpha0, beta):
-    """The table flag of a node's score ``best``, searched with the window (alpha0, beta)."""
-    if best <= alpha0:
-        return UPPER
-    if best >= beta:
-        return LOWER
-    return EXACT
-
-
-@nb.njit(cache=True, inline="always")
-def hand_up(raw, move, dist, top, f_best, f_best_move, f_alpha):
-    """Give the score ``raw`` of the child reached by ``move`` to its parent's frame ``top``."""
-    if raw != ILLEGAL:
-        score = adjust(raw, dist)
-        if score > f_best[top]:
-            f_best[top] = score
-            f_best_move[top] = move
-            if score > f_alpha[top]:
-                f_alpha[top] = score
-
-
-@nb.njit(cache=True, inline="always")
-def pack_entry(tag, value, flag, move):
-    """A table entry's data word: the position's tag, its score, the bound flag and the
-    best move."""
-    return tag | ((np.int64(value) + 0x8000) << 8) | (np.int64(flag) << 24) | (np.int64(move) << 26)
