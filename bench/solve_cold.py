@@ -1,4 +1,4 @@
-"""Cold start of ``slimetrail solve``: a fresh process answering a trivial position, against
+"""Cold start of ``slimetrail solve``: a fresh process answering a position, against
 ``python -c pass`` measured in the same run.
 
     python bench/solve_cold.py [--runs 10]
@@ -6,11 +6,12 @@
 Each command runs ``--runs`` times (interleaved, after one untimed run of each to warm the
 file cache); printed: the median and best wall-clock time of each, the solve's extra time
 over a bare interpreter, the same in CPU seconds (user + system: what a busy shared machine
-does not inflate), and whether the target (a trivial position answered in under 0.2 s) is
-met.  The positions: the snail next to its own goal with a few free cells about
-(5x5), a 7x7 endgame with 11 reachable cells, and a hex 10x10 Taylor position whose snail
-is two steps from its goal with seven cells in reach.  For comparison, the last row solves
-a position that needs the compiled kernel (its numba cache load included).
+does not inflate), and whether the target (issue 28: every position here answered in under
+0.3 s, Python's start-up included) is met.  The positions: the snail next to its own goal
+with a few free cells about (5x5), a 7x7 endgame with 11 reachable cells, a hex 10x10 Taylor
+position whose snail is two steps from its goal with seven cells in reach, the issue's 7x7
+position of about 20,000 nodes, and a 7x7 position of about 290,000 nodes (no book).  Every
+one is searched by the C kernel, which loads without numpy or numba.
 """
 
 from __future__ import annotations
@@ -40,7 +41,13 @@ COMMANDS = {
         "--fen",
         "10/10/10/10/10/10/xxxx6/3x6/xo1x6/3x6 1",
     ],
-    "solve 7x7 after d4 c3 (kernel)": [*SOLVE, "--no-book", "c3", "b3", "c4", "c5", "b5"],
+    "solve 7x7, 20,000 nodes (issue 28)": [
+        *SOLVE,
+        "--json",
+        "--no-book",
+        *["c3", "c2", "b2", "b3", "b4", "c5", "d6", "e6", "f5", "f4"],
+    ],
+    "solve 7x7 after c3 b3 c4 c5 b5": [*SOLVE, "--no-book", "c3", "b3", "c4", "c5", "b5"],
 }
 
 
@@ -63,7 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
     for argv in COMMANDS.values():
-        run(argv)  # untimed: file cache, numba cache
+        run(argv)  # untimed: the file cache
     for _ in range(args.runs):
         for name, argv in COMMANDS.items():
             times[name].append(run(argv))
@@ -81,11 +88,11 @@ def main() -> None:
             f"{name:38} {wall:8.3f} {best:7.3f} {wall - base:+11.3f} {used:6.3f} "
             f"{used - base_cpu:+6.3f}"
         )
-    trivial = [n for n in COMMANDS if n.startswith("solve") and "kernel" not in n]
+    solves = [n for n in COMMANDS if n.startswith("solve")]
     for i, what in ((0, "wall-clock"), (1, "CPU")):
-        worst = max(median(n, i) for n in trivial)
-        print(f"trivial positions, {what}: worst median {worst:.3f} s [target < 0.2 s: ", end="")
-        print("met]" if worst < 0.2 else "MISSED]")
+        worst = max(median(n, i) for n in solves)
+        print(f"every position, {what}: worst median {worst:.3f} s [target < 0.3 s: ", end="")
+        print("met]" if worst < 0.3 else "MISSED]")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ each, and the ratios (ours / C: nodes below 1 and nodes/s above 1 are better); t
 positions that cost C the most.
 On the 7x7 set our solver also runs with the two-word kernel forced (``WORD_CELLS = 0``) to
 show what the one-word kernel gains where a region fits it.  Our kernels are warmed up
-(loaded from numba's cache) before timing.
+(the two-word one loaded from numba's cache) before timing.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from unittest import mock
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail import solver
-from slimetrail.games.trail.solver import SolveTimeout, small, solve, warm_up
+from slimetrail.games.trail.solver import SolveTimeout, solve, warm_up
 from slimetrail.games.trail.solver.wide import WideSearch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -238,8 +238,7 @@ def main() -> None:
     mid = [random_position(mid_game, rng, 6, 16) for _ in range(args.mid)]
     hex_game = get_game("slimetrail-hex")
     hexes = [random_position(hex_game, rng, 12, 30) for _ in range(args.hex)]
-    # The kernels on every position: no plain-Python answers for small regions.
-    with tempfile.TemporaryDirectory() as tmp, mock.patch.object(small, "SMALL_CELLS", -1):
+    with tempfile.TemporaryDirectory() as tmp:
         exe = compile_baseline(tmp)
         run_set("7x7 rastros, 6-16 plies in", mid, exe, args, two_words=True)
         run_set("hex 10x10 taylor, 12-30 plies in", hexes, exe, args, old=args.before)

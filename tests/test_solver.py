@@ -23,8 +23,8 @@ from slimetrail.games.trail.solver import (
     KernelTable,
     SolveTimeout,
     can_solve,
+    ckernel,
     release_table,
-    small,
     solve,
     warm_up,
 )
@@ -137,12 +137,8 @@ def random_walk(game, rng: random.Random, plies: int) -> TrailState:
 
 
 def check_against_slow(state, slow: Slow, distance: bool) -> None:
-    """Both ways to a small position agree with the slow solver: the compiled kernel and the
-    plain-Python search for small regions (where it answers)."""
+    """The compiled solver agrees with the slow solver."""
     check_result(state, slow, distance, solve(state, distance=distance))
-    found = small.solve_small(state, distance)
-    if found is not None:
-        check_result(state, slow, distance, found)
 
 
 def check_result(state, slow: Slow, distance: bool, got) -> None:
@@ -204,14 +200,7 @@ def test_7x7_positions_agree_with_reference_solver():
             assert (fast.value, fast.move_values) == (ref.value, ref.move_values), state.fen()
 
 
-@pytest.fixture
-def kernel_only(monkeypatch):
-    """Small regions go to the compiled kernel too, even in a process that has not loaded it
-    yet (which would answer them in plain Python)."""
-    monkeypatch.setattr(small, "SMALL_CELLS", -1)
-
-
-def test_7x7_mid_game_shortcuts_agree_with_plain_search(kernel_only):
+def test_7x7_mid_game_shortcuts_agree_with_plain_search():
     """Pruning next to the opponent's corner and the matching theorem change nothing."""
     for rules in ("rastros", "taylor"):
         game = get_game("slimetrail", rules=rules)
@@ -257,13 +246,17 @@ def test_blossom_matching_is_maximum_on_random_graphs():
                     adj[a].add(b)
                     adj[b].add(a)
         nbr = np.array([sum(1 << w for w in adj[v]) for v in range(n)], np.uint64)
-        size, match = K.max_matching(np.uint64((1 << n) - 1), nbr, n)
-        assert size == brute_matching(list(range(n)), adj)
-        for v in range(n):  # a matching made of edges of the graph
-            assert match[v] == -1 or (match[match[v]] == v and match[v] in adj[v])
+        # numba's (the research searches') and the C kernel's
+        for size, match in (
+            K.max_matching(np.uint64((1 << n) - 1), nbr, n),
+            ckernel.max_matching((1 << n) - 1, nbr, 1),
+        ):
+            assert size == brute_matching(list(range(n)), adj)
+            for v in range(n):  # a matching made of edges of the graph
+                assert match[v] == -1 or (match[match[v]] == v and match[v] in adj[v])
 
 
-def test_geography_by_matching_agrees_with_plain_search(kernel_only):
+def test_geography_by_matching_agrees_with_plain_search():
     """Regions with no goal corner in reach: the matching answer equals the game tree's."""
     seen = 0
     for size in (5, 7):
@@ -435,7 +428,7 @@ def test_positions_too_big_for_the_kernel_are_solved():
         solve(get_game("slimetrail", size="9").new_state(), time_limit=0.2)
 
 
-def test_a_thread_reuses_its_table_emptied(kernel_only):
+def test_a_thread_reuses_its_table_emptied():
     """The table a solve hands back is the next solve's of that size, in a new generation
     whose search sees none of the old entries: solving a position after other positions (or
     after itself) gives what a fresh table gives."""
@@ -452,7 +445,8 @@ def test_a_thread_reuses_its_table_emptied(kernel_only):
     release_table(table)
     again = labels.new_table(12)
     assert again is table and table.generation == generation + 1
-    assert table.words.ctypes.data % 64 == 0  # a one-word bucket never straddles two lines
+    # a one-word bucket never straddles two lines
+    assert np.frombuffer(table.words, np.uint64).ctypes.data % 64 == 0
     release_table(table)
     # Each solve starts from an empty table: the same node counts in any order, and a
     # position solved twice in a row (its entries all in the table) searches as much again.
@@ -464,74 +458,11 @@ def test_a_thread_reuses_its_table_emptied(kernel_only):
 
 
 def test_a_table_is_zeroed_when_its_generations_run_out():
-    table = KernelTable(np.full(12, 7, np.uint64), K.MAX_GENERATION - 1)
+    table = KernelTable(np.full(12, 7, np.uint64), ckernel.MAX_GENERATION - 1)
     table.renew()
-    assert table.generation == K.MAX_GENERATION and table.words.all()
+    assert table.generation == ckernel.MAX_GENERATION and table.words.all()
     table.renew()
     assert table.generation == 1 and not table.words.any()
-
-
-def test_a_walk_near_the_last_move_never_skips_a_needed_flood():
-    """The kernels skip the flood of a child's region when ``joined`` says the snail, moved
-    from ``parent`` to ``m``, still reaches every cell the parent reached: then the flood
-    must give exactly that region, on every board and position tried (both kernels)."""
-    from slimetrail.games.trail.solver import kernel128 as K2
-
-    def words(mask: int):
-        return np.uint64(mask & (2**64 - 1)), np.uint64(mask >> 64)
-
-    def as_int(row) -> int:  # a set of labels from either kernel's arrays
-        return int(row) if row.ndim == 0 else int(row[0]) | int(row[1]) << 64
-
-    rng = random.Random("joined")
-    checked = skipped = 0
-    boards = (
-        ("slimetrail", "7"),
-        ("slimetrail-hex", "6"),
-        ("slimetrail", "9"),
-        ("slimetrail-hex", "10"),
-    )
-    for game_id, size in boards:
-        game = get_game(game_id, size=size)
-        for _ in range(40):
-            state = random_walk(game, rng, rng.randrange(0, 30))
-            if state.is_over():
-                continue
-            graph = CompactGraph(game, state.free, state.snail)
-            labels = graph.labels
-            if labels is None:
-                continue
-
-            goal_bits = as_int(labels.goals[0]) | as_int(labels.goals[1])
-            steps = as_int(labels.nbr[0])
-            nbr = labels.nbr
-            nearby = K.near_cells(nbr) if labels.words == 1 else K2.near_cells(nbr)
-            for m in range(1, len(graph.cells)):
-                if not steps >> m & 1 or goal_bits >> m & 1:
-                    continue
-                child = graph.free & ~(1 << m)  # the snail (label 0) has walked the rest already
-                passable = ~goal_bits & (2**128 - 1)
-                if labels.words == 1:
-                    flooded = int(
-                        K.flood(
-                            np.uint64(1 << m),
-                            np.uint64(child),
-                            nbr,
-                            np.uint64(passable & (2**64 - 1)),
-                        )
-                    )
-                    skip = K.joined(
-                        m, 0, np.uint64(child), nbr, nearby, np.uint64(passable & (2**64 - 1))
-                    )
-                else:
-                    lo, hi = K2.flood(*words(1 << m), *words(child), nbr, *words(passable))
-                    flooded = int(lo) | int(hi) << 64
-                    skip = K2.joined(m, 0, *words(child), nbr, nearby, *words(passable))
-                checked += 1
-                if skip:
-                    skipped += 1
-                    assert flooded == child, (game.spec, state.fen(), graph.cells[m])
-    assert checked > 300 and 0 < skipped < checked
 
 
 def test_solve_does_not_change_the_state():
@@ -679,7 +610,7 @@ def test_checkpoint_is_saved_during_a_long_solve(tmp_path, monkeypatch):
 
     def save_then_die(self, *args) -> None:
         saving(self, *args)
-        saves.append(int(self.stats[K.S_NODES]))
+        saves.append(int(self.stats[solver.S_NODES]))
         if len(saves) == 3:
             raise KeyboardInterrupt  # the process is killed right after this save
 

@@ -2,23 +2,27 @@
 
 ``solve(state)`` proves the value of a position for the side to move and the value of every
 legal move.  The position is relabelled onto the region the snail can still reach (at most
-64 cells, so one machine word per set of cells) and searched by the compiled kernel in
-:mod:`slimetrail.games.trail.solver.kernel`: alpha-beta over win/draw/loss (or mate distances), a
-transposition table keyed on the reachable region, instant answers next to a goal corner,
-the matching theorem for undirected vertex geography once no goal can be reached, and,
-when only one goal can still be reached, its owner's win under Taylor's rules or a one-sided
-matching bound under Rastros rules; enhanced transposition cutoffs on big regions.
-The numba kernel is compiled (or loaded from numba's cache) on first use, not at import.
+128 cells: one machine word per set of cells up to 64, else two) and searched by the
+compiled kernel (``ckernel.c``, C built by ``pip install``): alpha-beta over win/draw/loss
+(or mate distances), a transposition table keyed on the reachable region, instant answers
+next to a goal corner, the matching theorem for undirected vertex geography once no goal
+can be reached, and, when only one goal can still be reached, its owner's win under Taylor's
+rules or a one-sided matching bound under Rastros rules; enhanced transposition cutoffs on
+big regions.
+The C kernel loads in a millisecond, so a fresh process solves at once, without numpy or
+numba (only positions over 128 cells, :mod:`.wide`, import them).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import mmap
 import os
-import sys
 import threading
 import time
+from array import array
+from functools import cached_property
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from slimetrail.core.bits import cells_of
@@ -41,7 +45,7 @@ __all__ = [
 ]
 
 MAX_CELLS = 128  # the biggest region (counting the snail's cell) the compiled kernels hold
-WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faster kernel)
+WORD_CELLS = 64  # up to this many, one machine word per set of cells (the faster search)
 WORD_MASK = (1 << 64) - 1
 MATE = 1000  # a win in k plies scores MATE - k (with distances)
 SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed run loses less
@@ -49,6 +53,17 @@ SAVE_EVERY = 300.0  # seconds between checkpoint saves of a long solve: a killed
 # clearing a kept table costs a fraction of the page faults of a fresh one, which dominated
 # solves of small positions.
 SPARE_BITS = 20
+# The kernels' stats[] slots: nodes searched, the abort flag (set: stop at once), and the C
+# kernel's node limit (it aborts past it; 0: none).
+S_NODES, S_ABORT, S_LIMIT = 0, 1, 2
+# A solve starts with a table of 2**FIRST_BITS entries, grown when a root move's search
+# outgrows it (more than GROW_AFTER nodes per entry): touching a fresh page of a big table
+# costs about as much as a hundred nodes, so a 21-bit table (32 MB) cost a 20,000-node
+# solve 0.1 s in page faults, 40 times its search (7x7 after c3 c2 b2 b3 b4 c5 d6 e6 f5 f4).
+FIRST_BITS = 14
+GROW_AFTER = 4
+# The biggest entry, in words (the two-word kernel's: two key words and the data word).
+MAX_ENTRY_WORDS = 3
 
 
 class _SpareTables(threading.local):
@@ -77,27 +92,34 @@ def can_solve(game: Game) -> bool:
 
 def solve_long(state: State, **options) -> SolveResult:
     """A solve that may take hours (workers, checkpoints, no book):
-    :func:`slimetrail.games.trail.solver.parallel.solve_long`, imported only when asked for."""
+    :func:`slimetrail.games.trail.solver.parallel.solve_long`, imported only when workers or
+    checkpoints are asked for (else it is :func:`solve`)."""
+    if not options.get("workers") and options.get("checkpoint_dir") is None:
+        options.pop("workers", None)
+        options.pop("checkpoint_dir", None)
+        return solve(state, **options)
     from slimetrail.games.trail.solver.parallel import solve_long as long_solve
 
     return long_solve(state, **options)
 
 
+def compiled_kernel() -> ModuleType:
+    """The C kernel, with a clear error if it was never built."""
+    try:
+        from slimetrail.games.trail.solver import ckernel
+    except ImportError as exc:
+        raise ImportError(
+            "the solver's C kernel (slimetrail/games/trail/solver/ckernel.c) is not built: "
+            "install the package with pip (pip install -e . in a checkout), which compiles "
+            "it (a C compiler and the Python headers are needed)"
+        ) from exc
+    return ckernel
+
+
 def warm_up() -> None:
-    """Compile (or load from numba's cache) both kernels now rather than on the first solve."""
-    import numpy as np
-
-    from slimetrail.games.trail.game import SlimetrailGame
-
-    # With distances (past the kernel's first clock check) and a time limit, so that the
-    # clock check, an object-mode call slow to load on first use, is loaded too.
-    # A compile slower than the limit on a loaded machine times the solve out: compiled anyway.
-    with contextlib.suppress(SolveTimeout):
-        solve(SlimetrailGame(size="5").new_state(), distance=True, time_limit=60.0, book=False)
-    game = SlimetrailGame(size="9")
-    labels = Labelling(game, game.board.cells()[: WORD_CELLS + 1])
-    params = kernel_params(game, False, True)
-    labels.negamax(2, 0, 0, -1, 1, params, labels.new_table(4), np.zeros(2, np.int64), 0.0)
+    """Nothing to compile: the C kernel is built when the package is installed.  Fails with
+    a clear error if it was not (see :func:`compiled_kernel`)."""
+    compiled_kernel()
 
 
 def solve(
@@ -128,7 +150,7 @@ def solve(
 
     start = time.monotonic()
     if stop is not None and time_limit is None:
-        time_limit = 1e9  # the kernel yields the interpreter lock only at its clock checks
+        time_limit = 1e9  # a deadline that a stop can move to now (the wide layer checks it)
     deadline = 0.0 if time_limit is None else start + max(time_limit, 1e-6)
     if not isinstance(getattr(state, "game", None), TrailGame):
         raise GameError(f"the solver handles the Slime Trail games, not {state.game.id}")
@@ -143,16 +165,6 @@ def solve(
             seconds=time.monotonic() - start,
             over=True,
         )
-    if checkpoint is None and f"{__name__}.kernel" not in sys.modules:
-        # A few reachable cells, in a process that has not loaded the kernel yet: plain
-        # Python answers before numba could even be imported.  (Once it is loaded, the
-        # kernel is much faster.)
-        from slimetrail.games.trail.solver.small import solve_small
-
-        found = solve_small(trail_state, distance)
-        if found is not None:
-            found.seconds = time.monotonic() - start
-            return found
     if book and shortcuts and checkpoint is None:
         from slimetrail.games.trail.solver.book import lookup
 
@@ -164,7 +176,7 @@ def solve(
             return found
     search: _Root | WideSearch
     try:
-        search = _Root(state, distance, deadline, shortcuts, table_bits)
+        search = _Root(state, distance, deadline, shortcuts, table_bits, checkpoint is None)
     except SolveTooLarge:
         from slimetrail.games.trail.solver.wide import WideSearch
 
@@ -187,12 +199,10 @@ def solve(
 def _stop_on(stop: threading.Event, finished: threading.Event, search) -> None:
     """Abort ``search`` when ``stop`` is set before ``finished``: the kernel reads its abort
     flag at every node, and the deadline moved to now keeps it from resuming."""
-    from slimetrail.games.trail.solver import kernel as k
-
     while not finished.is_set():
         if stop.wait(0.005):
             search.deadline = time.monotonic()
-            search.stats[k.S_ABORT] = 1
+            search.stats[S_ABORT] = 1
             return
 
 
@@ -230,37 +240,86 @@ def goal_move_score(state, move: Move, distance: bool) -> int | None:
     return None
 
 
-def kernel_params(game, distance: bool, shortcuts: bool):
-    """The kernel's ``params`` array (see :mod:`slimetrail.games.trail.solver.kernel`)."""
-    import numpy as np
+def adjust(score: int, distance: bool) -> int:
+    """A child's score seen from the parent, one ply further from the end (the kernels'
+    ``adjust``)."""
+    s = -score
+    if distance and s:
+        s -= 1 if s > 0 else -1
+    return s
 
-    return np.array([game.rules == "taylor", distance, shortcuts, shortcuts], np.int64)
+
+def unadjust(bound: int, distance: bool) -> int:
+    """The child's bound that corresponds to a parent's bound (the inverse of :func:`adjust`)."""
+    if distance and bound:
+        bound += 1 if bound > 0 else -1
+    return -bound
+
+
+def kernel_params(game, distance: bool, shortcuts: bool) -> array:
+    """The kernel's ``params`` (see ``ckernel.c``): int64 Taylor's rules,
+    distances, the matching shortcut, the pruning next to the opponent's goal."""
+    return array("q", [game.rules == "taylor", distance, shortcuts, shortcuts])
+
+
+def new_stats() -> array:
+    """The kernel's ``stats``: int64 nodes searched (``S_NODES``), abort flag (``S_ABORT``),
+    node limit (``S_LIMIT``, the C kernel's; 0: none)."""
+    return array("q", [0, 0, 0])
 
 
 class Labelling:
     """Board cells ``cells`` (at most 128) labelled 0..n-1 in that order, as the compiled
-    kernels see them: neighbour masks within ``cells``, goal bits (0 for a goal outside them)
-    and move-order ranks.  Up to 64 cells a set of them is one ``uint64`` (:mod:`.kernel`),
-    above that two (:mod:`.kernel128`)."""
+    kernel sees them: neighbour masks within ``cells``, goal bits (0 for a goal outside them)
+    and move-order ranks.  Up to 64 cells a set of them is one ``uint64``, above that two."""
 
     def __init__(self, game, cells: list[int]) -> None:
-        import numpy as np
-
         adjacent = game.board.neighbour_lists
         self.cells = cells
         self.index = index = {cell: k for k, cell in enumerate(cells)}
         lists = [[index[o] for o in adjacent[cell] if o in index] for cell in cells]
-        masks = [sum(1 << k for k in row) for row in lists]
+        self.neighbour_masks = [sum(1 << k for k in row) for row in lists]
         ends = [index.get(g, -1) for g in (game.goals[1], game.goals[2])]
-        goals = [1 << end if end >= 0 else 0 for end in ends]
+        self.goal_masks = [1 << end if end >= 0 else 0 for end in ends]
         # Tie-break of the move order: nearer the mover's own goal first (walking distance).
-        self.order = np.full((2, len(cells)), 63, np.int64)
-        for p in (0, 1):
-            if ends[p] >= 0:
-                self.order[p] = _distances(lists, ends[p], ends[1 - p])
+        self.order_rows = [
+            _distances(lists, ends[p], ends[1 - p]) if ends[p] >= 0 else [63] * len(cells)
+            for p in (0, 1)
+        ]
         self.words = 1 if len(cells) <= WORD_CELLS else 2
-        self.nbr = _words(masks, self.words)
-        self.goals = _words(goals, self.words)
+
+    @cached_property
+    def nbr(self):
+        """Per label its neighbours, as numpy ``uint64`` (one word each, or two: ``(n, 2)``)."""
+        return _words(self.neighbour_masks, self.words)
+
+    @cached_property
+    def goals(self):
+        """Each player's goal bit (0: out of reach), as :attr:`nbr`."""
+        return _words(self.goal_masks, self.words)
+
+    @cached_property
+    def order(self):
+        """Per side, the move-order rank of every label: numpy ``int64``, shape ``(2, n)``."""
+        import numpy as np
+
+        return np.array(self.order_rows, np.int64)
+
+    @cached_property
+    def word_arrays(self) -> tuple[array, array, array]:
+        """``nbr``, ``goals`` (a set's words, low word first) and ``order`` (flat) as the C
+        kernel takes them, without numpy."""
+
+        def words(sets: list[int]) -> array:
+            if self.words == 1:
+                return array("Q", sets)
+            return array("Q", [w for v in sets for w in (v & WORD_MASK, v >> 64)])
+
+        return (
+            words(self.neighbour_masks),
+            words(self.goal_masks),
+            array("q", [*self.order_rows[0], *self.order_rows[1]]),
+        )
 
     def bits(self, cells: int) -> int:
         """``cells`` (a set of board cells among the labelled ones) in labels."""
@@ -270,9 +329,8 @@ class Labelling:
     @property
     def entry_words(self) -> int:
         """Words per table entry of this labelling's kernel."""
-        from slimetrail.games.trail.solver import kernel, kernel128
-
-        return kernel.ENTRY_WORDS if self.words == 1 else kernel128.ENTRY_WORDS
+        kernel = compiled_kernel()
+        return int(kernel.ENTRY_WORDS if self.words == 1 else kernel.WIDE_ENTRY_WORDS)
 
     def new_table(self, bits: int) -> KernelTable:
         """An empty transposition table of ``2**bits`` entries for this labelling's kernel:
@@ -281,7 +339,7 @@ class Labelling:
         words = self.entry_words << bits
         table = _spare_tables.by_shape.pop(words, None)
         if table is None:
-            return KernelTable(aligned_table(words))
+            return KernelTable(mapped_table(words))
         table.renew()
         return table
 
@@ -298,40 +356,34 @@ class Labelling:
         stop: float,
     ) -> int:
         """The kernel's score of the position (labels ``free`` and ``snail``; see
-        :func:`.kernel.negamax`), searched with ``table`` (from :meth:`new_table`)."""
-        import numpy as np
-
-        # The arguments after the free cells (one word, or two for the 128-cell kernel).
-        rest = (
-            snail,
-            side,
-            alpha,
-            beta,
-            self.nbr,
-            self.goals,
-            self.order,
-            params,
-            table.words,
-            np.int64(table.generation),
-            stats,
-            np.float64(stop),
+        ``ckernel.c``), searched with ``table`` (from :meth:`new_table`).
+        ``params`` and ``stats``: from :func:`kernel_params` and :func:`new_stats` (or int64
+        numpy arrays)."""
+        nbr, goals, order = self.word_arrays
+        return int(
+            compiled_kernel().negamax(
+                free,
+                snail,
+                side,
+                alpha,
+                beta,
+                nbr,
+                goals,
+                order,
+                params,
+                table.words,
+                table.generation,
+                stats,
+                float(stop),
+            )
         )
-        if self.words == 1:
-            from slimetrail.games.trail.solver import kernel
-
-            return int(kernel.negamax(np.uint64(free), *rest))
-        from slimetrail.games.trail.solver import kernel128
-
-        return int(kernel128.negamax(np.uint64(free & WORD_MASK), np.uint64(free >> 64), *rest))
 
 
 def release_table(table: KernelTable) -> None:
     """Hand a table from :meth:`Labelling.new_table` back once its solve is over, for the
     thread's next solve with a table of the same size (only tables of up to 2**SPARE_BITS
     entries are kept, one per size)."""
-    from slimetrail.games.trail.solver import kernel128
-
-    if len(table.words) <= kernel128.ENTRY_WORDS << SPARE_BITS:
+    if len(table.words) <= MAX_ENTRY_WORDS << SPARE_BITS:
         _spare_tables.by_shape[len(table.words)] = table
 
 
@@ -347,10 +399,9 @@ class KernelTable:
 
     def renew(self) -> None:
         """Empty the table: the next generation (zeroed once they run out)."""
-        from slimetrail.games.trail.solver import kernel
-
-        if self.generation >= kernel.MAX_GENERATION:
-            self.words.fill(0)
+        if self.generation >= compiled_kernel().MAX_GENERATION:
+            with memoryview(self.words) as view, view.cast("B") as raw:
+                raw[:] = bytes(len(raw))
             self.generation = 1
         else:
             self.generation += 1
@@ -359,6 +410,13 @@ class KernelTable:
         """The first ``words`` words, in this generation (a smaller table in the same
         memory)."""
         return KernelTable(self.words[:words], self.generation)
+
+
+def mapped_table(words: int) -> memoryview:
+    """A zeroed table of ``words`` ``uint64`` for the C kernel, without numpy: anonymous
+    memory (page-aligned, so a bucket never straddles two cache lines; its pages are
+    zeroed by the system only once touched, as numpy's ``zeros`` does)."""
+    return memoryview(mmap.mmap(-1, 8 * words)).cast("Q")
 
 
 def aligned_table(words: int):
@@ -408,9 +466,18 @@ def reachable(game, free: int, snail: int) -> int:
 class _Root:
     """One solve: the compact graph, the table, and the values of the root moves."""
 
-    def __init__(self, state, distance: bool, deadline: float, shortcuts: bool, table_bits):
-        import numpy as np
-
+    def __init__(
+        self,
+        state,
+        distance: bool,
+        deadline: float,
+        shortcuts: bool,
+        table_bits: int | None,
+        grow: bool = True,
+    ):
+        """``table_bits``: the table's size (log2 of its entries), else it depends on the
+        region and the time left, and with ``grow`` (no checkpoint, whose table must keep
+        its size) the table starts small and grows to that size only as the search needs."""
         game = state.game
         self.state, self.distance, self.deadline = state, distance, deadline
         graph = CompactGraph(game, state.free, state.snail)
@@ -423,16 +490,17 @@ class _Root:
         self.side = state.to_move - 1
         self.params = kernel_params(game, distance, shortcuts)
         left = deadline - time.monotonic() if deadline else 0.0
-        bits = table_bits if table_bits is not None else _table_bits(len(graph.cells), left)
-        self.table = self.labels.new_table(bits)
-        self.stats = np.zeros(2, np.int64)
+        self.full_bits = _table_bits(len(graph.cells), left) if table_bits is None else table_bits
+        self.bits = self.full_bits
+        if table_bits is None and grow:
+            self.bits = min(FIRST_BITS, self.full_bits)
+        self.table = self.labels.new_table(self.bits)
+        self.stats = new_stats()
         self.saved_at = time.monotonic()
 
     def run(self, start: float, checkpoint=None, value_only: bool = False) -> SolveResult:
         """Solve every root move; ``value_only``: stop at the first win (only ``value`` is
         then complete, for callers that need no more)."""
-        from slimetrail.games.trail.solver import kernel as k
-
         state, game = self.state, self.state.game
         dist = self.distance
         win = MATE if dist else 1
@@ -463,6 +531,8 @@ class _Root:
                     # With a checkpoint, the kernel also stops when a save falls due (so a
                     # killed run keeps its work), then goes on.
                     saved_at = None if checkpoint is None else self.saved_at
+                    if self.bits < self.full_bits:
+                        self.stats[S_LIMIT] = self.stats[S_NODES] + (GROW_AFTER << self.bits)
                     score = self.labels.negamax(
                         self.free & ~(1 << m),
                         m,
@@ -474,23 +544,35 @@ class _Root:
                         self.stats,
                         kernel_stop(self.deadline, saved_at),
                     )
-                    if not self.stats[k.S_ABORT]:
+                    if not self.stats[S_ABORT]:
                         break
+                    if self.stats[S_LIMIT] and self.stats[S_NODES] > self.stats[S_LIMIT]:
+                        self._grow()  # and search this move again
+                        self.stats[S_ABORT] = 0
+                        continue
                     if checkpoint is not None:
                         self._save(checkpoint, meta, scores)
                     if checkpoint is None or (self.deadline and time.monotonic() > self.deadline):
                         raise SolveTimeout(
-                            f"no result within the time limit ({int(self.stats[k.S_NODES])} nodes)"
+                            f"no result within the time limit ({self.stats[S_NODES]} nodes)"
                         )
-                    self.stats[k.S_ABORT] = 0
-                scores[move] = k.adjust(score, dist)
+                    self.stats[S_ABORT] = 0
+                scores[move] = adjust(score, dist)
         if checkpoint is not None:
             self._save(checkpoint, meta, scores)
+        # The root counts too: 0 nodes means an answer from the book.
         result = result_from_scores(
-            scores, state.to_move, win if dist else None, int(self.stats[k.S_NODES])
+            scores, state.to_move, win if dist else None, self.stats[S_NODES] + 1
         )
         result.seconds = time.monotonic() - start
         return result
+
+    def _grow(self) -> None:
+        """A table 8 times bigger (at most ``full_bits``), empty."""
+        release_table(self.table)
+        self.bits = min(self.bits + 3, self.full_bits)
+        self.table = self.labels.new_table(self.bits)
+        self.stats[S_LIMIT] = 0
 
     def _save(self, path, meta: str, scores: dict[Move, int]) -> None:
         import numpy as np
@@ -513,10 +595,12 @@ class _Root:
         )
 
     def _load(self, path, meta: str) -> dict[Move, int]:
+        import numpy as np
+
         saved = read_checkpoint(path, meta, ("table", "generation", "nodes", "moves", "scores"))
         if saved["table"].shape != self.table.words.shape:
             raise GameError(f"checkpoint {os.fspath(path)!r} has a table of another size")
-        self.table.words[:] = saved["table"]
+        np.frombuffer(self.table.words, np.uint64)[:] = saved["table"]
         self.table.generation = int(saved["generation"][0])
         self.stats[0] = saved["nodes"][0]
         return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
@@ -567,12 +651,10 @@ def _table_bits(n: int, seconds: float) -> int:
     return bits
 
 
-def _distances(lists: list, goal: int, blocked: int):
+def _distances(lists: list, goal: int, blocked: int) -> list[int]:
     """Walking distance of every vertex to ``goal`` (63 where out of reach, at most 62),
     never walking through vertex ``blocked`` (the other goal; -1: none); ``lists[v]``: the
     neighbours of ``v``."""
-    import numpy as np
-
     dist = [63] * len(lists)
     dist[goal] = 0
     seen = [False] * len(lists)
@@ -587,7 +669,7 @@ def _distances(lists: list, goal: int, blocked: int):
                 seen[u] = True
                 dist[u] = d
                 queue.append(u)
-    return np.array(dist, np.int64)
+    return dist
 
 
 def _distances_on_board(game, free: int, goal: int, other_goal: int):

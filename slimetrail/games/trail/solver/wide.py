@@ -24,7 +24,10 @@ import numpy as np
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import Move
 from slimetrail.games.trail.solver import (
+    MATE,
     MAX_CELLS,
+    S_ABORT,
+    S_NODES,
     KernelTable,
     Labelling,
     SolveResult,
@@ -32,7 +35,9 @@ from slimetrail.games.trail.solver import (
     _distances_on_board,
     _mirror,
     _table_bits,
+    adjust,
     aligned_table,
+    compiled_kernel,
     goal_move_score,
     kernel_params,
     kernel_stop,
@@ -40,14 +45,15 @@ from slimetrail.games.trail.solver import (
     reachable,
     read_checkpoint,
     result_from_scores,
+    unadjust,
 )
-from slimetrail.games.trail.solver import kernel as k
-from slimetrail.games.trail.solver import kernel128 as k128
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
 
 EXACT, LOWER, UPPER = 0, 1, 2
+ILLEGAL = 20_000  # the kernel's score of a position Taylor's rule forbids
+NO_SCORE = -10_000  # below every score: no move searched yet
 log = logging.getLogger("slimetrail.games.trail.solver")
 
 
@@ -87,7 +93,7 @@ class WideSearch:
         self.game, self.board = game, game.board
         self.distance, self.deadline, self.shortcuts = distance, deadline, shortcuts
         self.taylor = game.rules == "taylor"
-        self.win = k.MATE if distance else 1
+        self.win = MATE if distance else 1
         self.kernel_cells = kernel_cells
         self.params = kernel_params(game, distance, shortcuts)
         self.goal_bits = (1 << game.goals[1], 1 << game.goals[2])
@@ -99,7 +105,7 @@ class WideSearch:
         left = deadline - time.monotonic() if deadline else 0.0
         bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
         # The two-word kernel's entry size: enough for frames of either kernel.
-        self.tt = KernelTable(aligned_table(k128.ENTRY_WORDS << bits))
+        self.tt = KernelTable(aligned_table(compiled_kernel().WIDE_ENTRY_WORDS << bits))
         self.kernel_table = self.tt.part(0)
         self.stats = np.zeros(2, np.int64)
         self.frame: _Frame | None = None
@@ -115,7 +121,7 @@ class WideSearch:
 
     @property
     def total_nodes(self) -> int:
-        return self.nodes + int(self.stats[k.S_NODES])
+        return self.nodes + int(self.stats[S_NODES])
 
     def solve(self, state: TrailState, start: float, value_only: bool = False) -> SolveResult:
         """Every root move's value (and distance), as :meth:`_Root.run` gives them;
@@ -138,7 +144,7 @@ class WideSearch:
                     scores[move] = entered
                 else:
                     raw = self.search(state.free & ~(1 << move), move, 1 - side, -bound, bound)
-                    scores[move] = k.adjust(raw, self.distance)
+                    scores[move] = adjust(raw, self.distance)
         finally:
             self._save()  # on timeout too: the next run resumes from here
         result = result_from_scores(
@@ -171,7 +177,7 @@ class WideSearch:
             reach_mine, reach_theirs = bool(region & mine), bool(region & theirs)
             if not reach_mine and not reach_theirs:
                 if self.taylor:
-                    return k.ILLEGAL
+                    return ILLEGAL
                 if not steps:
                     return -win
             elif reach_mine != reach_theirs and self.taylor and self.shortcuts and not dist:
@@ -194,21 +200,21 @@ class WideSearch:
 
         if fits:
             best = self._kernel(region, snail, side, alpha, beta, frame)
-            if best != k.ILLEGAL:
+            if best != ILLEGAL:
                 flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
                 self.table[key] = (best, flag, -1)
             return best
 
         if region.bit_count() <= self.kernel_cells:
             frame = region  # every position below this one lies inside its region
-        best, best_move = -k.INF, -1
+        best, best_move = NO_SCORE, -1
         if steps & theirs:
-            best, best_move = k.adjust(win, dist), (theirs.bit_length() - 1)
+            best, best_move = adjust(win, dist), (theirs.bit_length() - 1)
         rest = steps & ~theirs
         if self.shortcuts:
             near = rest & neighbours[theirs.bit_length() - 1]
             if near:
-                loss2 = k.adjust(win - 1 if dist else win, dist)
+                loss2 = adjust(win - 1 if dist else win, dist)
                 if loss2 > best:
                     best, best_move = loss2, (near & -near).bit_length() - 1
                 rest &= ~near
@@ -227,17 +233,17 @@ class WideSearch:
                 region & ~(1 << m),
                 m,
                 1 - side,
-                k.unadjust(beta, dist),
-                k.unadjust(alpha, dist),
+                unadjust(beta, dist),
+                unadjust(alpha, dist),
                 frame,
             )
-            if raw == k.ILLEGAL:
+            if raw == ILLEGAL:
                 continue
-            score = k.adjust(raw, dist)
+            score = adjust(raw, dist)
             if score > best:
                 best, best_move = score, m
                 alpha = max(alpha, score)
-        if best == -k.INF:
+        if best == NO_SCORE:
             return 0 if self.taylor else -win
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
         self.table[key] = (best, flag, best_move)
@@ -251,7 +257,7 @@ class WideSearch:
             if not self.share_frames or not frame or cells & ~frame:
                 frame = cells
             self.frame = _Frame(self.game, frame)
-            size = len(self.tt.words) // k128.ENTRY_WORDS  # entries
+            size = len(self.tt.words) // compiled_kernel().WIDE_ENTRY_WORDS  # entries
             if self.sized_per_frame:
                 left = self.deadline - time.monotonic() if self.deadline else 0.0
                 size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
@@ -273,11 +279,11 @@ class WideSearch:
                 self.stats,
                 kernel_stop(self.deadline, saved_at),
             )
-            if not self.stats[k.S_ABORT]:
+            if not self.stats[S_ABORT]:
                 return score
             if self.deadline and time.monotonic() > self.deadline:
                 raise SolveTimeout(f"no result within the time limit ({self.total_nodes} nodes)")
-            self.stats[k.S_ABORT] = 0
+            self.stats[S_ABORT] = 0
             self._save()
 
     def _save(self) -> None:
