@@ -8,8 +8,13 @@ readable reference, which the tests compare with :func:`policy_words`): a player
 their own goal when it is next to the snail and never steps next to the opponent's goal while
 another step exists.  The tree is MCTS-Solver (Winands, Björnsson and Saito 2008): a node whose
 mover has a winning child is a proven win, one whose children are all proven losses a proven
-loss, and proven losses are never selected again.  Tree and playouts are numba code over the
-dense two-word cell sets of :mod:`.search_kernel`; nothing is allocated per iteration.
+loss, and proven losses are never selected again.  The exact solver joins at the leaves: a
+node whose snail can reach at most ``LEAF_SOLVE_CELLS`` cells is given to the compiled solver
+(:func:`.solver.kernel128.negamax`) with a small node budget when it is expanded, so endgames
+are proven inside the tree rather than guessed by playouts; its table is kept between
+searches (its entries are facts about the board's positions).  Tree and playouts are numba
+code over the dense two-word cell sets of :mod:`.search_kernel`; nothing is allocated per
+iteration but the solver's few frames.
 """
 
 from __future__ import annotations
@@ -34,7 +39,11 @@ from slimetrail.games.trail.search_kernel import (
     legal_steps,
     popcount,
 )
-from slimetrail.games.trail.solver.kernel128 import bit, lowest
+from slimetrail.games.trail.solver import Labelling, aligned_table, kernel128, kernel_params
+from slimetrail.games.trail.solver.kernel import CLOCK_EVERY as SOLVER_CLOCK_EVERY
+from slimetrail.games.trail.solver.kernel import S_ABORT, S_NODES
+from slimetrail.games.trail.solver.kernel128 import ILLEGAL, bit, lowest
+from slimetrail.games.trail.solver.kernel128 import negamax as exact_negamax
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
@@ -46,6 +55,11 @@ MAX_STEPS = 128  # a game on at most 128 cells has fewer steps than that
 WIN, LOSS, UNKNOWN = 1, -1, 0  # proven values, for the player who moved INTO a node
 # policy_words' verdicts besides a step: the mover wins, loses, or the game is drawn now
 P_WIN, P_LOSS, P_DRAW = -1, -2, -3
+# The exact solver at the leaves: regions up to this many cells, this many solver nodes at
+# most per expanded node (at most SOLVER_CLOCK_EVERY + 1: the kernel stops at a clock check).
+LEAF_SOLVE_CELLS = 40
+LEAF_BUDGET = 2048
+LEAF_TABLE_BITS = 18  # the leaf solver's table: 2**18 entries of three words (6 MiB)
 
 
 @nb.njit(cache=True, inline="always")
@@ -164,6 +178,43 @@ def classify(free_lo, free_hi, snail, came_from, side, nbr, goals, taylor):
 
 
 @nb.njit(cache=True)
+def leaf_value(free_lo, free_hi, snail, side, solver, budget, max_cells):
+    """The proven value of a position for the player who moved into it (WIN or LOSS), by
+    the exact solver within ``budget`` nodes if the snail can walk to at most ``max_cells``
+    cells (goal corners not counted); UNKNOWN when it is bigger, the budget runs out, or the position is a draw.
+    ``solver``: :class:`LeafSolver`'s arrays (goal masks, move order, params, table, stats)."""
+    goal_masks, order, params, table, stats, nbr = solver
+    pass_lo = free_lo & ~(goal_masks[0, 0] | goal_masks[1, 0])
+    pass_hi = free_hi & ~(goal_masks[0, 1] | goal_masks[1, 1])
+    s_lo, s_hi = bit(snail)
+    r_lo, r_hi = flood(s_lo, s_hi, pass_lo | s_lo, pass_hi | s_hi, nbr)
+    if popcount(r_lo) + popcount(r_hi) - 1 > max_cells:
+        return UNKNOWN
+    # A deadline long past: the kernel stops at its first clock check, ``budget`` nodes on.
+    stats[S_NODES] = SOLVER_CLOCK_EVERY + 1 - budget
+    stats[S_ABORT] = 0
+    score = exact_negamax(
+        free_lo,
+        free_hi,
+        snail,
+        side,
+        -1,
+        1,
+        nbr,
+        goal_masks,
+        order,
+        params,
+        table,
+        np.int64(1),
+        stats,
+        1e-9,
+    )
+    if stats[S_ABORT] != 0 or score == 0 or score == ILLEGAL:
+        return UNKNOWN
+    return LOSS if score > 0 else WIN
+
+
+@nb.njit(cache=True)
 def search_tree(
     free_lo,
     free_hi,
@@ -182,9 +233,13 @@ def search_tree(
     nbr,
     goals,
     taylor,
+    solver,
+    leaf_cells,
 ):
     """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
-    (iterations, nodes).  ``wins[k]`` counts for the player who moved into node ``k``."""
+    (iterations, nodes).  ``wins[k]`` counts for the player who moved into node ``k``.
+    Nodes below the root with at most ``leaf_cells`` cells in reach are given to the exact
+    solver (``solver``: see :func:`leaf_value`) when expanded."""
     np.random.seed(seed)
     trace = np.empty(160, np.int64)
     path = np.empty(160, np.int64)
@@ -213,6 +268,12 @@ def search_tree(
             if kids_at[node] < 0:
                 if used + 8 > capacity:
                     break
+                if node != 0:
+                    value = leaf_value(f_lo, f_hi, s, me, solver, LEAF_BUDGET, leaf_cells)
+                    if value != UNKNOWN:
+                        proven[node] = value
+                        result = (1 - me) if value == WIN else me
+                        break
                 st_lo, st_hi = legal_steps(f_lo, f_hi, s, nbr, goals, taylor)
                 kids_at[node] = used
                 k = 0
@@ -317,6 +378,23 @@ def tree() -> tuple[np.ndarray, ...]:
     )
 
 
+LEAF_SOLVERS: dict[int, tuple[np.ndarray, ...]] = {}
+
+
+def leaf_solver(state: TrailState) -> tuple[np.ndarray, ...]:
+    """The arrays :func:`leaf_value` takes for ``state``'s board (made once per board and
+    rules; the table is kept): the solver's labelling of the dense cells."""
+    c = compiled(state.game)
+    made = LEAF_SOLVERS.get(c.variant)
+    if made is None:
+        labels = Labelling(state.game, c.board_of)
+        params = kernel_params(state.game, distance=False, shortcuts=True)
+        table = aligned_table(kernel128.ENTRY_WORDS << LEAF_TABLE_BITS)
+        made = (labels.goals, labels.order, params, table, np.zeros(2, np.int64), labels.nbr)
+        LEAF_SOLVERS[c.variant] = made
+    return made
+
+
 @dataclass(frozen=True)
 class MctsResult:
     move: int  # a board index
@@ -328,11 +406,18 @@ class MctsResult:
 
 
 def search(
-    state: TrailState, seconds: float, *, iterations: int = 1 << 62, seed: int = 0
+    state: TrailState,
+    seconds: float,
+    *,
+    iterations: int = 1 << 62,
+    seed: int = 0,
+    leaf_cells: int = LEAF_SOLVE_CELLS,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``); ``state`` must have a
-    legal move.  A proven win is played; otherwise the most visited move not proven lost."""
+    legal move.  A proven win is played; otherwise the most visited move not proven lost.
+    ``leaf_cells``: the biggest region the exact solver is tried on at a leaf (-1: never)."""
     c = compiled(state.game)
+    solver = leaf_solver(state)
     lo, hi = c.words(state.free)
     kids_at, n_kids, move, visits, wins, proven = tree()
     deadline = time.monotonic() + seconds  # counted before any wait for the tree
@@ -355,6 +440,8 @@ def search(
             c.nbr,
             c.goals,
             c.taylor,
+            solver,
+            leaf_cells,
         )
         first, count = int(kids_at[0]), int(n_kids[0])
         kids = range(first, first + count)

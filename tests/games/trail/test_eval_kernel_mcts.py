@@ -116,3 +116,29 @@ def test_values_the_tree_proves_are_the_solvers(game_id, size, rules):
         if checked == 40:
             break
     assert checked == 40
+
+
+@pytest.mark.parametrize(("game_id", "size", "rules"), PAIRS)
+def test_the_leaf_solver_proves_the_reference_solvers_values(game_id, size, rules):
+    from slimetrail.games.trail.solver.reference import reference_solve
+
+    game = get_game(game_id, size=size, rules=rules)
+    by_value = {"win": mcts_kernel.LOSS, "loss": mcts_kernel.WIN, "draw": mcts_kernel.UNKNOWN}
+    decided = 0
+    for state in random_positions(game, 4000, seed=29):
+        # the cells the snail can walk to (a goal corner ends a walk), goal corners not counted
+        reach = solver.reachable(game, state.free, state.snail)
+        region = (reach & ~(1 << game.goals[1] | 1 << game.goals[2])).bit_count()
+        if region > 14:
+            continue
+        c = search_kernel.compiled(game)
+        lo, hi = c.words(state.free)
+        snail, side = c.dense[state.snail], state.to_move - 1
+        leaf = mcts_kernel.leaf_solver(state)
+        found = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4096, 40)
+        # for the player who moved into the position: the mover's opponent
+        assert found == by_value[reference_solve(state).value], state.fen()
+        # a region over the limit is left to the playouts
+        assert mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4096, region - 1) == 0
+        decided += found != mcts_kernel.UNKNOWN
+    assert decided >= 20
