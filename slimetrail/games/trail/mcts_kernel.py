@@ -41,7 +41,7 @@ from slimetrail.games.trail.search_kernel import (
 )
 from slimetrail.games.trail.solver import Labelling, aligned_table, kernel128, kernel_params
 from slimetrail.games.trail.solver.kernel import CLOCK_EVERY as SOLVER_CLOCK_EVERY
-from slimetrail.games.trail.solver.kernel import S_ABORT, S_NODES
+from slimetrail.games.trail.solver.kernel import P_TAYLOR, S_ABORT, S_NODES
 from slimetrail.games.trail.solver.kernel128 import ILLEGAL, bit, lowest
 from slimetrail.games.trail.solver.kernel128 import negamax as exact_negamax
 
@@ -56,9 +56,12 @@ WIN, LOSS, UNKNOWN = 1, -1, 0  # proven values, for the player who moved INTO a 
 # policy_words' verdicts besides a step: the mover wins, loses, or the game is drawn now
 P_WIN, P_LOSS, P_DRAW = -1, -2, -3
 # The exact solver at the leaves: regions up to this many cells, this many solver nodes at
-# most per expanded node (at most SOLVER_CLOCK_EVERY + 1: the kernel stops at a clock check).
+# most per expanded node (at most SOLVER_CLOCK_EVERY: the kernel stops at a clock check).
 LEAF_SOLVE_CELLS = 40
 LEAF_BUDGET = 2048
+# Under Rastros rules, a bigger region with a goal corner out of reach: enough solver nodes for
+# its matching theorems at the region's root (no goal in reach: undirected vertex geography).
+SPLIT_BUDGET = 64
 LEAF_TABLE_BITS = 18  # the leaf solver's table: 2**18 entries of three words (6 MiB)
 
 
@@ -178,20 +181,33 @@ def classify(free_lo, free_hi, snail, came_from, side, nbr, goals, taylor):
 
 
 @nb.njit(cache=True)
-def leaf_value(free_lo, free_hi, snail, side, solver, budget, max_cells):
+def leaf_value(free_lo, free_hi, snail, side, solver, budget, max_cells, split_budget):
     """The proven value of a position for the player who moved into it (WIN or LOSS), by
     the exact solver within ``budget`` nodes if the snail can walk to at most ``max_cells``
-    cells (goal corners not counted); UNKNOWN when it is bigger, the budget runs out, or the position is a draw.
-    ``solver``: :class:`LeafSolver`'s arrays (goal masks, move order, params, table, stats)."""
-    goal_masks, order, params, table, stats, nbr = solver
+    cells (goal corners not counted), else, under Rastros rules with a goal corner out of
+    reach, within ``split_budget`` nodes (the solver's matching theorems may decide it at
+    once); UNKNOWN otherwise, when the budget runs out, or for a draw.  A budget is at most
+    ``SOLVER_CLOCK_EVERY`` nodes.  ``solver``: the
+    arrays of :func:`leaf_solver`."""
+    goal_masks, order, params, table, stats, nbr, goals = solver
     pass_lo = free_lo & ~(goal_masks[0, 0] | goal_masks[1, 0])
     pass_hi = free_hi & ~(goal_masks[0, 1] | goal_masks[1, 1])
     s_lo, s_hi = bit(snail)
     r_lo, r_hi = flood(s_lo, s_hi, pass_lo | s_lo, pass_hi | s_hi, nbr)
     if popcount(r_lo) + popcount(r_hi) - 1 > max_cells:
+        if params[P_TAYLOR] != 0:
+            return UNKNOWN
+        for g in goals:
+            touches = (nbr[g, 0] & r_lo) | (nbr[g, 1] & r_hi)
+            if not has(free_lo, free_hi, g) or touches == U0:
+                break  # a goal corner out of reach
+        else:
+            return UNKNOWN
+        budget = split_budget
+    if budget <= 0:
         return UNKNOWN
     # A deadline long past: the kernel stops at its first clock check, ``budget`` nodes on.
-    stats[S_NODES] = SOLVER_CLOCK_EVERY + 1 - budget
+    stats[S_NODES] = SOLVER_CLOCK_EVERY - budget
     stats[S_ABORT] = 0
     score = exact_negamax(
         free_lo,
@@ -269,7 +285,9 @@ def search_tree(
                 if used + 8 > capacity:
                     break
                 if node != 0:
-                    value = leaf_value(f_lo, f_hi, s, me, solver, LEAF_BUDGET, leaf_cells)
+                    value = leaf_value(
+                        f_lo, f_hi, s, me, solver, LEAF_BUDGET, leaf_cells, SPLIT_BUDGET
+                    )
                     if value != UNKNOWN:
                         proven[node] = value
                         result = (1 - me) if value == WIN else me
@@ -390,7 +408,8 @@ def leaf_solver(state: TrailState) -> tuple[np.ndarray, ...]:
         labels = Labelling(state.game, c.board_of)
         params = kernel_params(state.game, distance=False, shortcuts=True)
         table = aligned_table(kernel128.ENTRY_WORDS << LEAF_TABLE_BITS)
-        made = (labels.goals, labels.order, params, table, np.zeros(2, np.int64), labels.nbr)
+        stats = np.zeros(2, np.int64)
+        made = (labels.goals, labels.order, params, table, stats, labels.nbr, c.goals)
         LEAF_SOLVERS[c.variant] = made
     return made
 

@@ -124,7 +124,7 @@ def test_the_leaf_solver_proves_the_reference_solvers_values(game_id, size, rule
 
     game = get_game(game_id, size=size, rules=rules)
     by_value = {"win": mcts_kernel.LOSS, "loss": mcts_kernel.WIN, "draw": mcts_kernel.UNKNOWN}
-    decided = 0
+    decided = cut_off = 0
     for state in random_positions(game, 4000, seed=29):
         # the cells the snail can walk to (a goal corner ends a walk), goal corners not counted
         reach = solver.reachable(game, state.free, state.snail)
@@ -135,10 +135,27 @@ def test_the_leaf_solver_proves_the_reference_solvers_values(game_id, size, rule
         lo, hi = c.words(state.free)
         snail, side = c.dense[state.snail], state.to_move - 1
         leaf = mcts_kernel.leaf_solver(state)
-        found = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4096, 40)
+        found = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4095, 40, 0)
         # for the player who moved into the position: the mover's opponent
-        assert found == by_value[reference_solve(state).value], state.fen()
-        # a region over the limit is left to the playouts
-        assert mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4096, region - 1) == 0
+        expected = by_value[reference_solve(state).value]
+        assert found == expected, state.fen()
         decided += found != mcts_kernel.UNKNOWN
+        # A region over the limit is left to the playouts; under Rastros rules with a goal
+        # corner out of reach, to the solver's split budget: with no goal in reach the
+        # matching decides at once.
+        over = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4095, region - 1, 0)
+        assert over == mcts_kernel.UNKNOWN
+        split = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4095, region - 1, 1)
+        goals_in_reach = sum(
+            bool(solver.reachable(game, state.free, state.snail) >> game.goals[p] & 1)
+            for p in (1, 2)
+        )
+        if rules == "taylor" or goals_in_reach == 2:
+            assert split == mcts_kernel.UNKNOWN
+        elif goals_in_reach == 0:
+            assert split == expected, state.fen()
+            cut_off += 1
+        else:
+            assert split in (expected, mcts_kernel.UNKNOWN)
     assert decided >= 20
+    assert cut_off >= 5 or rules == "taylor"
