@@ -251,21 +251,25 @@ def search_tree(
     taylor,
     solver,
     leaf_cells,
+    used,
 ):
     """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
     (iterations, nodes).  ``wins[k]`` counts for the player who moved into node ``k``.
+    ``used``: the nodes of a tree kept from an earlier search (see :func:`keep_subtree`),
+    whose node 0 is this position (expanded); 0 for a new tree.
     Nodes below the root with at most ``leaf_cells`` cells in reach are given to the exact
     solver (``solver``: see :func:`leaf_value`) when expanded."""
     np.random.seed(seed)
     trace = np.empty(160, np.int64)
     path = np.empty(160, np.int64)
-    kids_at[0] = -1
-    n_kids[0] = 0
-    visits[0] = 0
-    wins[0] = 0.0
-    proven[0] = UNKNOWN
-    move[0] = snail
-    used = 1
+    if used == 0:
+        kids_at[0] = -1
+        n_kids[0] = 0
+        visits[0] = 0
+        wins[0] = 0.0
+        proven[0] = UNKNOWN
+        move[0] = snail
+        used = 1
     capacity = kids_at.shape[0]
     iterations = 0
     while iterations < max_iterations and proven[0] == UNKNOWN:
@@ -379,7 +383,43 @@ def search_tree(
     return iterations, used
 
 
+@nb.njit(cache=True)
+def keep_subtree(root, kids_at, n_kids, move, visits, wins, proven):
+    """Move the subtree of node ``root`` to the front of the arrays (``root`` becomes node
+    0, each node's children still side by side), for the next search to go on with it;
+    returns its number of nodes.  Copied breadth first through scratch arrays."""
+    size = kids_at.shape[0]
+    old = np.empty(size, np.int64)  # new index -> old index
+    old[0] = root
+    new_kids = np.empty(size, np.int64)
+    done, used = 0, 1
+    while done < used:
+        at = old[done]
+        first, count = kids_at[at], n_kids[at]
+        if first < 0:
+            new_kids[done] = -1
+        else:
+            new_kids[done] = used
+            for j in range(count):
+                old[used + j] = first + j
+            used += count
+        done += 1
+    order = old[:used]
+    # gathered first (copies), then written: a node's new place may be another's old one
+    n_kids[:used] = n_kids[order]
+    move[:used] = move[order]
+    visits[:used] = visits[order]
+    wins[:used] = wins[order]
+    proven[:used] = proven[order]
+    kids_at[:used] = new_kids[:used]
+    return used
+
+
 TREE_IN_USE = threading.Lock()
+# The tree's position (the game, then its moves) once a search is over; while the next search
+# is of a position after it, the subtree of that position is kept.
+KEPT_FOR: list[tuple[str, tuple[int, ...]]] = []
+KEEP_AT_MOST = CAPACITY // 2  # nodes: a bigger subtree is dropped (it would soon fill the tree)
 
 
 @cache
@@ -422,6 +462,28 @@ class MctsResult:
     visits: int  # of the move
     iterations: int
     nodes: int
+    kept: int  # nodes kept from the earlier search
+
+
+def kept_node(state: TrailState, c) -> int:
+    """The node of ``state`` in the kept tree, or -1 (another game, or never expanded)."""
+    kids_at, n_kids, move = tree()[:3]
+    if not KEPT_FOR:
+        return -1
+    spec, moves = KEPT_FOR[0]
+    if spec != state.game.spec or tuple(state.move_stack[: len(moves)]) != moves:
+        return -1
+    node = 0
+    for step in state.move_stack[len(moves) :]:
+        first, count = int(kids_at[node]), int(n_kids[node])
+        if first < 0:
+            return -1
+        dense = c.dense[step]
+        found = [j for j in range(first, first + count) if move[j] == dense]
+        if not found:
+            return -1
+        node = found[0]
+    return node if kids_at[node] >= 0 else -1
 
 
 def search(
@@ -431,16 +493,23 @@ def search(
     iterations: int = 1 << 62,
     seed: int = 0,
     leaf_cells: int = LEAF_SOLVE_CELLS,
+    keep: bool = True,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``); ``state`` must have a
     legal move.  A proven win is played; otherwise the most visited move not proven lost.
-    ``leaf_cells``: the biggest region the exact solver is tried on at a leaf (-1: never)."""
+    ``leaf_cells``: the biggest region the exact solver is tried on at a leaf (-1: never).
+    ``keep``: go on with the tree of the last search when ``state`` follows its position
+    (the same game, its moves and more), else start a new one."""
     c = compiled(state.game)
     solver = leaf_solver(state)
     lo, hi = c.words(state.free)
     kids_at, n_kids, move, visits, wins, proven = tree()
     deadline = time.monotonic() + seconds  # counted before any wait for the tree
     with TREE_IN_USE:  # one tree for every search of the process
+        root = kept_node(state, c) if keep else -1
+        kept = keep_subtree(root, *tree()) if root >= 0 else 0
+        if kept > KEEP_AT_MOST:
+            kept = 0
         done, used = search_tree(
             lo,
             hi,
@@ -461,7 +530,9 @@ def search(
             c.taylor,
             solver,
             leaf_cells,
+            kept,
         )
+        KEPT_FOR[:] = [(state.game.spec, tuple(state.move_stack))]
         first, count = int(kids_at[0]), int(n_kids[0])
         kids = range(first, first + count)
         won = [j for j in kids if proven[j] == WIN]
@@ -474,7 +545,13 @@ def search(
             pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
         value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
         return MctsResult(
-            c.board_of[int(move[pick])], verdict, value, int(visits[pick]), int(done), int(used)
+            c.board_of[int(move[pick])],
+            verdict,
+            value,
+            int(visits[pick]),
+            int(done),
+            int(used),
+            kept,
         )
 
 

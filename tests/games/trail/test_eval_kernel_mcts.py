@@ -159,3 +159,37 @@ def test_the_leaf_solver_proves_the_reference_solvers_values(game_id, size, rule
             assert split in (expected, mcts_kernel.UNKNOWN)
     assert decided >= 20
     assert cut_off >= 5 or rules == "taylor"
+
+
+def subtree(node: int) -> tuple:
+    """The tree below ``node`` as nested tuples: (move, visits, wins, proven, children)."""
+    kids_at, n_kids, move, visits, wins, proven = mcts_kernel.tree()
+    first, count = int(kids_at[node]), int(n_kids[node])
+    kids = () if first < 0 else tuple(subtree(j) for j in range(first, first + count))
+    return (int(move[node]), int(visits[node]), float(wins[node]), int(proven[node]), kids)
+
+
+def size(tree: tuple) -> int:
+    return 1 + sum(size(kid) for kid in tree[4])
+
+
+def test_the_tree_of_the_position_two_plies_on_is_kept_whole():
+    game = get_game("slimetrail-hex", size="10")
+    state = game.new_state()
+    mcts_kernel.search(state, 10.0, iterations=3_000, seed=1, keep=False)
+    for _ in range(2):  # the most visited line
+        state.push(mcts_kernel.search(state, 10.0, iterations=0, seed=1).move)
+    c = search_kernel.compiled(game)
+    node = mcts_kernel.kept_node(state, c)
+    assert node > 0
+    before = subtree(node)
+    kept = mcts_kernel.keep_subtree(node, *mcts_kernel.tree())
+    assert subtree(0) == before
+    assert kept == size(before)  # every node of it, and no other
+    mcts_kernel.KEPT_FOR[:] = [(game.spec, tuple(state.move_stack))]  # node 0 is state now
+    again = mcts_kernel.search(state, 10.0, iterations=500, seed=2)
+    assert again.kept == kept and again.move in state.legal_moves()
+    # another game, or a position not after the tree's, starts a new tree
+    other = get_game("slimetrail-hex", size="10", rules="rastros").new_state()
+    assert mcts_kernel.search(other, 10.0, iterations=100).kept == 0
+    assert mcts_kernel.search(game.new_state(), 10.0, iterations=100).kept == 0
