@@ -465,6 +465,12 @@ class MctsResult:
     kept: int  # nodes kept from the earlier search
 
 
+def forget_tree() -> None:
+    """Start the next search with a new tree (independent runs of one position)."""
+    with TREE_IN_USE:
+        KEPT_FOR.clear()
+
+
 def kept_node(state: TrailState, c) -> int:
     """The node of ``state`` in the kept tree, or -1 (another game, or never expanded)."""
     kids_at, n_kids, move = tree()[:3]
