@@ -32,6 +32,7 @@ import numpy as np
 from slimetrail.compiled import now
 from slimetrail.games.trail.search_kernel import (
     U0,
+    Compiled,
     compiled,
     flood,
     goals_in_reach,
@@ -187,8 +188,7 @@ def leaf_value(free_lo, free_hi, snail, side, solver, budget, max_cells, split_b
     cells (goal corners not counted), else, under Rastros rules with a goal corner out of
     reach, within ``split_budget`` nodes (the solver's matching theorems may decide it at
     once); UNKNOWN otherwise, when the budget runs out, or for a draw.  A budget is at most
-    ``SOLVER_CLOCK_EVERY`` nodes.  ``solver``: the
-    arrays of :func:`leaf_solver`."""
+    ``SOLVER_CLOCK_EVERY`` nodes.  ``solver``: the arrays of :func:`leaf_solver`."""
     goal_masks, order, params, table, stats, nbr, goals = solver
     pass_lo = free_lo & ~(goal_masks[0, 0] | goal_masks[1, 0])
     pass_hi = free_hi & ~(goal_masks[0, 1] | goal_masks[1, 1])
@@ -471,7 +471,7 @@ def forget_tree() -> None:
         KEPT_FOR.clear()
 
 
-def kept_node(state: TrailState, c) -> int:
+def kept_node(state: TrailState, c: Compiled) -> int:
     """The node of ``state`` in the kept tree, or -1 (another game, or never expanded)."""
     kids_at, n_kids, move = tree()[:3]
     if not KEPT_FOR:
@@ -503,7 +503,8 @@ def search(
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``); ``state`` must have a
     legal move.  A proven win is played; otherwise the most visited move not proven lost.
-    ``leaf_cells``: the biggest region the exact solver is tried on at a leaf (-1: never).
+    ``leaf_cells``: the biggest region the exact solver is tried on at a leaf (-1: none; the
+    split proofs of Rastros positions with a goal corner out of reach stay).
     ``keep``: go on with the tree of the last search when ``state`` follows its position
     (the same game, its moves and more), else start a new one."""
     c = compiled(state.game)
