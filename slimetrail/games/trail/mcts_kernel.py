@@ -24,12 +24,13 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numba as nb
 import numpy as np
 
 from slimetrail.compiled import now
+from slimetrail.core.game import Move
 from slimetrail.games.trail.search_kernel import (
     U0,
     Compiled,
@@ -418,7 +419,7 @@ def keep_subtree(root, kids_at, n_kids, move, visits, wins, proven):
 TREE_IN_USE = threading.Lock()
 # The tree's position (the game, then its moves) once a search is over; while the next search
 # is of a position after it, the subtree of that position is kept.
-KEPT_FOR: list[tuple[str, tuple[int, ...]]] = []
+KEPT_FOR: list[tuple[str, tuple[Move, ...]]] = []
 KEEP_AT_MOST = CAPACITY // 2  # nodes: a bigger subtree is dropped (it would soon fill the tree)
 
 
@@ -465,6 +466,15 @@ class MctsResult:
     kept: int  # nodes kept from the earlier search
 
 
+def warm_up(state: TrailState) -> None:
+    """Compile (or load from numba's cache) what a search runs, the kept tree's compaction
+    included, so that no timed move waits for it; the next search starts a new tree."""
+    search(state, 1.0, iterations=CLOCK_EVERY + 1, keep=False)
+    with TREE_IN_USE:
+        keep_subtree(0, *tree())
+    forget_tree()
+
+
 def forget_tree() -> None:
     """Start the next search with a new tree (independent runs of one position)."""
     with TREE_IN_USE:
@@ -484,7 +494,7 @@ def kept_node(state: TrailState, c: Compiled) -> int:
         first, count = int(kids_at[node]), int(n_kids[node])
         if first < 0:
             return -1
-        dense = c.dense[step]
+        dense = c.dense[cast(int, step)]  # a Slime Trail move is a board index
         found = [j for j in range(first, first + count) if move[j] == dense]
         if not found:
             return -1
