@@ -116,3 +116,80 @@ def test_values_the_tree_proves_are_the_solvers(game_id, size, rules):
         if checked == 40:
             break
     assert checked == 40
+
+
+@pytest.mark.parametrize(("game_id", "size", "rules"), PAIRS)
+def test_the_leaf_solver_proves_the_reference_solvers_values(game_id, size, rules):
+    from slimetrail.games.trail.solver.reference import reference_solve
+
+    game = get_game(game_id, size=size, rules=rules)
+    by_value = {"win": mcts_kernel.LOSS, "loss": mcts_kernel.WIN, "draw": mcts_kernel.UNKNOWN}
+    decided = cut_off = 0
+    for state in random_positions(game, 4000, seed=29):
+        # the cells the snail can walk to (a goal corner ends a walk), goal corners not counted
+        reach = solver.reachable(game, state.free, state.snail)
+        region = (reach & ~(1 << game.goals[1] | 1 << game.goals[2])).bit_count()
+        if region > 14:
+            continue
+        c = search_kernel.compiled(game)
+        lo, hi = c.words(state.free)
+        snail, side = c.dense[state.snail], state.to_move - 1
+        leaf = mcts_kernel.leaf_solver(state)
+        found = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4095, 40, 0)
+        # for the player who moved into the position: the mover's opponent
+        expected = by_value[reference_solve(state).value]
+        assert found == expected, state.fen()
+        decided += found != mcts_kernel.UNKNOWN
+        # A region over the limit is left to the playouts; under Rastros rules with a goal
+        # corner out of reach, to the solver's split budget: with no goal in reach the
+        # matching decides at once.
+        over = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4095, region - 1, 0)
+        assert over == mcts_kernel.UNKNOWN
+        split = mcts_kernel.leaf_value(lo, hi, snail, side, leaf, 4095, region - 1, 1)
+        goals_in_reach = sum(
+            bool(solver.reachable(game, state.free, state.snail) >> game.goals[p] & 1)
+            for p in (1, 2)
+        )
+        if rules == "taylor" or goals_in_reach == 2:
+            assert split == mcts_kernel.UNKNOWN
+        elif goals_in_reach == 0:
+            assert split == expected, state.fen()
+            cut_off += 1
+        else:
+            assert split in (expected, mcts_kernel.UNKNOWN)
+    assert decided >= 20
+    assert cut_off >= 5 or rules == "taylor"
+
+
+def subtree(node: int) -> tuple:
+    """The tree below ``node`` as nested tuples: (move, visits, wins, proven, children)."""
+    kids_at, n_kids, move, visits, wins, proven = mcts_kernel.tree()
+    first, count = int(kids_at[node]), int(n_kids[node])
+    kids = () if first < 0 else tuple(subtree(j) for j in range(first, first + count))
+    return (int(move[node]), int(visits[node]), float(wins[node]), int(proven[node]), kids)
+
+
+def size(tree: tuple) -> int:
+    return 1 + sum(size(kid) for kid in tree[4])
+
+
+def test_the_tree_of_the_position_two_plies_on_is_kept_whole():
+    game = get_game("slimetrail-hex", size="10")
+    state = game.new_state()
+    mcts_kernel.search(state, 10.0, iterations=3_000, seed=1, keep=False)
+    for _ in range(2):  # the most visited line
+        state.push(mcts_kernel.search(state, 10.0, iterations=0, seed=1).move)
+    c = search_kernel.compiled(game)
+    node = mcts_kernel.kept_node(state, c)
+    assert node > 0
+    before = subtree(node)
+    kept = mcts_kernel.keep_subtree(node, *mcts_kernel.tree())
+    assert subtree(0) == before
+    assert kept == size(before)  # every node of it, and no other
+    mcts_kernel.KEPT_FOR[:] = [(game.spec, tuple(state.move_stack))]  # node 0 is state now
+    again = mcts_kernel.search(state, 10.0, iterations=500, seed=2)
+    assert again.kept == kept and again.move in state.legal_moves()
+    # another game, or a position not after the tree's, starts a new tree
+    other = get_game("slimetrail-hex", size="10", rules="rastros").new_state()
+    assert mcts_kernel.search(other, 10.0, iterations=100).kept == 0
+    assert mcts_kernel.search(game.new_state(), 10.0, iterations=100).kept == 0
