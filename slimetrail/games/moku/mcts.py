@@ -59,6 +59,7 @@ PLAYOUTS = SAFE
 THREAT_DEPTH = 6  # attacker moves of the threat search at the root
 THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
+THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
 
 
 @dataclass(frozen=True)
@@ -327,10 +328,11 @@ def root_threats(
     cell_windows,
     nodes,
     banned,
+    deadline,
 ):
     """The threat search at the root: the mover's winning step (-1: none found), else the
     steps after which the opponent has one marked in ``banned``.  Each search may visit
-    ``nodes`` nodes."""
+    ``nodes`` nodes; none starts after ``deadline`` (the steps not searched stay allowed)."""
     counts = np.zeros((3, window_cells.shape[0]), np.int8)
     gaps = np.zeros((3, cells.shape[0]), np.int16)
     count_windows(cells, window_cells, k, counts, gaps)
@@ -355,6 +357,8 @@ def root_threats(
     place(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
     moves = np.empty(cells.shape[0], np.int64)
     for i in range(neighbours_or_all(cells, slime, steps, moves)):
+        if now() > deadline:
+            break
         p = moves[i]
         cells[p] = SLIME
         budget[0] = nodes
@@ -858,12 +862,15 @@ def search(
     rave: float = RAVE,
     playouts: int = PLAYOUTS,
     threat_depth: int = THREAT_DEPTH,
+    threat_branch: int = THREAT_BRANCH,
     threat_nodes: int = THREAT_NODES,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
-    ``state``.  First the threat search (``threat_depth`` attacker moves, 0: none): a win it
-    finds is played, and the steps after which it finds one for the opponent are left out.
-    A proven win is played; otherwise the most visited move not proven lost."""
+    ``state``.  First the threat search (``threat_depth`` attacker moves, 0: none, threats
+    leaving at most ``threat_branch`` safe replies): a win it finds is played, and the steps
+    after which it finds one for the opponent are left out (the searches that have not started
+    within ``THREAT_SHARE`` of the time are skipped).  A proven win is played; otherwise the
+    most visited move not proven lost."""
     deadline = now() + seconds
     k = state.game.k
     geo = geometry(state.game.size, k)
@@ -883,13 +890,14 @@ def search(
             colour,
             empties,
             threat_depth,
-            THREAT_BRANCH,
+            threat_branch,
             geo.steps,
             k,
             geo.window_cells,
             geo.cell_windows,
             threat_nodes,
             banned,
+            now() + THREAT_SHARE * seconds,
         )
         if win >= 0:
             return MctsResult(geo.board_of[int(win)], "win", 1.0, 0, 0, 1)

@@ -175,3 +175,22 @@ def test_safe_playouts_step_onto_a_gap_only_when_every_step_is_one(n: int, k: in
         assert (replay.outcome().winner or 0) == winner, state.fen()
         endings.add(winner)
     assert len(endings) >= 2 and lifts and gap_steps
+
+
+def test_the_root_threat_searches_start_only_before_their_deadline() -> None:
+    found = 0
+    for state in positions(9, 5, 6, 3):
+        geo = mcts.geometry(9, 5)
+        banned = {}
+        for deadline in (float("inf"), 0.0):
+            cells, slime = mcts.mailbox(state)
+            marks = np.zeros(len(cells), np.int8)
+            win = mcts.root_threats(
+                cells, slime, state.to_move, state.empty.bit_count(), 4, 2, geo.steps, 5,
+                geo.window_cells, geo.cell_windows, 10_000, marks, deadline,
+            )  # fmt: skip
+            banned[deadline] = int(marks.sum()) if win == -1 else 0
+        # Past its deadline the root looks for its own win alone and bans no step.
+        assert banned[0.0] == 0, state.fen()
+        found += banned[float("inf")] > 0
+    assert found
