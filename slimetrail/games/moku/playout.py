@@ -56,3 +56,13 @@ def forces_row(board: MokuBoard, written: int, after: int, step: int) -> bool:
     looked at) walks onto a cell completing a row of ``written``."""
     replies = board.neighbours[step] & after
     return bool(replies) and all(board.makes_row(written | 1 << q, q) for q in cells_of(replies))
+
+
+def safe_steps(state: MokuState) -> set[int]:
+    """The steps of the compiled safe random playout (:func:`slimetrail.games.moku.mcts.
+    random_playout`): the legal moves not onto a gap of the opponent, or every legal move
+    when each is one (the mover has lost)."""
+    board = state.game.board
+    theirs = state.white if state.to_move == 1 else state.black
+    legal = set(cells_of(state.legal_mask()))
+    return {p for p in legal if not board.makes_row(theirs | 1 << p, p)} or legal

@@ -11,7 +11,7 @@ import pytest
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku import mcts
 from slimetrail.games.moku.ai import row_gaps
-from slimetrail.games.moku.playout import policy
+from slimetrail.games.moku.playout import policy, safe_steps
 from slimetrail.games.moku.threats import ThreatSearch
 
 VERDICTS = {mcts.PLAY: None, mcts.P_WIN: "win", mcts.P_LOSS: "loss", mcts.P_DRAW: "draw"}
@@ -148,3 +148,49 @@ def test_random_playouts_replay_through_the_rules(n: int, k: int) -> None:
         assert (outcome.winner or 0) == winner, state.fen()
         endings.add(winner)
     assert len(endings) >= 2 and lifts
+
+
+@pytest.mark.parametrize(("n", "k"), BOARDS)
+def test_safe_playouts_step_onto_a_gap_only_when_every_step_is_one(n: int, k: int) -> None:
+    gap_steps = lifts = 0
+    endings = set()
+    for number, state in enumerate(positions(n, k, 3, 3 * n + k)):
+        if number % 3:
+            continue
+        winner, steps = mcts.random_playout_of(state, number, safe=True)
+        replay = state.copy()
+        for step in steps:
+            assert step in safe_steps(replay), replay.fen()
+            theirs = replay.white if replay.to_move == 1 else replay.black
+            # Forced onto the opponent's gap: the opponent wins on the next move.
+            gap_steps += replay.game.board.makes_row(theirs | 1 << step, step)
+            lifts += replay.is_stuck()
+            replay.push(step)
+        for move in replay.legal_moves():
+            after = replay.copy()
+            after.push(move)
+            assert after.outcome() is not None, replay.fen()
+        if not replay.is_over():
+            replay.push(replay.legal_moves()[0])
+        assert (replay.outcome().winner or 0) == winner, state.fen()
+        endings.add(winner)
+    assert len(endings) >= 2 and lifts and gap_steps
+
+
+def test_the_root_threat_searches_start_only_before_their_deadline() -> None:
+    found = 0
+    for state in positions(9, 5, 6, 3):
+        geo = mcts.geometry(9, 5)
+        banned = {}
+        for deadline in (float("inf"), 0.0):
+            cells, slime = mcts.mailbox(state)
+            marks = np.zeros(len(cells), np.int8)
+            win = mcts.root_threats(
+                cells, slime, state.to_move, state.empty.bit_count(), 4, 2, geo.steps, 5,
+                geo.window_cells, geo.cell_windows, 10_000, marks, deadline,
+            )  # fmt: skip
+            banned[deadline] = int(marks.sum()) if win == -1 else 0
+        # Past its deadline the root looks for its own win alone and bans no step.
+        assert banned[0.0] == 0, state.fen()
+        found += banned[float("inf")] > 0
+    assert found
