@@ -1,4 +1,5 @@
-"""Snake Pit's computer players: a greedy evaluator, best-reply search and max^n MCTS.
+"""Snake Pit's computer players: a greedy evaluator, best-reply search, max^n MCTS and, at the
+top, paranoid alpha-beta (:mod:`.paranoid`).
 
 The evaluation (:func:`.kernel.evaluate`) asks how many more turns of three each player can
 make: the board is shared out by one breadth-first walk from every snake at once, and four
@@ -16,12 +17,16 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
   by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
   compiled playout turns (each the best of three random turns by exits), after which the
   evaluation ranks the players -- the outcome the position promises.
+* :class:`ParanoidLevel`: the top level, the compiled paranoid alpha-beta of
+  :mod:`.paranoid` on the same evaluation, deepened for the whole time limit; against the
+  compiled plain UCT it wins more than the MCTS (bench/RESULTS.md).
 """
 
 from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,6 +39,7 @@ from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.snakepit import kernel
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
+from slimetrail.games.snakepit.paranoid import ParanoidSearch
 
 TIME_SHARE = 0.85  # of a move's time limit, for the MCTS iterations
 
@@ -193,17 +199,40 @@ class MctsLevel:
         )
 
 
+@dataclass(frozen=True)
+class ParanoidLevel:
+    """:class:`.paranoid.ParanoidSearch` deepened for the whole time limit (or ``nodes``
+    evaluations, or ``depth`` plies)."""
+
+    description: str
+    beam: int = 8
+    root_width: int = 24
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        started = time.perf_counter()  # the root's evaluation counts against the time
+        if limit.time is not None:  # leave room for the answer
+            limit = Limit(time=TIME_SHARE * limit.time, nodes=limit.nodes, depth=limit.depth)
+        if not limit.bounded:
+            limit = Limit(time=TIME_SHARE)
+        return self.search(pit(state)).run(limit, started=started)
+
+    def search(self, state: SnakePitState) -> ParanoidSearch:
+        """A fresh search of this level's shape from ``state``."""
+        return ParanoidSearch(state, beam=self.beam, root_width=self.root_width)
+
+
 def analyse(
     state: State,
     limit: Limit,
     stop: threading.Event | None,
     on_info: Callable[[PlayResult], None] | None,
 ) -> PlayResult:
-    """Full-strength analysis: the top level's MCTS for the time or iterations given."""
+    """Full-strength analysis: the top level's paranoid search for the time or evaluations
+    given (or until ``stop``)."""
     check_analysis_limit(limit, stop, "snake-pit")
     top = LADDER.levels[LADDER.top]
-    assert isinstance(top, MctsLevel)
-    return top.search(pit(state), 0).run(limit, stop=stop, on_info=on_info)
+    assert isinstance(top, ParanoidLevel)
+    return top.search(pit(state)).run(limit, stop=stop, on_info=on_info)
 
 
 def warm_up() -> None:
@@ -217,6 +246,8 @@ def warm_up() -> None:
     for level in LADDER.levels.values():
         level.play(state, Limit(nodes=4), random.Random(0))
     state.playout(random.Random(0))
+    top = LADDER.levels[LADDER.top]
+    top.play(state, Limit(nodes=2_000, depth=3), random.Random(0))  # the deep passes
 
 
 KERNELS = KernelLoad(warm_up, "Snake Pit kernels")
@@ -227,6 +258,7 @@ LADDER = Ladder(
         3: GreedyLevel("casual: the turn that leaves it the most room against the others"),
         4: BestReplyLevel("club: best-reply search, the opponents' worst answer considered"),
         5: MctsLevel("strong: Monte-Carlo search (max^n) for the whole time limit", None),
+        6: ParanoidLevel("expert: paranoid alpha-beta on the room evaluation, deepened"),
     },
     analyse,
     kernels=KERNELS,
