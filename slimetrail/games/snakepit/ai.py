@@ -1,5 +1,4 @@
-"""Snake Pit's computer players: a greedy evaluator, best-reply search, max^n MCTS and, at the
-top, paranoid alpha-beta (:mod:`.paranoid`).
+"""Snake Pit's computer players: a greedy evaluator, best-reply search and max^n MCTS.
 
 The evaluation (:func:`.kernel.evaluate`) asks how many more turns of three each player can
 make: the board is shared out by one breadth-first walk from every snake at once, and four
@@ -16,10 +15,9 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
   maximising its own return) with progressive widening: the root offers only its best turns
   by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
   compiled playout turns (each the best of three random turns by exits), after which the
-  evaluation ranks the players -- the outcome the position promises.
-* :class:`ParanoidLevel`: the top level, the compiled paranoid alpha-beta of
-  :mod:`.paranoid` on the same evaluation, deepened for the whole time limit; against the
-  compiled plain UCT it wins more than the MCTS (bench/RESULTS.md).
+  evaluation ranks the players -- the outcome the position promises.  The top level
+  plays it compiled (:mod:`.fastmcts`, :class:`CompiledMctsLevel`), some ten times more
+  iterations a move; this Python one is its readable reference.
 """
 
 from __future__ import annotations
@@ -38,8 +36,8 @@ from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.snakepit import kernel
+from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
-from slimetrail.games.snakepit.paranoid import ParanoidSearch
 
 TIME_SHARE = 0.85  # of a move's time limit, for the MCTS iterations
 
@@ -80,11 +78,6 @@ def quick_turns(state: SnakePitState, width: int) -> list[Move]:
     k = state.k
     n = kernel.quick_best_turns(heads, empty, state.to_move, k, kernel.NBR, width, chosen)
     return [tuple((int(a), int(b)) for a, b in chosen[i, :k]) for i in range(n)]
-
-
-def alive(state: SnakePitState) -> np.ndarray:
-    """``alive[p]``: whether player ``p`` is still in the game (index 0 unused)."""
-    return np.array([False] + [p not in state.out for p in (1, 2, 3)])
 
 
 def best_of(moves: list[Move], scores: np.ndarray, rng: random.Random, noise: float) -> int:
@@ -169,27 +162,27 @@ class SnakeMcts(MCTS):
 
 
 @dataclass(frozen=True)
-class MctsLevel:
-    """:class:`SnakeMcts` for ``iterations`` playouts (``None``: the whole time limit)."""
+class CompiledMctsLevel:
+    """:class:`.fastmcts.CompiledMcts`, :class:`SnakeMcts`'s search compiled, for the whole
+    time limit (or ``nodes`` iterations)."""
 
     description: str
-    iterations: int | None
     width: int = 8
     root_width: int = 24
     tries: int = 3
-    turns: int | None = 3  # playout turns before the evaluation ranks the players
+    turns: int = 3
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        if limit.time is not None:  # leave room for the turn's scoring and the answer
+        started = time.perf_counter()  # the root's evaluation counts against the time
+        if limit.time is not None:  # leave room for the answer
             limit = Limit(time=TIME_SHARE * limit.time, nodes=limit.nodes)
-        bounds = (Limit(nodes=self.iterations) if self.iterations else Limit()).capped(limit)
-        if bounds.time is None and bounds.nodes is None:
-            bounds = Limit(time=TIME_SHARE)
-        return self.search(pit(state), rng.getrandbits(64)).run(bounds)
+        if limit.time is None and limit.nodes is None:
+            limit = Limit(time=TIME_SHARE)
+        return self.search(pit(state), rng.getrandbits(64)).run(limit, started=started)
 
-    def search(self, state: SnakePitState, seed: int) -> SnakeMcts:
+    def search(self, state: SnakePitState, seed: int) -> CompiledMcts:
         """A fresh search tree of this level's shape from ``state``."""
-        return SnakeMcts(
+        return CompiledMcts(
             state,
             seed=seed,
             width=self.width,
@@ -199,40 +192,18 @@ class MctsLevel:
         )
 
 
-@dataclass(frozen=True)
-class ParanoidLevel:
-    """:class:`.paranoid.ParanoidSearch` deepened for the whole time limit (or ``nodes``
-    evaluations, or ``depth`` plies)."""
-
-    description: str
-    beam: int = 8
-    root_width: int = 24
-
-    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        started = time.perf_counter()  # the root's evaluation counts against the time
-        if limit.time is not None:  # leave room for the answer
-            limit = Limit(time=TIME_SHARE * limit.time, nodes=limit.nodes, depth=limit.depth)
-        if not limit.bounded:
-            limit = Limit(time=TIME_SHARE)
-        return self.search(pit(state)).run(limit, started=started)
-
-    def search(self, state: SnakePitState) -> ParanoidSearch:
-        """A fresh search of this level's shape from ``state``."""
-        return ParanoidSearch(state, beam=self.beam, root_width=self.root_width)
-
-
 def analyse(
     state: State,
     limit: Limit,
     stop: threading.Event | None,
     on_info: Callable[[PlayResult], None] | None,
 ) -> PlayResult:
-    """Full-strength analysis: the top level's paranoid search for the time or evaluations
+    """Full-strength analysis: the top level's compiled MCTS for the time or iterations
     given (or until ``stop``)."""
     check_analysis_limit(limit, stop, "snake-pit")
     top = LADDER.levels[LADDER.top]
-    assert isinstance(top, ParanoidLevel)
-    return top.search(pit(state)).run(limit, stop=stop, on_info=on_info)
+    assert isinstance(top, CompiledMctsLevel)
+    return top.search(pit(state), 0).run(limit, stop=stop, on_info=on_info)
 
 
 def warm_up() -> None:
@@ -246,8 +217,6 @@ def warm_up() -> None:
     for level in LADDER.levels.values():
         level.play(state, Limit(nodes=4), random.Random(0))
     state.playout(random.Random(0))
-    top = LADDER.levels[LADDER.top]
-    top.play(state, Limit(nodes=2_000, depth=3), random.Random(0))  # the deep passes
 
 
 KERNELS = KernelLoad(warm_up, "Snake Pit kernels")
@@ -257,8 +226,7 @@ LADDER = Ladder(
         2: GreedyLevel("novice: the best-looking turn, often misjudged", noise=3.0),
         3: GreedyLevel("casual: the turn that leaves it the most room against the others"),
         4: BestReplyLevel("club: best-reply search, the opponents' worst answer considered"),
-        5: MctsLevel("strong: Monte-Carlo search (max^n) for the whole time limit", None),
-        6: ParanoidLevel("expert: paranoid alpha-beta on the room evaluation, deepened"),
+        5: CompiledMctsLevel("strong: Monte-Carlo search (max^n) for the whole time limit"),
     },
     analyse,
     kernels=KERNELS,

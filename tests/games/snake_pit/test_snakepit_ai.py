@@ -45,16 +45,15 @@ def positions() -> list[SnakePitState]:
     return [*found, state] if not state.is_over() else found
 
 
-def test_the_ladder_has_six_levels_with_descriptions() -> None:
+def test_the_ladder_has_five_levels_with_descriptions() -> None:
     ladder = GAME.ai_ladder()
-    assert isinstance(ladder, Ladder) and ladder.top == 6
+    assert isinstance(ladder, Ladder) and ladder.top == 5
     described = levels_for(GAME)
-    assert sorted(described) == [1, 2, 3, 4, 5, 6]
+    assert sorted(described) == [1, 2, 3, 4, 5]
     assert "best-reply" in described[4] and "max^n" in described[5]
-    assert "paranoid" in described[6]
 
 
-@pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_every_level_answers_a_legal_turn_and_leaves_the_position(level: int) -> None:
     for state in positions():
         fen, stack = state.fen(), state.move_stack
@@ -91,7 +90,7 @@ def winning_positions() -> list[tuple[SnakePitState, set]]:
     return found
 
 
-@pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_a_win_in_one_is_taken(level: int, winning_positions) -> None:
     for state, wins in winning_positions:
         assert play(state, level, FAST, seed=1).move in wins
@@ -143,11 +142,10 @@ def test_greedy_and_best_reply_prefer_turns_that_keep_room() -> None:
     assert ai.best_turns(state, 5)[0] == moves[int(np.argmax(scores))]
 
 
-def test_analysis_needs_a_bound_and_reports_its_evaluations() -> None:
+def test_mcts_analysis_needs_a_bound_and_reports_iterations() -> None:
     state = random_state(6, 4)
-    result = analyse(state, Limit(nodes=3_000))
-    assert result.move in state.legal_moves() and result.depth >= 2
-    assert result.nodes == result.info["evaluations"] >= 3_000
+    result = analyse(state, Limit(nodes=30))
+    assert result.move in state.legal_moves() and result.info["iterations"] == 30
     with pytest.raises(GameError):
         ai.analyse(state, Limit(depth=2), None, None)
 
