@@ -167,8 +167,8 @@ class CompiledMctsLevel:
     time limit (or ``nodes`` iterations)."""
 
     description: str
-    width: int = 8
-    root_width: int = 24
+    width: int = 16  # wider than the Python search's 8 and 24: measured better compiled
+    root_width: int = 40
     tries: int = 3
     turns: int = 3
 
