@@ -33,7 +33,7 @@ import numpy as np
 from slimetrail.ai.levels import Ladder, RandomLevel
 from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.loading import KernelLoad
-from slimetrail.ai.mcts import MCTS, Node
+from slimetrail.ai.mcts import EXPLORATION, MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.snakepit import kernel
 from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive
@@ -171,6 +171,7 @@ class CompiledMctsLevel:
     root_width: int = 40
     tries: int = 3
     turns: int = 3
+    exploration: float = EXPLORATION
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
@@ -189,6 +190,7 @@ class CompiledMctsLevel:
             root_width=self.root_width,
             tries=self.tries,
             turns=self.turns,
+            exploration=self.exploration,
         )
 
 

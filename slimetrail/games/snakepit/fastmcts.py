@@ -186,13 +186,14 @@ class CompiledMcts:
         root_width: int,
         tries: int,
         turns: int,
+        exploration: float = EXPLORATION,
         capacity: int = 400_000,
     ) -> None:
         if not state.to_move:
             raise GameError("the game is over: there is nothing to search")
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
-        self.params = np.array([width, tries, turns, EXPLORATION], np.float64)
+        self.params = np.array([width, tries, turns, exploration], np.float64)
         self.moves = np.full((capacity, 3, 2), -1, np.int64)
         self.players = np.full(capacity, UNKNOWN, np.int64)
         self.firsts = np.full(capacity, -1, np.int64)
