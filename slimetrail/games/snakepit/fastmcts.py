@@ -187,20 +187,22 @@ class CompiledMcts:
         tries: int,
         turns: int,
         exploration: float = EXPLORATION,
-        capacity: int = 400_000,
+        capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
             raise GameError("the game is over: there is nothing to search")
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
         self.params = np.array([width, tries, turns, exploration], np.float64)
-        self.moves = np.full((capacity, 3, 2), -1, np.int64)
-        self.players = np.full(capacity, UNKNOWN, np.int64)
-        self.firsts = np.full(capacity, -1, np.int64)
-        self.counts = np.zeros(capacity, np.int64)
-        self.tried = np.zeros(capacity, np.int64)
-        self.visits = np.zeros(capacity, np.int64)
-        self.sums = np.zeros((capacity, 4), np.float64)
+        # Uninitialised: a node's fields are written when it is created, so the memory of
+        # the nodes a short search never reaches is never touched.
+        self.moves = np.empty((capacity, 3, 2), np.int64)
+        self.players = np.empty(capacity, np.int64)
+        self.firsts = np.empty(capacity, np.int64)
+        self.counts = np.empty(capacity, np.int64)
+        self.tried = np.empty(capacity, np.int64)
+        self.visits = np.empty(capacity, np.int64)
+        self.sums = np.empty((capacity, 4), np.float64)
         self.meta = np.zeros(1, np.int64)
         self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
         self.iterations = 0
@@ -218,9 +220,12 @@ class CompiledMcts:
             chosen,
             scores,
         )
-        self.players[0] = state.to_move
-        self.firsts[0], self.counts[0] = 1, n
+        self.players[0], self.visits[0], self.sums[0] = state.to_move, 0, 0.0
+        self.firsts[0], self.counts[0], self.tried[0] = 1, n, 0
+        self.moves[1 : 1 + n] = -1
         self.moves[1 : 1 + n, : state.k] = chosen[:n, : state.k]
+        self.players[1 : 1 + n], self.firsts[1 : 1 + n] = UNKNOWN, -1
+        self.visits[1 : 1 + n], self.sums[1 : 1 + n] = 0, 0.0
         self.meta[0] = 1 + n
         self.winning = n > 0 and scores[0] >= kernel.WIN  # a turn that ends the game, won
 
