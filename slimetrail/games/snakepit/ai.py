@@ -16,7 +16,7 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
   by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
   compiled playout turns (each the best of three random turns by exits), after which the
   evaluation ranks the players -- the outcome the position promises.  The top level
-  plays it compiled (:mod:`.fastmcts`, :class:`CompiledMctsLevel`), some ten times more
+  plays it compiled (:mod:`.fastmcts`, :class:`CompiledMctsLevel`), some 35 times more
   iterations a move; this Python one is its readable reference.
 """
 
