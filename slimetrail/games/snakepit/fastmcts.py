@@ -1,0 +1,318 @@
+"""Snake Pit's top level: the max^n MCTS of :class:`.ai.SnakeMcts`, the whole search compiled.
+
+The same tree as the Python one (:class:`.ai.SnakeMcts` on :mod:`slimetrail.ai.mcts`, its
+readable reference): the root offers its ``root_width`` best turns by the evaluation, every
+other node its ``width`` best by the snakes' exits (:func:`.kernel.quick_best_turns`), tried
+best first, then chosen by UCB1 on the mover's own mean return (max^n); a leaf is valued by
+:func:`.kernel.rollout` (``turns`` playout turns, each the best of ``tries`` random turns by
+exits) after which the players still in are ranked by the evaluation: returns 1, 0.5 and 0
+by place, the players out placed by the order they went out.  In numba the search runs tens
+of times more iterations in a move than in Python.
+
+The tree is a set of arrays; a node's children are contiguous, created together when the
+node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
+at the deadline.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+
+import numba as nb
+import numpy as np
+
+from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.search import EVAL_SCALE
+from slimetrail.core.game import GameError, Move
+from slimetrail.games.snakepit import kernel
+from slimetrail.games.snakepit.game import SnakePitState
+
+EXPLORATION = 1.0  # as slimetrail.ai.mcts, for returns in [0, 1]
+UNKNOWN = -1  # a node's player before its position is first reached
+USED, ALLOWED = 0, 1  # the budget array: iterations run, the most allowed (-1: stop now)
+
+
+@nb.njit(cache=True)
+def leaf_returns(out, n_out, values, returns):
+    """``returns[p]`` by place: the players still in ranked by ``values`` (ties to the lower
+    player number), then the players out, the last to go out first."""
+    returns[:] = 0.0
+    gone = np.zeros(4, np.bool_)
+    for i in range(n_out):
+        gone[out[i]] = True
+    if n_out == 2:
+        returns[out[1]] = 0.5
+    for p in range(1, 4):
+        if gone[p]:
+            continue
+        above = 0
+        for q in range(1, 4):
+            if (
+                q != p
+                and not gone[q]
+                and (values[q] > values[p] or (values[q] == values[p] and q < p))
+            ):
+                above += 1
+        returns[p] = (2 - above) / 2
+
+
+@nb.njit(cache=True, nogil=True)
+def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, budget):
+    """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
+    run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
+    the nodes in use; ``params`` = (width, tries, turns, exploration)."""
+    moves, players, firsts, counts, tried, visits, sums = tree
+    width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
+    exploration = params[3]
+    capacity = players.shape[0]
+    path = np.empty(kernel.MAX_PLIES + 2, np.int64)
+    chosen = np.empty((width, 3, 2), np.int64)
+    values = np.zeros(4, np.float64)
+    returns = np.zeros(4, np.float64)
+    while budget[USED] < budget[ALLOWED]:
+        h = heads.copy()
+        e = empty.copy()
+        o = out.copy()
+        no, mv, kk = n_out, mover, k
+        node, depth = 0, 0
+        path[0] = 0
+        while True:
+            if mv == 0:  # a finished game
+                leaf_returns(o, no, values, returns)
+                break
+            if firsts[node] < 0:
+                if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
+                    seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
+                    no = kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, turns, values)
+                    leaf_returns(o, no, values, returns)
+                    break
+                m = kernel.quick_best_turns(h, e, mv, kk, nbr, width, chosen)
+                first = meta[0]
+                meta[0] += m
+                firsts[node], counts[node], tried[node] = first, m, 0
+                for i in range(m):
+                    c = first + i
+                    moves[c] = chosen[i]
+                    moves[c, kk:] = -1  # the steps a turn of kk leaves unused
+                    players[c], firsts[c], visits[c] = UNKNOWN, -1, 0
+                    sums[c] = 0.0
+            if tried[node] < counts[node]:  # the next untried turn, best first
+                child = firsts[node] + tried[node]
+                tried[node] += 1
+                expanding = True
+            else:  # UCB1 on the mover's own mean return
+                log_n = math.log(visits[node])
+                child, best = -1, -1.0
+                for c in range(firsts[node], firsts[node] + counts[node]):
+                    score = sums[c, mv] / visits[c] + exploration * math.sqrt(log_n / visits[c])
+                    if score > best:
+                        child, best = c, score
+                expanding = False
+            kernel.apply_turn(h, e, mv, moves, child, kk)
+            kk = min(kk + 1, 3)
+            mv, no = kernel.advance(h, e, mv, kk, o, no, nbr)
+            players[child] = mv
+            depth += 1
+            path[depth] = child
+            node = child
+            if expanding:
+                if mv == 0:
+                    leaf_returns(o, no, values, returns)
+                else:
+                    seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
+                    no = kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, turns, values)
+                    leaf_returns(o, no, values, returns)
+                break
+        for i in range(depth + 1):
+            n = path[i]
+            visits[n] += 1
+            for p in range(1, 4):
+                sums[n, p] += returns[p]
+        budget[USED] += 1
+
+
+class Watcher:
+    """A thread that sets ``budget[ALLOWED]`` to -1 at ``started + seconds`` or when ``stop``
+    is set, so that a compiled search running without the GIL stops at its next check."""
+
+    def __init__(
+        self,
+        budget: np.ndarray,
+        seconds: float | None,
+        started: float,
+        stop: threading.Event | None,
+    ) -> None:
+        self.budget = budget
+        self.deadline = None if seconds is None else started + seconds
+        self.stop = stop
+        self.finished = threading.Event()
+        self.thread = threading.Thread(target=self.watch, daemon=True)
+        self.thread.start()
+
+    def watch(self) -> None:
+        while True:
+            left = None if self.deadline is None else self.deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                break
+            wait = left if self.stop is None else min(left or 0.005, 0.005)
+            if self.finished.wait(wait) or (self.stop is not None and self.stop.is_set()):
+                break
+        self.budget[ALLOWED] = -1  # the search in flight stops at its next check
+
+    def done(self) -> None:
+        """The search is over: end the thread."""
+        self.finished.set()
+        self.thread.join()
+
+
+def alive(state: SnakePitState) -> np.ndarray:
+    """``alive[p]``: whether player ``p`` is still in the game (index 0 unused)."""
+    return np.array([False] + [p not in state.out for p in (1, 2, 3)])
+
+
+class CompiledMcts:
+    """One compiled search tree from ``state`` (not changed); :meth:`run` may be called again
+    to search further on the same tree."""
+
+    def __init__(
+        self,
+        state: SnakePitState,
+        *,
+        seed: int,
+        width: int,
+        root_width: int,
+        tries: int,
+        turns: int,
+        exploration: float = EXPLORATION,
+        capacity: int = 1_000_000,
+    ) -> None:
+        if not state.to_move:
+            raise GameError("the game is over: there is nothing to search")
+        self.state = state
+        self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
+        self.params = np.array([width, tries, turns, exploration], np.float64)
+        # Uninitialised: a node's fields are written when it is created, so the memory of
+        # the nodes a short search never reaches is never touched.
+        self.moves = np.empty((capacity, 3, 2), np.int64)
+        self.players = np.empty(capacity, np.int64)
+        self.firsts = np.empty(capacity, np.int64)
+        self.counts = np.empty(capacity, np.int64)
+        self.tried = np.empty(capacity, np.int64)
+        self.visits = np.empty(capacity, np.int64)
+        self.sums = np.empty((capacity, 4), np.float64)
+        self.meta = np.zeros(1, np.int64)
+        self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
+        self.iterations = 0
+        # The root: its best turns by the full evaluation, best first.
+        chosen = np.empty((root_width, 3, 2), np.int64)
+        scores = np.empty(root_width, np.float64)
+        n = kernel.best_turns(
+            self.heads,
+            self.empty,
+            alive(state),
+            state.to_move,
+            state.k,
+            kernel.NBR,
+            root_width,
+            chosen,
+            scores,
+        )
+        self.players[0], self.visits[0], self.sums[0] = state.to_move, 0, 0.0
+        self.firsts[0], self.counts[0], self.tried[0] = 1, n, 0
+        self.moves[1 : 1 + n] = -1
+        self.moves[1 : 1 + n, : state.k] = chosen[:n, : state.k]
+        self.players[1 : 1 + n], self.firsts[1 : 1 + n] = UNKNOWN, -1
+        self.visits[1 : 1 + n], self.sums[1 : 1 + n] = 0, 0.0
+        self.meta[0] = 1 + n
+        self.winning = n > 0 and scores[0] >= kernel.WIN  # a turn that ends the game, won
+
+    def tree(self) -> tuple[np.ndarray, ...]:
+        return (
+            self.moves,
+            self.players,
+            self.firsts,
+            self.counts,
+            self.tried,
+            self.visits,
+            self.sums,
+        )
+
+    def run(
+        self,
+        limit: Limit,
+        *,
+        stop: threading.Event | None = None,
+        on_info: Callable[[PlayResult], None] | None = None,
+        started: float | None = None,
+    ) -> PlayResult:
+        """Iterate until ``limit`` (``time`` from ``started``, by default now; ``nodes`` =
+        iterations) or ``stop``; at once when the root has a winning turn."""
+        if started is None:
+            started = time.perf_counter()
+        budget = np.zeros(2, np.int64)
+        budget[USED] = self.iterations
+        unbounded = np.iinfo(np.int64).max
+        budget[ALLOWED] = unbounded if limit.nodes is None else self.iterations + limit.nodes
+        if not self.winning and self.counts[0] > 1:
+            watcher = Watcher(budget, limit.time, started, stop)
+            try:
+                search(
+                    self.heads,
+                    self.empty,
+                    self.state.to_move,
+                    self.state.k,
+                    self.out,
+                    len(self.state.out),
+                    kernel.NBR,
+                    self.tree(),
+                    self.meta,
+                    self.rng,
+                    self.params,
+                    budget,
+                )
+            finally:
+                watcher.done()
+            self.iterations = int(budget[USED])
+        result = self.result(time.perf_counter() - started)
+        if on_info is not None:
+            on_info(result)
+        return result
+
+    def turn(self, node: int) -> Move:
+        return tuple((int(a), int(b)) for a, b in self.moves[node] if a >= 0)
+
+    def result(self, seconds: float) -> PlayResult:
+        first, count = int(self.firsts[0]), int(self.counts[0])
+        children = range(first, first + count)
+        if self.winning:
+            best = first
+        else:  # the most visited, the better mean among equals
+            me = self.state.to_move
+            best = max(
+                children,
+                key=lambda c: (self.visits[c], self.sums[c, me] / max(self.visits[c], 1)),
+            )
+        me = self.state.to_move
+        value = 1.0 if self.winning else self.sums[best, me] / max(self.visits[best], 1)
+        pv = [self.turn(best)]
+        node = best
+        while self.firsts[node] >= 0 and self.tried[node]:
+            lo = int(self.firsts[node])
+            node = max(range(lo, lo + int(self.counts[node])), key=lambda c: self.visits[c])
+            if not self.visits[node]:
+                break
+            pv.append(self.turn(node))
+        return PlayResult(
+            pv[0],
+            score=round((2 * value - 1) * EVAL_SCALE),
+            value=float(value),
+            proven="win" if self.winning else None,
+            pv=pv,
+            nodes=self.iterations,
+            depth=len(pv),
+            seconds=seconds,
+            info={"iterations": self.iterations, "visits": int(self.visits[best])},
+        )

@@ -1,0 +1,133 @@
+"""The compiled max^n MCTS against its readable reference (ai.SnakeMcts on the generic MCTS):
+the same root and node turns, the same returns for a leaf, a tree whose visits add up, and
+the time, iteration and stop bounds."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from slimetrail.ai import Limit
+from slimetrail.core.game import GameError, Outcome
+from slimetrail.games.snakepit import ai, fastmcts
+from slimetrail.games.snakepit.ai import KERNELS
+from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
+
+GAME = SnakePitGame()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def loaded_kernels() -> None:
+    KERNELS.run()
+
+
+def random_state(seed: int, plies: int) -> SnakePitState:
+    rng = random.Random(seed)
+    state = GAME.new_state()
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state.push(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_leaf_returns_are_the_outcome_ranking_of_the_python_playout() -> None:
+    """What ``SnakePitState.playout`` builds: the players in ranked by value (ties by
+    number), then the players out, the last to go out first."""
+    for n_out, values in itertools.product((0, 1, 2), ([0, 3.0, 1.0, 2.0], [0, 2.0, 2.0, 1.0])):
+        for out in itertools.permutations((1, 2, 3), n_out):
+            left = sorted((p for p in (1, 2, 3) if p not in out), key=lambda p: -values[p])
+            expected = Outcome.ranking([*left, *reversed(out)]).returns()
+            returns = np.zeros(4)
+            gone = np.zeros(2, np.int64)
+            gone[:n_out] = out
+            fastmcts.leaf_returns(gone, n_out, np.array(values), returns)
+            assert tuple(returns[1:]) == expected, (out, values)
+
+
+@pytest.mark.parametrize("plies", [0, 3, 12])
+def test_the_tree_offers_the_reference_turns_and_its_visits_add_up(plies: int) -> None:
+    state = random_state(plies, plies)
+    search = fastmcts.CompiledMcts(state, seed=1, width=4, root_width=6, tries=3, turns=2)
+    reference = ai.SnakeMcts(state, seed=1, width=4, root_width=6, tries=3, turns=2)
+    root = [search.turn(c) for c in range(1, 1 + int(search.counts[0]))]
+    assert root == reference.root.untried[::-1]  # best first
+    result = search.run(Limit(nodes=300))
+    assert result.nodes == search.iterations == 300 and result.move in state.legal_moves()
+    first, count = int(search.firsts[0]), int(search.counts[0])
+    assert sum(search.visits[first : first + count]) == search.visits[0] == 300
+    # A node below the root: the reference's turns by the snakes' exits, in order.
+    child = max(range(first, first + count), key=lambda c: search.visits[c])
+    if search.players[child] > 0 and search.firsts[child] >= 0:
+        after = state.copy()
+        after.push(search.turn(child))
+        lo, m = int(search.firsts[child]), int(search.counts[child])
+        assert [search.turn(c) for c in range(lo, lo + m)] == ai.quick_turns(after, 4)
+    # Every node's mean return per player is in [0, 1] and the three add up to 1.5.
+    used = int(search.meta[0])
+    seen = search.visits[1:used] > 0
+    totals = search.sums[1:used][seen].sum(axis=1) / search.visits[1:used][seen]
+    assert np.allclose(totals, 1.5)
+
+
+def test_an_iteration_bound_is_deterministic_for_a_seed() -> None:
+    state = random_state(4, 8)
+    level = ai.CompiledMctsLevel("test")
+    first = level.play(state, Limit(nodes=500), random.Random(3))
+    again = level.play(state, Limit(nodes=500), random.Random(3))
+    assert (first.move, first.info) == (again.move, again.info)
+    assert first.pv[0] == first.move and len(first.pv) >= 2
+
+
+def test_the_time_limit_and_a_stop_event_end_the_search() -> None:
+    state = random_state(5, 6)
+    times = []
+    for _ in range(2):  # the faster of two, within 1.5x: a loaded machine delays the watcher
+        started = time.perf_counter()
+        search = fastmcts.CompiledMcts(state, seed=2, width=8, root_width=24, tries=3, turns=3)
+        result = search.run(Limit(time=0.3), started=started)
+        times.append(time.perf_counter() - started)
+        assert result.move in state.legal_moves() and result.nodes > 0
+    assert min(times) <= 0.45, times
+    stop = threading.Event()
+    threading.Timer(0.1, stop.set).start()
+    search = fastmcts.CompiledMcts(state, seed=2, width=8, root_width=24, tries=3, turns=3)
+    reports = []
+    started = time.perf_counter()
+    result = search.run(Limit(), stop=stop, on_info=reports.append)
+    assert time.perf_counter() - started < 0.5 and reports == [result]
+
+
+def test_a_winning_turn_is_played_without_searching() -> None:
+    for seed in range(40):
+        state = GAME.new_state()
+        rng = random.Random(seed)
+        while not state.is_over():
+            wins = []
+            for move in state.legal_moves():
+                state.push(move)
+                outcome = state.outcome()
+                state.pop()
+                if outcome is not None and outcome.winner == state.to_move:
+                    wins.append(move)
+            if wins and len(wins) < len(state.legal_moves()):
+                search = fastmcts.CompiledMcts(
+                    state, seed=1, width=8, root_width=24, tries=3, turns=3
+                )
+                result = search.run(Limit(nodes=100))
+                assert result.move in wins and result.proven == "win" and result.nodes == 0
+                return
+            state.push(rng.choice(state.legal_moves()))
+    pytest.fail("no random game offered a win in one")
+
+
+def test_a_finished_game_cannot_be_searched() -> None:
+    state = random_state(6, 200)
+    assert state.is_over()
+    with pytest.raises(GameError, match="over"):
+        fastmcts.CompiledMcts(state, seed=1, width=4, root_width=4, tries=3, turns=3)
