@@ -75,7 +75,6 @@ class GameReport:
     top_with_iterations: int = 0
     top_worst: float = 0.0
     top_reports: list[str] = field(default_factory=list)
-    record: list[str] = field(default_factory=list)  # printed for a game we did not win
 
 
 # -- one game -----------------------------------------------------------------------------
@@ -141,7 +140,6 @@ def play_one(match: Match, number: int) -> GameReport:
             report.baseline_playouts += playouts
             report.baseline_seconds += spent
             report.baseline_worst = max(report.baseline_worst, spent / match.seconds)
-        report.record.append(state.move_str(move))
         state.push(move)
     outcome = state.outcome()
     assert outcome is not None
@@ -165,15 +163,12 @@ def game_line(match: Match, report: GameReport) -> str:
     seats = "+".join(game.player_names[p - 1] for p in report.top_seats)
     opening = " ".join(report.opening) or "-"
     mean_playouts = report.baseline_playouts / max(report.baseline_moves, 1)
-    line = (
+    return (
         f"game {report.number + 1:3d}: top as {seats:<11} opening {opening:<8} "
         f"result {report.result:<9} top score {report.top_score:.2f}  {report.plies:3d} plies  "
         f"baseline {mean_playouts:,.0f} playouts/move  worst time top "
         f"{report.top_worst:.2f}x baseline {report.baseline_worst:.2f}x"
     )
-    if not report.top_won:
-        line += f"\n    record: {' '.join(report.record)}"  # to replay the game our level lost
-    return line
 
 
 def summary(match: Match, reports: list[GameReport]) -> list[str]:

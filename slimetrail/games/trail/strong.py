@@ -4,8 +4,7 @@ On these boards the exact solver rarely answers from the start.  Once the snail'
 fits its one-word kernel (64 cells), a share of the time goes to an exact solve first.  Then
 a short compiled alpha-beta (:mod:`.search_kernel`) looks for a forced win (a mate, or under
 Taylor's rules the cut-off of the opponent's goal); without one, the rest of the move goes to
-the compiled MCTS-Solver (:mod:`.mcts_kernel`: the exact solver at its small leaves, its tree
-kept between moves), whose playouts judge the open positions where
+the compiled MCTS-Solver (:mod:`.mcts_kernel`), whose playouts judge the open positions where
 the goal-distance evaluation is blind (against plain UCT on 11x11 and under Taylor's rules the
 alpha-beta alone lost 15-40% of its games); on hex boards under Rastros rules the alpha-beta
 keeps the whole move, as it measured stronger there.  A proven win is played as proven.
