@@ -18,23 +18,14 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-# The server helpers are test machinery (tests/liveserver.py), as for scripts/screenshot.py.
+# The server helpers are test machinery (tests/liveserver.py), started as screenshot.py does.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from liveserver import CHROMIUM, CHROMIUM_ARGS, LiveServer, free_port
+from liveserver import CHROMIUM, CHROMIUM_ARGS
+from screenshot import start_server
 
 from slimetrail.core.registry import GAMES, get_game
 
 SIZES = [(1280, 800), (390, 844)]
-
-
-def start_server(folder: Path) -> LiveServer:
-    db_url = f"sqlite:///{folder / 'shots.db'}"
-    server = LiveServer(free_port(), db_url, folder / "serve.log", ("--workers", "1"))
-    try:
-        server.start()
-    except RuntimeError as error:
-        sys.exit(str(error))
-    return server
 
 
 def game_with_moves(base: str, game: str, moves: int) -> str:
