@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from trail_endgames import playout_until
 
 from research.trail.dfpn import prove
 from slimetrail.core.game import GameError, SolveTimeout
 from slimetrail.core.registry import get_game
-from slimetrail.games.trail.solver import reachable, solve
+from slimetrail.games.trail.solver import solve
 from slimetrail.games.trail.solver.reference import reference_solve
 
 CONFIGS = [
@@ -23,23 +24,13 @@ CONFIGS = [
 ]
 
 
-def random_position(game, rng: random.Random, cells: int):
-    """A position of random play whose snail reaches at most ``cells`` cells (or ``None``)."""
-    state = game.new_state()
-    while state.outcome() is None:
-        if reachable(game, state.free, state.snail).bit_count() <= cells:
-            return state
-        state.push(rng.choice(state.legal_moves()))
-    return None
-
-
 @pytest.mark.parametrize(("game_id", "size", "rules"), CONFIGS)
 def test_dfpn_agrees_with_the_reference_solver(game_id, size, rules):
     game = get_game(game_id, size=size, rules=rules)
     rng = random.Random(f"dfpn {game_id} {size} {rules}")
     checked = {"win": 0, "loss": 0}
     while sum(checked.values()) < 60:
-        state = random_position(game, rng, rng.randrange(3, 17))
+        state = playout_until(game, rng, rng.randrange(3, 17))
         if state is None:
             continue
         fen = state.fen()

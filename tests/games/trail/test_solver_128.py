@@ -13,6 +13,7 @@ import random
 
 import numpy as np
 import pytest
+from trail_endgames import playout_until
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail import solver
@@ -24,7 +25,6 @@ from slimetrail.games.trail.solver import (
     ckernel,
     goal_move_score,
     kernel_params,
-    reachable,
     result_from_scores,
     solve,
 )
@@ -44,12 +44,9 @@ BOARDS = [
 def endgame(game, rng: random.Random, limit: int):
     """A position of a random playout from the start, the first whose region (the cells the
     snail can still reach) has at most ``limit`` cells; the game is not over."""
-    while True:
-        state = game.new_state()
-        while state.outcome() is None:
-            if reachable(game, state.free, state.snail).bit_count() <= limit:
-                return state
-            state.push(rng.choice(state.legal_moves()))
+    while (state := playout_until(game, rng, limit)) is None:
+        pass
+    return state
 
 
 def two_word_solve(state, distance: bool, shortcuts: bool, rng: random.Random):

@@ -13,6 +13,7 @@ from array import array
 
 import numpy as np
 import pytest
+from trail_endgames import playout_until
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail import solver
@@ -26,7 +27,6 @@ from slimetrail.games.trail.solver import (
     goal_move_score,
     kernel_params,
     new_stats,
-    reachable,
     solve,
     wide,
 )
@@ -40,17 +40,6 @@ CONFIGS = [
     ("slimetrail-hex", "10", "rastros"),
     ("slimetrail-hex", "6", "taylor"),
 ]
-
-
-def playout_until(game, rng: random.Random, cells: int):
-    """A random playout's first position whose region has at most ``cells`` cells (not over),
-    or ``None`` if the game ended first."""
-    state = game.new_state()
-    while state.outcome() is None:
-        if reachable(game, state.free, state.snail).bit_count() <= cells:
-            return state
-        state.push(rng.choice(state.legal_moves()))
-    return None
 
 
 @pytest.mark.parametrize(("game_id", "size", "rules"), CONFIGS)
