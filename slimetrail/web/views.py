@@ -51,6 +51,24 @@ def renamed_by_last_move(live: Live) -> list[dict[str, Any]]:
     ]
 
 
+def move_colours(live: Live) -> list[str]:
+    """The colour each move was played in: a later swap changes its player's colour, not the
+    move's.  Only an action (swap, pass) can rename players, so the moves from the first
+    action on are taken back on a copy to read the colours their movers wore; the moves
+    before it were played in the colours of the position before it."""
+    first = next(
+        (i for i, move in enumerate(live.moves) if move in live.game.turn.actions), live.ply
+    )
+    state = live.state.copy() if first < live.ply else live.state
+    played = [""] * live.ply
+    for i in range(live.ply - 1, first - 1, -1):
+        state.pop()
+        played[i] = render.PALETTE[state.colours()[live.movers[i] - 1]]
+    colours = state.colours()
+    played[:first] = [render.PALETTE[colours[player - 1]] for player in live.movers[:first]]
+    return played
+
+
 def player_names(state: State) -> list[str]:
     """Every player's name in ``state`` (a swap renames the players after their colours)."""
     return [state.player_name(p) for p in range(1, state.game.num_players + 1)]
@@ -111,6 +129,7 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         "actions": list(game.turn.actions),
         "moves": list(live.moves),
         "movers": list(live.movers),
+        "move_colours": move_colours(live),
         "ply": live.ply,
         "to_move": state.to_move,
         "steps": None if outcome is not None else steps_to_go(game, view, 0),

@@ -851,3 +851,17 @@ def test_the_pool_recovers_when_a_worker_dies() -> None:
             pool.shutdown()
 
     assert asyncio.run(scenario()) == 5
+
+
+def test_each_move_keeps_the_colour_it_was_played_in_after_a_swap(client: TestClient) -> None:
+    match = client.post("/api/matches", json={"game": "slither", "opponent": "hotseat"}).json()
+    seat = match["links"]["1"].split("seat=")[1]
+    for ply, text in enumerate(["c3", "swap", "b2"]):
+        body = {"seat": seat, "move": text, "ply": ply}
+        assert client.post(f"/api/matches/{match['id']}/move", json=body).status_code == 200
+    shown = client.get(f"/api/matches/{match['id']}").json()
+    black, white = render.PALETTE["black"], render.PALETTE["white"]
+    # c3 was Black's stone (player 1's then), the swap and b2 White's (b2 is player 1's now).
+    assert shown["movers"] == [1, 2, 1]
+    assert shown["move_colours"] == [black, white, white]
+    assert [p["colour"] for p in shown["players"]] == [white, black]

@@ -573,7 +573,10 @@ function renderMoveList() {
       button.type = "button";
       const mover = match.movers[j];
       button.className = `mv p${mover}`;
-      button.style.setProperty("--colour", match.players[mover - 1].colour);
+      // The colour the move was played in (a swap later changes the player's, not the move's).
+      button.style.setProperty("--colour", match.move_colours[j]);
+      // White's bar on the white panel is drawn as an outline (two dark lines).
+      if (lightColour(match.move_colours[j])) button.classList.add("pale");
       button.textContent = match.moves[j];
       button.dataset.ply = String(j + 1);
       button.title = `${playerName(match, mover)}: ${match.moves[j]}`;
@@ -715,7 +718,10 @@ function setMatch(match) {
     animateMove(before);
   }
   if (first || changed) initialFocus();
-  if (first) centreBoard();
+  if (first) {
+    offerFit();
+    centreBoard();
+  }
   if (changed && !first) returnFocus();
   schedulePoll();
 }
@@ -736,6 +742,17 @@ function returnFocus() {
 function centreBoard() {
   const box = $("board");
   box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+}
+
+// The least width of a cell a finger can hit (px): the style sheet's, on a phone.
+const TAP_PX = 40;
+
+// "Fit board to screen" is offered only where tappable cells make the board wider than its box.
+function offerFit() {
+  const svg = $("board").querySelector("svg");
+  const units = svg ? parseFloat(getComputedStyle(svg).getPropertyValue("--board-units")) : 0;
+  const narrow = window.matchMedia("(max-width: 860px)").matches;
+  $("fit-board").hidden = !(narrow && units * TAP_PX > $("board").clientWidth + 1);
 }
 
 function initialFocus() {
@@ -861,7 +878,13 @@ async function goTo(ply) {
 
 // Each with an off switch under the move list, remembered in localStorage.
 // "names": every cell's name on the board (off by default: the edges carry the coordinates).
-const SETTINGS = { sound: "slimetrail.sound", animation: "slimetrail.animation", names: "slimetrail.names" };
+// "fit": the whole board on a phone's screen (off: cells big enough to tap, the board scrolls).
+const SETTINGS = {
+  sound: "slimetrail.sound",
+  animation: "slimetrail.animation",
+  names: "slimetrail.names",
+  fit: "slimetrail.fit",
+};
 
 function setting(name) {
   let stored = null;
@@ -872,7 +895,7 @@ function setting(name) {
   }
   if (stored !== null) return stored === "on";
   if (name === "animation") return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  return name !== "names";
+  return name !== "names" && name !== "fit";
 }
 
 function wireSettings() {
@@ -894,6 +917,10 @@ function wireSettings() {
 // A setting that changes the page at once; the others are read when they are needed.
 function applySetting(name) {
   if (name === "names") $("board").classList.toggle("show-names", enabled("names"));
+  if (name === "fit") {
+    $("board").classList.toggle("fit", enabled("fit"));
+    centreBoard();
+  }
 }
 
 function enabled(name) {
@@ -1137,6 +1164,7 @@ function wire() {
   });
   setupImport($("import-form"));
   wireSettings();
+  window.addEventListener("resize", offerFit);
 }
 
 wire();
