@@ -103,3 +103,59 @@ def test_a_remembered_setting_shows_every_cell_name(live_server, open_page) -> N
     assert len(shown_names(page)) == 81
     page.get_by_label("Cell names").uncheck()
     assert shown_names(page) == []
+
+
+def board_fits(page) -> bool:
+    """Whether the whole board (cells and the coordinates on its edges) is on the screen."""
+    return page.evaluate(
+        """() => {
+            const box = document.querySelector('#board svg').getBoundingClientRect();
+            return box.left >= 0 && box.right <= window.innerWidth;
+        }"""
+    )
+
+
+def least_cell(page) -> float:
+    return page.eval_on_selector_all(
+        "#board [data-cell] .cell-shape",
+        "shapes => Math.min(...shapes.map(s => s.getBoundingClientRect().width))",
+    )
+
+
+@pytest.mark.parametrize("game", ["snake-pit", "slime-moku"])
+def test_a_board_wider_than_a_phone_can_be_fitted_to_the_screen(
+    live_server, open_page, game
+) -> None:
+    page = open_page(f"{live_server}/new/{game}?opponent=hotseat", PHONE)
+    wait_loaded(page)
+    fit = page.get_by_label("Fit board to screen")
+    # Cells to tap by default: the board is wider than the screen and scrolls.
+    assert round(least_cell(page)) >= TAP and not board_fits(page)
+    assert fit.is_visible() and not fit.is_checked()
+    fit.check()
+    wait_frames(page)
+    assert board_fits(page)
+    # Remembered: the next game opens with the whole board on the screen, and a cell
+    # still takes its click.
+    page.goto(f"{live_server}/new/{game}?opponent=hotseat")
+    wait_loaded(page)
+    wait_frames(page)
+    assert fit.is_checked() and board_fits(page)
+    page.locator("#board [data-cell].legal").first.click()
+    # A snake chosen (Snake Pit's first click) or the move played (Slime-Moku's only one).
+    page.wait_for_function(
+        "document.querySelector('#board [data-cell].chosen')"
+        " || document.querySelectorAll('#move-list .mv').length > 0"
+    )
+    fit.uncheck()
+    wait_frames(page)
+    assert round(least_cell(page)) >= TAP and not board_fits(page)
+
+
+@pytest.mark.parametrize(("game", "size"), [("slimetrail", PHONE), ("snake-pit", (1280, 800))])
+def test_no_fit_switch_where_the_board_fits(live_server, open_page, game, size) -> None:
+    page = open_page(f"{live_server}/new/{game}?opponent=hotseat", size)
+    wait_loaded(page)
+    wait_frames(page)
+    assert board_fits(page)
+    assert page.locator("#fit-board").is_hidden()
