@@ -293,6 +293,7 @@ def _interactive_style() -> str:
 
 SIDES = ("top", "bottom", "left", "right")
 EDGE_WIDTH = 0.1  # of a side's bar, in units, just outside the cells
+EDGE_OUTLINE = 0.05  # a pale bar's dark outline, in units (2 px on a phone's 40 px cells)
 LABEL_GAP = 0.78  # from an end cell's centre to its row's label, in units along the row
 LABEL_REACH = (0.1, 0.17)  # half the extent of a label: x per character, and y
 CELL_NAME = re.compile(r"([a-z]+)(\d+)")
@@ -649,7 +650,8 @@ def board_svg(
                     height=height,
                     fill=colour(name),
                     stroke=PALETTE["stone-outline"],
-                    stroke_width=0.02,
+                    # A pale bar (White's) on the light page shows by its outline alone.
+                    stroke_width=EDGE_OUTLINE if _lightness(colour(name)) > 200 else 0.02,
                 )
             )
         out.append("</g>")

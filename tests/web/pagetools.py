@@ -80,3 +80,26 @@ def wait_frames(page) -> None:
     """Until the browser has drawn two more frames: layout, and anything it set off (a focus
     scrolling into view), has happened."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def luminance(rgb: str) -> float:
+    """WCAG relative luminance of a computed ``rgb(r, g, b)`` colour."""
+    channels = [int(part) / 255 for part in rgb[rgb.index("(") + 1 : -1].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG contrast ratio of two computed colours (3:1 for graphics and large text)."""
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+# A page script's function: the colour behind ``node`` (its first ancestor's with one).
+BEHIND = """function behind(node) {
+    for (let n = node.parentElement; n; n = n.parentElement) {
+        const colour = getComputedStyle(n).backgroundColor;
+        if (!/rgba\\(.*, 0\\)|transparent/.test(colour)) return colour;
+    }
+    return 'rgb(255, 255, 255)';
+}"""

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from fastapi.testclient import TestClient
+from pagetools import BEHIND, contrast
 
 from slimetrail.core.registry import get_game
 from slimetrail.render import PALETTE, state_svg
@@ -92,3 +93,45 @@ def test_a_board_that_declares_no_edges_has_no_bars() -> None:
     for game_id in ("slimetrail", "slime-moku", "snake-pit"):
         svg = state_svg(get_game(game_id).new_state())
         assert 'class="edge' not in svg
+
+
+# -- seen in a browser: every bar stands out from what is behind it -------------------------
+
+# What the browser draws for each bar: its fill and outline, the outline's width on the
+# screen (px) and the colour of the page behind the board (the first ancestor with one).
+BARS_SEEN = (
+    "() => { "
+    + BEHIND
+    + """ return [...document.querySelectorAll('svg rect.edge')].map(bar => {
+    const style = getComputedStyle(bar);
+    return {
+        fill: style.fill, stroke: style.stroke, behind: behind(bar.ownerSVGElement),
+        px: parseFloat(style.strokeWidth) * bar.getScreenCTM().a,
+    };
+}); }"""
+)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_every_bar_is_clearly_visible_on_the_page(live_server, open_page, size) -> None:
+    # WCAG's 3:1 for graphics: a bar whose fill is as light as the page (White's) shows by a
+    # dark outline, some 2 px wide on the screen on the play board and the rules diagrams
+    # (it was under 1 px) and 1 px on the home page's small previews (cells of 21 px).
+    least_px = {
+        "/new/slither?opponent=hotseat": 1.8,
+        "/": 1.0,
+        "/rules/slither": 1.8,
+        "/rules/slither-advanced": 1.8,
+    }
+    for path in least_px:
+        page = open_page(f"{live_server}{path}", size)
+        page.wait_for_selector("svg rect.edge", state="attached")
+        bars = page.evaluate(BARS_SEEN)
+        assert bars, path
+        for bar in bars:
+            if contrast(bar["fill"], bar["behind"]) >= 3:
+                continue
+            assert contrast(bar["stroke"], bar["behind"]) >= 3, (path, bar)
+            assert bar["px"] >= least_px[path], (path, bar)
+        page.close()

@@ -6,21 +6,9 @@ from __future__ import annotations
 
 import httpx2 as httpx
 import pytest
-from pagetools import wait_for_moves, wait_frames, wait_loaded
+from pagetools import BEHIND, contrast, wait_for_moves, wait_frames, wait_loaded
 
 pytestmark = pytest.mark.browser
-
-
-def luminance(rgb: str) -> float:
-    """WCAG relative luminance of a computed ``rgb(r, g, b)`` colour."""
-    channels = [int(part) / 255 for part in rgb[rgb.index("(") + 1 : -1].split(",")[:3]]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(first: str, second: str) -> float:
-    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 CHIPS = """() => [...document.querySelectorAll('#players .chip')].map((chip) => {
@@ -77,3 +65,26 @@ def test_the_opponents_first_move_sets_off_no_focus_ring_and_no_audio_warning(
         page.keyboard.press("Tab")
     assert page.evaluate("document.getElementById('board').matches(':focus-visible')")
     assert page.locator("#board [data-cell].focus").count() == 1
+
+
+# The frame of the player to move and of the turn banner, and the page behind them.
+TURN_FRAMES = (
+    "() => { "
+    + BEHIND
+    + """ const bar = document.querySelector('#players .player.to-move');
+    const banner = document.getElementById('turn-banner');
+    return [getComputedStyle(bar).borderTopColor, behind(bar),
+            getComputedStyle(banner).borderTopColor, behind(banner)]; }"""
+)
+
+
+def test_whites_turn_is_framed_in_a_colour_that_shows(live_server, open_page) -> None:
+    # White's own colour is white: its turn was framed white on the light page (1.1:1).
+    page = open_page(f"{live_server}/new/slither?opponent=hotseat", (390, 844))
+    page.wait_for_selector("#board [data-cell].legal")
+    page.click('#board [data-cell="e5"]')
+    wait_for_moves(page, 1)
+    page.wait_for_function("document.querySelector('#players .player.p2.to-move')")
+    bar, bar_behind, banner, banner_behind = page.evaluate(TURN_FRAMES)
+    assert contrast(bar, bar_behind) >= 3, (bar, bar_behind)
+    assert contrast(banner, banner_behind) >= 3, (banner, banner_behind)

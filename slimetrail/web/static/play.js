@@ -445,11 +445,21 @@ function moverText(match) {
   return `Waiting for ${name}${steps ? ` to move${steps}` : ""}\u2026`;
 }
 
+function lightness(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b;
+}
+
 // Whether dark ink reads better on the colour ``hex`` (#rrggbb) than light ink: White's or
 // yellow's chip (the renderer's rule for text on a player's colour).
 function lightColour(hex) {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  return 0.299 * r + 0.587 * g + 0.114 * b > 140;
+  return lightness(hex) > 140;
+}
+
+// A player's colour for lines on the light page: too pale a colour (White's) is drawn dark,
+// as the renderer draws it on the board.
+function lineColour(hex) {
+  return lightness(hex) > 200 ? "var(--colour-stone-outline)" : hex;
 }
 
 function playerBar(match, p) {
@@ -457,6 +467,7 @@ function playerBar(match, p) {
   bar.className = `player p${p.player}`;
   bar.dataset.player = String(p.player);
   bar.style.setProperty("--colour", p.colour);
+  bar.style.setProperty("--player-line", lineColour(p.colour));
   if (p.to_move) bar.classList.add("to-move");
   if (p.result) bar.classList.add(p.result);
   if (p.out) bar.classList.add("out");
@@ -504,7 +515,7 @@ function renderTurn(match) {
   banner.classList.toggle("mine", turn.mine);
   banner.classList.toggle("over", Boolean(match.outcome));
   const mover = match.outcome ? null : match.players[match.to_move - 1];
-  banner.style.setProperty("--colour", mover ? mover.colour : "var(--line)");
+  banner.style.setProperty("--colour", mover ? lineColour(mover.colour) : "var(--line)");
 }
 
 function renderPanel() {
@@ -528,7 +539,7 @@ function renderPanel() {
     result.hidden = false;
     result.className = `result ${match.outcome.winner ? "decided" : "draw"}`;
     const winner = match.outcome.winner ? match.players[match.outcome.winner - 1] : null;
-    result.style.setProperty("--colour", winner ? winner.colour : "var(--draw)");
+    result.style.setProperty("--colour", winner ? lineColour(winner.colour) : "var(--draw)");
     result.innerHTML = "<strong></strong><span></span>";
     result.querySelector("strong").textContent = head;
     result.querySelector("span").textContent = ` ${detail}`;
@@ -576,7 +587,7 @@ function renderMoveList() {
       // The colour the move was played in (a swap later changes the player's, not the move's).
       button.style.setProperty("--colour", match.move_colours[j]);
       // White's bar on the white panel is drawn as an outline (two dark lines).
-      if (lightColour(match.move_colours[j])) button.classList.add("pale");
+      if (lineColour(match.move_colours[j]) !== match.move_colours[j]) button.classList.add("pale");
       button.textContent = match.moves[j];
       button.dataset.ply = String(j + 1);
       button.title = `${playerName(match, mover)}: ${match.moves[j]}`;
