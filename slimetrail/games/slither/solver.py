@@ -54,9 +54,16 @@ def clock():
 @nb.njit(cache=True)
 def ordered_turns(g, n, v, advanced):
     """The mover's legal turns, best first by the shortest-path race after each."""
-    limit = n * n
     rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
     count = kernel.list_turns(g, n, v, advanced, rows, True)
+    return by_race(g, n, v, rows[:count])
+
+
+@nb.njit(cache=True)
+def by_race(g, n, v, rows):
+    """``rows`` (turns of ``v``) best first by the shortest-path race after each."""
+    limit = n * n
+    count = len(rows)
     score = np.empty(count, dtype=np.int64)
     for i in range(count):
         s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
@@ -65,7 +72,7 @@ def ordered_turns(g, n, v, advanced):
         theirs = kernel.distance(g, n, 3 - v, limit)
         undo_turn(g, s, t, p, v)
         score[i] = 4 * mine - theirs + (s >= 0)  # placements before steps on ties
-    return rows[:count][np.argsort(score, kind="mergesort")]
+    return rows[np.argsort(score, kind="mergesort")]
 
 
 @nb.njit(cache=True, inline="always")
@@ -132,10 +139,105 @@ def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, pa
     return 0
 
 
-class SlitherSolver:
-    """The exact solver of Slither and Advanced Slither up to 5x5 (``ExactSolver``)."""
+# -- the fast search: the reference above plus board symmetry and forced replies -------
 
-    def __init__(self) -> None:
+
+@nb.njit(cache=True, inline="always")
+def turn_keys(keys, zsym, s, t, p, v):
+    """Make (or, applied again, unmake) a turn of ``v`` on the keys of every image."""
+    for i in range(len(keys)):
+        keys[i] ^= zsym[i, v - 1, p]
+        if s >= 0:
+            keys[i] ^= zsym[i, v - 1, s] ^ zsym[i, v - 1, t]
+
+
+@nb.njit(cache=True, inline="always")
+def canonical_key(keys, swaps, side, v):
+    """The least key over the images of the position, each with its own colour to move."""
+    best = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for i in range(len(keys)):
+        k = keys[i] ^ side if (3 - v if swaps[i] else v) == 2 else keys[i]
+        best = min(best, k)
+    return best
+
+
+@nb.njit(cache=True)
+def answers_to(rows, threat, advanced):
+    """The turns among ``rows`` that can stop the opponent's winning turn ``threat``.
+
+    The opponent's turn stays legal and winning unless one of the cells it fills is taken:
+    the mover's turn never removes the opponent's stones, and the diagonal rule only looks
+    at the opponent's own stones.  In Advanced Slither a stepping threat also needs a group
+    of both colours, which any step of the mover may break, so every step is kept there."""
+    keep = np.zeros(len(rows), dtype=np.bool_)
+    filled_a, filled_b = threat[2], threat[1]  # the placement, and the step's end (-1: none)
+    for i in range(len(rows)):
+        s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
+        keep[i] = p == filled_a or (s >= 0 and t == filled_a)
+        if filled_b >= 0:
+            keep[i] |= p == filled_b or (s >= 0 and t == filled_b)
+            keep[i] |= advanced and s >= 0
+    return rows[keep]
+
+
+# Not cached: numba's cache of a recursive function crashes when it is loaded again.
+@nb.njit
+def fast_mover_wins(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, passes):
+    """As :func:`mover_wins`, with one table entry for all eight images of a position (the
+    board's mirrors, and its transpose with the colours exchanged) and, when the opponent
+    threatens to win at once, only the turns that stop that threat."""
+    k = canonical_key(keys, swaps, side, v)
+    if k in table:
+        return table[k]
+    stats[NODES] += 1
+    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return -1
+    win = np.empty(3, dtype=np.int64)
+    if kernel.winning_turn(g, n, v, advanced, win):
+        table[k] = 1
+        return 1
+    rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
+    count = kernel.list_turns(g, n, v, advanced, rows, True)
+    if count == 0:
+        if passes:  # neither side has a turn: never met in play; not a win for the mover
+            return 0
+        r = fast_mover_wins(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, 1
+        )
+        if r < 0:
+            return -1
+        table[k] = 1 - r
+        return 1 - r
+    turns = rows[:count]
+    if kernel.winning_turn(g, n, 3 - v, advanced, win):
+        turns = answers_to(turns, win, advanced)
+    turns = by_race(g, n, v, turns)
+    for i in range(len(turns)):
+        s, t, p = turns[i, 0], turns[i, 1], turns[i, 2]
+        apply_turn(g, s, t, p, v)
+        turn_keys(keys, zsym, s, t, p, v)
+        r = fast_mover_wins(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, 0
+        )
+        turn_keys(keys, zsym, s, t, p, v)
+        undo_turn(g, s, t, p, v)
+        if r < 0:
+            return -1
+        if r == 0:
+            table[k] = 1
+            return 1
+    table[k] = 0
+    return 0
+
+
+class SlitherSolver:
+    """The exact solver of Slither and Advanced Slither up to 5x5 (``ExactSolver``): the
+    fast search, or with ``reference=True`` the plain one it is tested against."""
+
+    def __init__(self, reference: bool = False) -> None:
+        self.reference = reference
         self.tables: dict[tuple[int, bool], Dict] = {}
 
     def can_solve(self, game: Game) -> bool:
@@ -154,18 +256,25 @@ class SlitherSolver:
         if state.swap_available():
             return True  # play on or swap: one of the two sides wins
         n, advanced = state.game.size, state.game.advanced
-        layout = kernel.layout(n)
-        grid = layout.grid(*state.stones)
-        zobrist, side = zobrist_keys(n)
-        key = np.uint64(0)
-        for q in np.flatnonzero(grid == 1):
-            key ^= zobrist[0, q]
-        for q in np.flatnonzero(grid == 2):
-            key ^= zobrist[1, q]
+        grid = kernel.layout(n).grid(*state.stones)
+        v = state.colour + 1
         table = self.table(n, advanced)
-        value = mover_wins(
-            grid, n, state.colour + 1, advanced, key, zobrist, side, table, stats, deadline, 0
-        )
+        if self.reference:
+            zobrist, side = zobrist_keys(n)
+            key = np.uint64(0)
+            for q in np.flatnonzero(grid == 1):
+                key ^= zobrist[0, q]
+            for q in np.flatnonzero(grid == 2):
+                key ^= zobrist[1, q]
+            value = mover_wins(grid, n, v, advanced, key, zobrist, side, table, stats, deadline, 0)
+        else:
+            zsym, swaps, side = image_keys(n)
+            keys = np.zeros(len(swaps), dtype=np.uint64)
+            for q in np.flatnonzero((grid == 1) | (grid == 2)):
+                keys ^= zsym[:, grid[q] - 1, q]
+            value = fast_mover_wins(
+                grid, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, 0
+            )
         if value < 0:
             raise SolveTimeout(f"{state.game.spec}: no proof within the time limit")
         return bool(value)
@@ -216,7 +325,38 @@ def zobrist_keys(n: int) -> tuple[np.ndarray, np.uint64]:
     return _zobrist[n]
 
 
+_images: dict[int, tuple[np.ndarray, np.ndarray, np.uint64]] = {}
+
+
+def image_keys(n: int) -> tuple[np.ndarray, np.ndarray, np.uint64]:
+    """Zobrist keys seen through the board's eight images: ``zsym[i, colour, cell]`` is the
+    key of that stone's image under image ``i``, ``swaps[i]`` whether image ``i`` exchanges
+    the colours (the transpose turns Black's top-bottom goal into White's left-right one),
+    and the key of White to move.  Each image of a position keys the same table entry."""
+    if n not in _images:
+        zobrist, side = zobrist_keys(n)
+        w = n + 2
+        zsym = np.zeros((8, 2, w * w), dtype=np.uint64)
+        swaps = np.zeros(8, dtype=np.bool_)
+        for i in range(8):
+            swaps[i] = i >= 4
+            for r in range(n):
+                for c in range(n):
+                    rr = n - 1 - r if i & 1 else r
+                    cc = n - 1 - c if i & 2 else c
+                    if swaps[i]:
+                        rr, cc = cc, rr
+                    image = (rr + 1) * w + cc + 1
+                    for colour in (0, 1):
+                        zsym[i, colour, (r + 1) * w + c + 1] = zobrist[
+                            1 - colour if swaps[i] else colour, image
+                        ]
+        _images[n] = (zsym, swaps, side)
+    return _images[n]
+
+
 SOLVER = SlitherSolver()
+REFERENCE = SlitherSolver(reference=True)
 
 
 def main(argv: list[str] | None = None) -> int:
