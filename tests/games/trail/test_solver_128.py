@@ -1,7 +1,7 @@
 """The two-word kernel (regions of 65 to 128 cells) against the reference solver, and the
 solver's dispatch between the kernels and the Python layer.
 
-The endgames come from random playouts on 9x9, hex 10x10 and hex 11x11 boards, stopped once
+The endgames come from random playouts on 9x9, hex 9x9, hex 10x10 and hex 11x11 boards, stopped once
 the snail's region is small enough for the slow reference solver.  To make the two-word
 kernel search them with cells in both words, each position is labelled over the whole board
 in a random order (as the wide layer's frames label sub-solves).
@@ -34,6 +34,8 @@ from slimetrail.games.trail.solver.wide import WideSearch
 BOARDS = [
     ("slimetrail", "9", "rastros"),
     ("slimetrail", "9", "taylor"),
+    ("slimetrail-hex", "9", "rastros"),  # the board of the hex 9x9 proofs (docs/solved.md)
+    ("slimetrail-hex", "9", "taylor"),
     ("slimetrail-hex", "10", "rastros"),
     ("slimetrail-hex", "10", "taylor"),
     ("slimetrail-hex", "11", "rastros"),
