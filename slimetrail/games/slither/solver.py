@@ -1,12 +1,17 @@
 """Exact solver of small Slither boards (``Game.exact_solver()``), and its command:
 
     python -m slimetrail.games.slither.solver --size 4 [--advanced] [--time 600] [--first c3]
+        [--reference]
 
 Negamax over the compiled kernel (:mod:`.kernel`) with a transposition table keyed by
 Zobrist hashes of the stones and the colour to move: a position is won when the mover has a
 winning turn (the kernel's exact win-in-one, steps included) or a turn after which the
 opponent's position is lost.  Turns are tried placements first, each ordered by how much it
-shortens the mover's connection and lengthens the opponent's (shortest paths).
+shortens the mover's connection and lengthens the opponent's (shortest paths).  That plain
+search is the reference (``REFERENCE``, ``--reference``); the solver itself (``SOLVER``) adds
+two exact reductions: one table entry for the eight images of a position (the two mirrors,
+the half turn, and the transpose with the colours exchanged), and, when the opponent
+threatens a win at once, only the turns that take a cell of that threat.
 
 The pie needs no search: once Black has made the first turn, White either plays on or
 swaps to take over Black's stones, and one of the two sides wins (Slither has no draws), so
@@ -276,7 +281,9 @@ class SlitherSolver:
                 grid, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, 0
             )
         if value < 0:
-            raise SolveTimeout(f"{state.game.spec}: no proof within the time limit")
+            raise SolveTimeout(
+                f"{state.game.spec}: no proof within the time limit ({stats[NODES]} nodes)"
+            )
         return bool(value)
 
     def solve(
@@ -365,7 +372,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--advanced", action="store_true", help="Advanced Slither")
     parser.add_argument("--time", type=float, default=1200.0, help="seconds at most")
     parser.add_argument("--first", help="solve only the position after this first turn")
+    parser.add_argument(
+        "--reference", action="store_true", help="the plain search the fast one is tested against"
+    )
     args = parser.parse_args(argv)
+    solver = REFERENCE if args.reference else SOLVER
     game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
     state = game.new_state()
     if args.first:
@@ -373,10 +384,11 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         stats = np.zeros(2, dtype=np.int64)
         try:
-            won = SOLVER.mover_wins(cast(SlitherState, state), started + args.time, stats)
+            won = solver.mover_wins(cast(SlitherState, state), started + args.time, stats)
         except SolveTimeout:
             print(
-                f"{game.id} {args.size}x{args.size} after {args.first}: not solved in {args.time} s"
+                f"{game.id} {args.size}x{args.size} after {args.first}: not solved in"
+                f" {args.time} s ({stats[NODES]} nodes)"
             )
             return 1
         seconds = time.perf_counter() - started
@@ -385,9 +397,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  (pie=off; solved in {seconds:.1f} s, {stats[NODES]} nodes)")
         return 0
     try:
-        result = SOLVER.solve(state, time_limit=args.time)
-    except SolveTimeout:
-        print(f"{game.id} {args.size}x{args.size}: not solved in {args.time} s")
+        result = solver.solve(state, time_limit=args.time)
+    except SolveTimeout as exc:
+        print(f"{game.id} {args.size}x{args.size}: not solved in {args.time} s: {exc}")
         return 1
     names = [state.move_str(m) for m in result.winning_moves]
     losing = [state.move_str(m) for m, v in result.move_values.items() if v == "loss"]
