@@ -46,6 +46,7 @@ from slimetrail.games.slither.game import SlitherState
 MAX_SIZE = 5  # 6x6 and up do not finish in minutes
 CLOCK_EVERY = 1023  # nodes between looks at the clock
 NODES, ABORTED = 0, 1  # stats[] slots
+SEARCH = 2  # settled(): neither known nor out of time
 
 
 # Not cached either: an object-mode block loaded from numba's cache loses its globals.
@@ -54,6 +55,24 @@ def clock():
     with nb.objmode(now="float64"):
         now = time.perf_counter()
     return now
+
+
+@nb.njit
+def settled(g, n, v, advanced, k, table, stats, deadline):
+    """A node's value without its turns: the table's, 1 for a win in one, -1 when out of time
+    (the clock is read every 1024 nodes); ``SEARCH`` when its turns must be searched."""
+    if k in table:
+        return table[k]
+    stats[NODES] += 1
+    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return -1
+    win = np.empty(3, dtype=np.int64)
+    if kernel.winning_turn(g, n, v, advanced, win):
+        table[k] = 1
+        return 1
+    return SEARCH
 
 
 @nb.njit(cache=True)
@@ -109,17 +128,9 @@ def turn_key(zobrist, s, t, p, v):
 def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, passes):
     """Whether ``v`` to move wins with perfect play (1) or not (0); -1 if aborted."""
     k = key ^ side if v == 2 else key
-    if k in table:
-        return table[k]
-    stats[NODES] += 1
-    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
-        stats[ABORTED] = 1
-    if stats[ABORTED]:
-        return -1
-    win = np.empty(3, dtype=np.int64)
-    if kernel.winning_turn(g, n, v, advanced, win):
-        table[k] = 1
-        return 1
+    known = settled(g, n, v, advanced, k, table, stats, deadline)
+    if known != SEARCH:
+        return known
     rows = ordered_turns(g, n, v, advanced)
     if len(rows) == 0:
         if passes:  # neither side has a turn: never met in play; not a win for the mover
@@ -192,17 +203,9 @@ def fast_mover_wins(g, n, v, advanced, keys, zsym, swaps, side, table, stats, de
     board's mirrors, and its transpose with the colours exchanged) and, when the opponent
     threatens to win at once, only the turns that stop that threat."""
     k = canonical_key(keys, swaps, side, v)
-    if k in table:
-        return table[k]
-    stats[NODES] += 1
-    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
-        stats[ABORTED] = 1
-    if stats[ABORTED]:
-        return -1
-    win = np.empty(3, dtype=np.int64)
-    if kernel.winning_turn(g, n, v, advanced, win):
-        table[k] = 1
-        return 1
+    known = settled(g, n, v, advanced, k, table, stats, deadline)
+    if known != SEARCH:
+        return known
     rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
     count = kernel.list_turns(g, n, v, advanced, rows, True)
     if count == 0:
@@ -216,6 +219,7 @@ def fast_mover_wins(g, n, v, advanced, keys, zsym, swaps, side, table, stats, de
         table[k] = 1 - r
         return 1 - r
     turns = rows[:count]
+    win = np.empty(3, dtype=np.int64)
     if kernel.winning_turn(g, n, 3 - v, advanced, win):
         turns = answers_to(turns, win, advanced)
     turns = by_race(g, n, v, turns)
