@@ -186,3 +186,16 @@ def test_two_word_matching_is_maximum_on_graphs_spread_over_both_words():
         assert size == brute_matching(labels, adj)
         for v in labels:  # a matching made of edges of the graph
             assert match[v] == -1 or (match[match[v]] == v and match[v] in adj[v])
+
+
+@pytest.mark.parametrize("rules", ["taylor", "rastros"])
+def test_a_position_on_the_hex_9x9_proofs_line(rules):
+    """Hex 9x9 from the centre is a first-player win by d4 (docs/solved.md, hundreds of
+    millions of nodes). Four plies down that proof, after d4 c3 d3 d2, player 1 wins by c2
+    (a few million nodes): with the shortcuts and by plain search without them."""
+    state = get_game("slimetrail-hex", size="9", rules=rules).new_state()
+    for text in ("d4", "c3", "d3", "d2", "c2"):
+        state.push_str(text)
+    for shortcuts in (True, False):
+        result = solve(state, book=False, shortcuts=shortcuts)
+        assert (result.value, result.to_move) == ("loss", 2), shortcuts
