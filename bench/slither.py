@@ -3,6 +3,7 @@
     nice -n 10 python bench/slither.py playouts [--size 9] [--seconds 3]
     nice -n 10 python bench/slither.py ladder [--games 10] [--time 1.0] [--levels 2-5]
     nice -n 10 python bench/slither.py strength [--games 40] [--time 0.25] [--pie on]
+    nice -n 10 python bench/slither.py solve [--size 4]
 
 ``playouts``: random playouts a second from the start and from a middle-game position, by
 the compiled kernel (``SlitherState.playout``) and by the generic Python walk of
@@ -14,6 +15,11 @@ alternating, ``--time`` seconds per move; per level the median and worst time pe
 
 ``strength``: the top level against plain UCT (the platform's generic MCTS, UCT with random
 playouts -- the same compiled playout), equal time per move, seats alternating.
+
+``solve``: the exact solver's fast search against its plain reference search (the
+baseline, in the same run), each with a fresh table, on every first turn of the board in
+both games (pie off): nodes and seconds of each, and the ratios.  Both searches are
+compiled on a small position first, so the figures are of searching only.
 """
 
 from __future__ import annotations
@@ -141,19 +147,49 @@ def bench_strength(args: argparse.Namespace) -> None:
     report_times(times)
 
 
+def bench_solve(args: argparse.Namespace) -> None:
+    from slimetrail.games.slither.solver import SlitherSolver
+
+    for game_id in ("slither", "slither-advanced"):
+        game = get_game(game_id, size=str(args.size), pie="off")
+        warm = get_game(game_id, size="4", pie="off").new_state()
+        for text in ("a1", "d1", "a2", "d2"):
+            warm.push_str(text)
+        figures = {}
+        for name in ("reference", "fast"):
+            SlitherSolver(reference=name == "reference").solve(warm)  # numba compiles here
+            solver = SlitherSolver(reference=name == "reference")
+            started = time.perf_counter()
+            result = solver.solve(game.new_state())
+            figures[name] = (result.nodes, time.perf_counter() - started)
+            print(
+                f"{game_id} {args.size}x{args.size} {name}: {result.value} for Black, "
+                f"{result.nodes} nodes, {figures[name][1]:.2f} s",
+                flush=True,
+            )
+        (fast_nodes, fast_s), (ref_nodes, ref_s) = figures["fast"], figures["reference"]
+        print(f"  fast / reference: nodes {fast_nodes / ref_nodes:.3f}, time {fast_s / ref_s:.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("playouts", "ladder", "strength"))
-    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("what", choices=("playouts", "ladder", "strength", "solve"))
+    parser.add_argument("--size", type=int, help="board size (9; solve: 4)")
     parser.add_argument("--seconds", type=float, default=3.0, help="playouts: per figure")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
     parser.add_argument("--levels", help="ladder: stronger levels, e.g. 2-5")
     parser.add_argument("--pie", default="on", choices=("on", "off"))
     args = parser.parse_args(argv)
-    {"playouts": bench_playouts, "ladder": bench_ladder, "strength": bench_strength}[args.what](
-        args
-    )
+    if args.size is None:
+        args.size = 4 if args.what == "solve" else 9
+    benches = {
+        "playouts": bench_playouts,
+        "ladder": bench_ladder,
+        "strength": bench_strength,
+        "solve": bench_solve,
+    }
+    benches[args.what](args)
     return 0
 
 

@@ -1,12 +1,17 @@
 """Exact solver of small Slither boards (``Game.exact_solver()``), and its command:
 
     python -m slimetrail.games.slither.solver --size 4 [--advanced] [--time 600] [--first c3]
+        [--reference]
 
 Negamax over the compiled kernel (:mod:`.kernel`) with a transposition table keyed by
 Zobrist hashes of the stones and the colour to move: a position is won when the mover has a
 winning turn (the kernel's exact win-in-one, steps included) or a turn after which the
 opponent's position is lost.  Turns are tried placements first, each ordered by how much it
-shortens the mover's connection and lengthens the opponent's (shortest paths).
+shortens the mover's connection and lengthens the opponent's (shortest paths).  That plain
+search is the reference (``REFERENCE``, ``--reference``); the solver itself (``SOLVER``) adds
+two exact reductions: one table entry for the eight images of a position (the two mirrors,
+the half turn, and the transpose with the colours exchanged), and, when the opponent
+threatens a win at once, only the turns that take a cell of that threat.
 
 The pie needs no search: once Black has made the first turn, White either plays on or
 swaps to take over Black's stones, and one of the two sides wins (Slither has no draws), so
@@ -41,6 +46,7 @@ from slimetrail.games.slither.game import SlitherState
 MAX_SIZE = 5  # 6x6 and up do not finish in minutes
 CLOCK_EVERY = 1023  # nodes between looks at the clock
 NODES, ABORTED = 0, 1  # stats[] slots
+SEARCH = 2  # settled(): neither known nor out of time
 
 
 # Not cached either: an object-mode block loaded from numba's cache loses its globals.
@@ -51,12 +57,37 @@ def clock():
     return now
 
 
+@nb.njit
+def settled(g, n, v, advanced, k, table, stats, deadline):
+    """A node's value without its turns: the table's, 1 for a win in one, -1 when out of time
+    (the clock is read every 1024 nodes); ``SEARCH`` when its turns must be searched."""
+    if k in table:
+        return table[k]
+    stats[NODES] += 1
+    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return -1
+    win = np.empty(3, dtype=np.int64)
+    if kernel.winning_turn(g, n, v, advanced, win):
+        table[k] = 1
+        return 1
+    return SEARCH
+
+
 @nb.njit(cache=True)
 def ordered_turns(g, n, v, advanced):
     """The mover's legal turns, best first by the shortest-path race after each."""
-    limit = n * n
     rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
     count = kernel.list_turns(g, n, v, advanced, rows, True)
+    return by_race(g, n, v, rows[:count])
+
+
+@nb.njit(cache=True)
+def by_race(g, n, v, rows):
+    """``rows`` (turns of ``v``) best first by the shortest-path race after each."""
+    limit = n * n
+    count = len(rows)
     score = np.empty(count, dtype=np.int64)
     for i in range(count):
         s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
@@ -65,7 +96,7 @@ def ordered_turns(g, n, v, advanced):
         theirs = kernel.distance(g, n, 3 - v, limit)
         undo_turn(g, s, t, p, v)
         score[i] = 4 * mine - theirs + (s >= 0)  # placements before steps on ties
-    return rows[:count][np.argsort(score, kind="mergesort")]
+    return rows[np.argsort(score, kind="mergesort")]
 
 
 @nb.njit(cache=True, inline="always")
@@ -97,17 +128,9 @@ def turn_key(zobrist, s, t, p, v):
 def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, passes):
     """Whether ``v`` to move wins with perfect play (1) or not (0); -1 if aborted."""
     k = key ^ side if v == 2 else key
-    if k in table:
-        return table[k]
-    stats[NODES] += 1
-    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
-        stats[ABORTED] = 1
-    if stats[ABORTED]:
-        return -1
-    win = np.empty(3, dtype=np.int64)
-    if kernel.winning_turn(g, n, v, advanced, win):
-        table[k] = 1
-        return 1
+    known = settled(g, n, v, advanced, k, table, stats, deadline)
+    if known != SEARCH:
+        return known
     rows = ordered_turns(g, n, v, advanced)
     if len(rows) == 0:
         if passes:  # neither side has a turn: never met in play; not a win for the mover
@@ -132,10 +155,98 @@ def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, pa
     return 0
 
 
-class SlitherSolver:
-    """The exact solver of Slither and Advanced Slither up to 5x5 (``ExactSolver``)."""
+# -- the fast search: the reference above plus board symmetry and forced replies -------
 
-    def __init__(self) -> None:
+
+@nb.njit(cache=True, inline="always")
+def turn_keys(keys, zsym, s, t, p, v):
+    """Make (or, applied again, unmake) a turn of ``v`` on the keys of every image."""
+    for i in range(len(keys)):
+        keys[i] ^= zsym[i, v - 1, p]
+        if s >= 0:
+            keys[i] ^= zsym[i, v - 1, s] ^ zsym[i, v - 1, t]
+
+
+@nb.njit(cache=True, inline="always")
+def canonical_key(keys, swaps, side, v):
+    """The least key over the images of the position, each with its own colour to move."""
+    best = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for i in range(len(keys)):
+        k = keys[i] ^ side if (3 - v if swaps[i] else v) == 2 else keys[i]
+        best = min(best, k)
+    return best
+
+
+@nb.njit(cache=True)
+def answers_to(rows, threat, advanced):
+    """The turns among ``rows`` that can stop the opponent's winning turn ``threat``.
+
+    The opponent's turn stays legal and winning unless one of the cells it fills is taken:
+    the mover's turn never removes the opponent's stones, and the diagonal rule only looks
+    at the opponent's own stones.  In Advanced Slither a stepping threat also needs a group
+    of both colours, which any step of the mover may break, so every step is kept there."""
+    keep = np.zeros(len(rows), dtype=np.bool_)
+    filled_a, filled_b = threat[2], threat[1]  # the placement, and the step's end (-1: none)
+    for i in range(len(rows)):
+        s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
+        keep[i] = p == filled_a or (s >= 0 and t == filled_a)
+        if filled_b >= 0:
+            keep[i] |= p == filled_b or (s >= 0 and t == filled_b)
+            keep[i] |= advanced and s >= 0
+    return rows[keep]
+
+
+# Not cached: numba's cache of a recursive function crashes when it is loaded again.
+@nb.njit
+def fast_mover_wins(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, passes):
+    """As :func:`mover_wins`, with one table entry for all eight images of a position (the
+    board's mirrors, and its transpose with the colours exchanged) and, when the opponent
+    threatens to win at once, only the turns that stop that threat."""
+    k = canonical_key(keys, swaps, side, v)
+    known = settled(g, n, v, advanced, k, table, stats, deadline)
+    if known != SEARCH:
+        return known
+    rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
+    count = kernel.list_turns(g, n, v, advanced, rows, True)
+    if count == 0:
+        if passes:  # neither side has a turn: never met in play; not a win for the mover
+            return 0
+        r = fast_mover_wins(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, 1
+        )
+        if r < 0:
+            return -1
+        table[k] = 1 - r
+        return 1 - r
+    turns = rows[:count]
+    win = np.empty(3, dtype=np.int64)
+    if kernel.winning_turn(g, n, 3 - v, advanced, win):
+        turns = answers_to(turns, win, advanced)
+    turns = by_race(g, n, v, turns)
+    for i in range(len(turns)):
+        s, t, p = turns[i, 0], turns[i, 1], turns[i, 2]
+        apply_turn(g, s, t, p, v)
+        turn_keys(keys, zsym, s, t, p, v)
+        r = fast_mover_wins(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, 0
+        )
+        turn_keys(keys, zsym, s, t, p, v)
+        undo_turn(g, s, t, p, v)
+        if r < 0:
+            return -1
+        if r == 0:
+            table[k] = 1
+            return 1
+    table[k] = 0
+    return 0
+
+
+class SlitherSolver:
+    """The exact solver of Slither and Advanced Slither up to 5x5 (``ExactSolver``): the
+    fast search, or with ``reference=True`` the plain one it is tested against."""
+
+    def __init__(self, reference: bool = False) -> None:
+        self.reference = reference
         self.tables: dict[tuple[int, bool], Dict] = {}
 
     def can_solve(self, game: Game) -> bool:
@@ -154,20 +265,29 @@ class SlitherSolver:
         if state.swap_available():
             return True  # play on or swap: one of the two sides wins
         n, advanced = state.game.size, state.game.advanced
-        layout = kernel.layout(n)
-        grid = layout.grid(*state.stones)
-        zobrist, side = zobrist_keys(n)
-        key = np.uint64(0)
-        for q in np.flatnonzero(grid == 1):
-            key ^= zobrist[0, q]
-        for q in np.flatnonzero(grid == 2):
-            key ^= zobrist[1, q]
+        grid = kernel.layout(n).grid(*state.stones)
+        v = state.colour + 1
         table = self.table(n, advanced)
-        value = mover_wins(
-            grid, n, state.colour + 1, advanced, key, zobrist, side, table, stats, deadline, 0
-        )
+        if self.reference:
+            zobrist, side = zobrist_keys(n)
+            key = np.uint64(0)
+            for q in np.flatnonzero(grid == 1):
+                key ^= zobrist[0, q]
+            for q in np.flatnonzero(grid == 2):
+                key ^= zobrist[1, q]
+            value = mover_wins(grid, n, v, advanced, key, zobrist, side, table, stats, deadline, 0)
+        else:
+            zsym, swaps, side = image_keys(n)
+            keys = np.zeros(len(swaps), dtype=np.uint64)
+            for q in np.flatnonzero((grid == 1) | (grid == 2)):
+                keys ^= zsym[:, grid[q] - 1, q]
+            value = fast_mover_wins(
+                grid, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, 0
+            )
         if value < 0:
-            raise SolveTimeout(f"{state.game.spec}: no proof within the time limit")
+            raise SolveTimeout(
+                f"{state.game.spec}: no proof within the time limit ({stats[NODES]} nodes)"
+            )
         return bool(value)
 
     def solve(
@@ -216,7 +336,38 @@ def zobrist_keys(n: int) -> tuple[np.ndarray, np.uint64]:
     return _zobrist[n]
 
 
+_images: dict[int, tuple[np.ndarray, np.ndarray, np.uint64]] = {}
+
+
+def image_keys(n: int) -> tuple[np.ndarray, np.ndarray, np.uint64]:
+    """Zobrist keys seen through the board's eight images: ``zsym[i, colour, cell]`` is the
+    key of that stone's image under image ``i``, ``swaps[i]`` whether image ``i`` exchanges
+    the colours (the transpose turns Black's top-bottom goal into White's left-right one),
+    and the key of White to move.  Each image of a position keys the same table entry."""
+    if n not in _images:
+        zobrist, side = zobrist_keys(n)
+        w = n + 2
+        zsym = np.zeros((8, 2, w * w), dtype=np.uint64)
+        swaps = np.zeros(8, dtype=np.bool_)
+        for i in range(8):
+            swaps[i] = i >= 4
+            for r in range(n):
+                for c in range(n):
+                    rr = n - 1 - r if i & 1 else r
+                    cc = n - 1 - c if i & 2 else c
+                    if swaps[i]:
+                        rr, cc = cc, rr
+                    image = (rr + 1) * w + cc + 1
+                    for colour in (0, 1):
+                        zsym[i, colour, (r + 1) * w + c + 1] = zobrist[
+                            1 - colour if swaps[i] else colour, image
+                        ]
+        _images[n] = (zsym, swaps, side)
+    return _images[n]
+
+
 SOLVER = SlitherSolver()
+REFERENCE = SlitherSolver(reference=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,7 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--advanced", action="store_true", help="Advanced Slither")
     parser.add_argument("--time", type=float, default=1200.0, help="seconds at most")
     parser.add_argument("--first", help="solve only the position after this first turn")
+    parser.add_argument(
+        "--reference", action="store_true", help="the plain search the fast one is tested against"
+    )
     args = parser.parse_args(argv)
+    solver = REFERENCE if args.reference else SOLVER
     game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
     state = game.new_state()
     if args.first:
@@ -233,10 +388,11 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         stats = np.zeros(2, dtype=np.int64)
         try:
-            won = SOLVER.mover_wins(cast(SlitherState, state), started + args.time, stats)
+            won = solver.mover_wins(cast(SlitherState, state), started + args.time, stats)
         except SolveTimeout:
             print(
-                f"{game.id} {args.size}x{args.size} after {args.first}: not solved in {args.time} s"
+                f"{game.id} {args.size}x{args.size} after {args.first}: not solved in"
+                f" {args.time} s ({stats[NODES]} nodes)"
             )
             return 1
         seconds = time.perf_counter() - started
@@ -245,9 +401,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  (pie=off; solved in {seconds:.1f} s, {stats[NODES]} nodes)")
         return 0
     try:
-        result = SOLVER.solve(state, time_limit=args.time)
-    except SolveTimeout:
-        print(f"{game.id} {args.size}x{args.size}: not solved in {args.time} s")
+        result = solver.solve(state, time_limit=args.time)
+    except SolveTimeout as exc:
+        print(f"{game.id} {args.size}x{args.size}: not solved in {args.time} s: {exc}")
         return 1
     names = [state.move_str(m) for m in result.winning_moves]
     losing = [state.move_str(m) for m, v in result.move_values.items() if v == "loss"]

@@ -1,7 +1,7 @@
 """The two-word kernel (regions of 65 to 128 cells) against the reference solver, and the
 solver's dispatch between the kernels and the Python layer.
 
-The endgames come from random playouts on 9x9, hex 10x10 and hex 11x11 boards, stopped once
+The endgames come from random playouts on 9x9, hex 9x9, hex 10x10 and hex 11x11 boards, stopped once
 the snail's region is small enough for the slow reference solver.  To make the two-word
 kernel search them with cells in both words, each position is labelled over the whole board
 in a random order (as the wide layer's frames label sub-solves).
@@ -34,6 +34,8 @@ from slimetrail.games.trail.solver.wide import WideSearch
 BOARDS = [
     ("slimetrail", "9", "rastros"),
     ("slimetrail", "9", "taylor"),
+    ("slimetrail-hex", "9", "rastros"),  # the board of the hex 9x9 proofs (docs/solved.md)
+    ("slimetrail-hex", "9", "taylor"),
     ("slimetrail-hex", "10", "rastros"),
     ("slimetrail-hex", "10", "taylor"),
     ("slimetrail-hex", "11", "rastros"),
@@ -184,3 +186,16 @@ def test_two_word_matching_is_maximum_on_graphs_spread_over_both_words():
         assert size == brute_matching(labels, adj)
         for v in labels:  # a matching made of edges of the graph
             assert match[v] == -1 or (match[match[v]] == v and match[v] in adj[v])
+
+
+@pytest.mark.parametrize("rules", ["taylor", "rastros"])
+def test_a_position_on_the_hex_9x9_proofs_line(rules):
+    """Hex 9x9 from the centre is a first-player win by d4 (docs/solved.md, hundreds of
+    millions of nodes). Four plies down that proof, after d4 c3 d3 d2, player 1 wins by c2
+    (a few million nodes): with the shortcuts and by plain search without them."""
+    state = get_game("slimetrail-hex", size="9", rules=rules).new_state()
+    for text in ("d4", "c3", "d3", "d2", "c2"):
+        state.push_str(text)
+    for shortcuts in (True, False):
+        result = solve(state, book=False, shortcuts=shortcuts)
+        assert (result.value, result.to_move) == ("loss", 2), shortcuts
