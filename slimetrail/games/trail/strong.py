@@ -58,6 +58,9 @@ def play(state: TrailState, seconds: float) -> PlayResult:
     """The top level's move in ``seconds``; ``state`` (with a legal move) is not changed."""
     started = time.perf_counter()
     deadline = started + seconds
+    known = mcts_kernel.proven_win(state)
+    if known is not None:
+        return PlayResult(known, proven="win", pv=[known], info={"search": "proven before"})
     region = region_size(state)
     if region <= SOLVE_REGION:
         solved = _solve(state, (SOLVER_SHARE if region <= SURE_REGION else TRY_SHARE) * seconds)
@@ -89,7 +92,12 @@ def play(state: TrailState, seconds: float) -> PlayResult:
         pv=[tree.move],
         nodes=tree.iterations + found.nodes,
         depth=found.depth,
-        info={"search": "MCTS-Solver", "iterations": tree.iterations, "visits": tree.visits},
+        info={
+            "search": "MCTS-Solver",
+            "iterations": tree.iterations,
+            "visits": tree.visits,
+            "leaf_proofs": tree.leaf_proofs,
+        },
     )
 
 
