@@ -106,3 +106,17 @@ def test_a_proven_win_is_never_given_back():
             assert (played.move, played.proven) == (answer, "win")
             checked += 1
     assert checked >= 3
+
+
+def test_the_thrown_win_on_hex_10x10_taylor_is_found():
+    """The issue's hex 10x10 Taylor position (bench/thrown_wins.py B, for the top level at
+    1 s): a winning move at an iteration budget where the tree is reliable (measured: d1 or
+    f2 in 8 of 8 seeds at 200,000 iterations, f3 in 2 of 4 at 150,000).  Position A (9x9)
+    is not reliable at any budget measured: g2 in 7 of 8 seeds at 100,000, 6 of 8 at
+    200,000 (bench/RESULTS.md)."""
+    from bench.thrown_wins import position
+
+    state, wins = position("B: hex 10x10 Taylor")
+    for seed in range(2):
+        found = mcts_kernel.search(state, 60.0, iterations=200_000, seed=seed)
+        assert state.move_str(found.move) in wins, seed
