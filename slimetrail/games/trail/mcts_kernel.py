@@ -10,6 +10,15 @@ another step exists.  The tree is MCTS-Solver (Winands, Björnsson and Saito 200
 mover has a winning child is a proven win, one whose children are all proven losses a proven
 loss, and proven losses are never selected again.  Tree and playouts are numba code over the
 dense two-word cell sets of :mod:`.search_kernel`; nothing is allocated per iteration.
+
+The exact solver joins at the leaves: a node expanded below the root whose region is small
+enough is queued, and between two calls of the compiled tree search the solver's C kernel
+(``solver/ckernel.c``, a CPython extension numba cannot call) gets a node budget to prove
+each queued position; a proof is a proven node, which climbs the tree (:func:`settle`).
+The queue keeps the tree in numba and the solver in C, with one Python call per leaf (a few
+microseconds against a proof's budget).  The solver's table is kept from search to search,
+and the wins the tree proves are remembered (:data:`PROVEN_WINS`), so a position once proven
+won is played as won from then on.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ Taylor's rules the cut-off of the opponent's goal); without one, the rest of the
 the compiled MCTS-Solver (:mod:`.mcts_kernel`), whose playouts judge the open positions where
 the goal-distance evaluation is blind (against plain UCT on 11x11 and under Taylor's rules the
 alpha-beta alone lost 15-40% of its games); on hex boards under Rastros rules the alpha-beta
-keeps the whole move, as it measured stronger there.  A proven win is played as proven.
+keeps the whole move, as it measured stronger there.  The MCTS-Solver's leaves are proven
+by the exact solver where their region is small; a proven win is played as proven, and a
+position a search proved won is played by its proven move from then on.
 Smaller boards keep the ladder's own top level (books and solver).
 """
 
