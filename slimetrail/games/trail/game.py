@@ -408,10 +408,11 @@ class TrailState(State):
 def load_kernels() -> None:
     """The solver's kernels and the big boards' compiled search (every Slime Trail game
     shares them)."""
-    from slimetrail.games.trail import solver, strong
+    from slimetrail.games.trail import mcts_kernel, solver, strong
 
     solver.warm_up()
     strong.play(SlimetrailGame(size="9").new_state(), 0.05)
+    mcts_kernel.warm_up()
 
 
 KERNELS = KernelLoad(load_kernels, "Slime Trail kernels")

@@ -65,7 +65,7 @@ class Level:
             from slimetrail.games.trail import strong
 
             # big_board(state) holds only for a Slime Trail state
-            return strong.play(cast("TrailState", state), time_limit)
+            return strong.play(cast("TrailState", state), time_limit, rng.getrandbits(32))
         return _play_search_level(state, self, time_limit, rng)
 
 

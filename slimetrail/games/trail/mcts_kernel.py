@@ -10,6 +10,15 @@ another step exists.  The tree is MCTS-Solver (Winands, Björnsson and Saito 200
 mover has a winning child is a proven win, one whose children are all proven losses a proven
 loss, and proven losses are never selected again.  Tree and playouts are numba code over the
 dense two-word cell sets of :mod:`.search_kernel`; nothing is allocated per iteration.
+
+The exact solver joins at the leaves: a node expanded below the root whose region is small
+enough is queued, and between two calls of the compiled tree search the solver's C kernel
+(``solver/ckernel.c``, a CPython extension numba cannot call) gets a node budget to prove
+each queued position; a proof is a proven node, which climbs the tree (:func:`settle`).
+The queue keeps the tree in numba and the solver in C, with one Python call per leaf (a few
+microseconds against a proof's budget).  The solver's table is kept from search to search,
+and the wins the tree proves are remembered (:data:`PROVEN_WINS`), so a position once proven
+won is played as won from then on.
 """
 
 from __future__ import annotations
@@ -33,17 +42,27 @@ from slimetrail.games.trail.search_kernel import (
     has,
     legal_steps,
     popcount,
+    region_words,
 )
 from slimetrail.games.trail.solver.kernel128 import bit, lowest
 
 if TYPE_CHECKING:
-    from slimetrail.games.trail.game import TrailState
+    from slimetrail.games.trail.game import TrailGame, TrailState
 
 CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go on)
 EXPLORATION = 0.8  # UCB1's constant (the playouts are informed: less exploration than sqrt 2)
 CLOCK_EVERY = 63  # iterations between two looks at the clock
 MAX_STEPS = 128  # a game on at most 128 cells has fewer steps than that
 WIN, LOSS, UNKNOWN = 1, -1, 0  # proven values, for the player who moved INTO a node
+# The exact solver at the leaves (see search_tree): a region of up to LEAF_CELLS cells gets
+# LEAF_NODES nodes (a 40-cell region's proof often fits: session 24's measurements), a
+# Rastros region with a goal out of reach SPLIT_NODES (the matching bounds answer at once or
+# not at all); LEAF_BATCH leaves are proven between two calls of the compiled tree search.
+LEAF_CELLS = 40
+LEAF_NODES = 2048
+SPLIT_NODES = 64
+LEAF_BATCH = 32
+LEAF_TABLE_BITS = 20  # the leaf solver's table: 2**20 entries of 24 bytes, kept
 # policy_words' verdicts besides a step: the mover wins, loses, or the game is drawn now
 P_WIN, P_LOSS, P_DRAW = -1, -2, -3
 
@@ -164,6 +183,41 @@ def classify(free_lo, free_hi, snail, came_from, side, nbr, goals, taylor):
 
 
 @nb.njit(cache=True)
+def climb(node, proven, parent, kids_at, n_kids):
+    """Hand the proofs of ``node``'s subtree up: a parent with a child proven won (for the
+    player who moved into it) is a proven loss, one whose children are all proven losses
+    a proven win; stops at the first parent left unproven or proven before."""
+    while node > 0:
+        up = parent[node]
+        if proven[up] != UNKNOWN:
+            return
+        first, count = kids_at[up], n_kids[up]
+        all_lost = True
+        for j in range(first, first + count):
+            if proven[j] == WIN:
+                proven[up] = LOSS
+                break
+            if proven[j] != LOSS:
+                all_lost = False
+        if proven[up] == UNKNOWN and all_lost and count > 0:
+            proven[up] = WIN
+        if proven[up] == UNKNOWN:
+            return
+        node = up
+
+
+@nb.njit(cache=True)
+def settle(leaf_nodes, values, count, proven, parent, kids_at, n_kids):
+    """Enter the leaf solver's ``values`` (WIN, LOSS or UNKNOWN, for the player who moved
+    into the node) of the first ``count`` nodes of ``leaf_nodes`` and climb their proofs."""
+    for i in range(count):
+        node = leaf_nodes[i, 0]
+        if values[i] != UNKNOWN and proven[node] == UNKNOWN:
+            proven[node] = values[i]
+            climb(node, proven, parent, kids_at, n_kids)
+
+
+@nb.njit(cache=True)
 def search_tree(
     free_lo,
     free_hi,
@@ -173,31 +227,45 @@ def search_tree(
     max_iterations,
     seed,
     c,
-    kids_at,
-    n_kids,
-    move,
-    visits,
-    wins,
-    proven,
+    done,
+    used,
+    tree,
+    leaf_nodes,
+    leaf_free,
+    leaf_budgets,
     nbr,
     goals,
     taylor,
 ):
-    """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
-    (iterations, nodes).  ``wins[k]`` counts for the player who moved into node ``k``."""
-    np.random.seed(seed)
+    """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``, or until
+    ``leaf_nodes`` is full; returns (iterations, nodes, leaves waiting).  ``done`` and
+    ``used``: the iterations and nodes of the search this call resumes (0, 0: a new tree).
+    ``tree``: the node arrays of :func:`tree`; ``wins[k]`` counts for the player who moved
+    into node ``k``.
+
+    A node expanded below the root whose region (the cells the snail can still reach) has at
+    most ``leaf_budgets[0]`` cells is queued for the exact solver with ``leaf_budgets[1]``
+    nodes (row: node, snail, side to move, budget; ``leaf_free``: its region), and under
+    Rastros rules a bigger one with a goal corner out of reach with ``leaf_budgets[2]``
+    nodes, which the solver's matching bounds often answer at once (0: no leaf proofs).
+    The caller proves the queue between calls and enters the proofs with :func:`settle`."""
+    kids_at, n_kids, move, visits, wins, proven, parent = tree
     trace = np.empty(160, np.int64)
     path = np.empty(160, np.int64)
-    kids_at[0] = -1
-    n_kids[0] = 0
-    visits[0] = 0
-    wins[0] = 0.0
-    proven[0] = UNKNOWN
-    move[0] = snail
-    used = 1
+    if used == 0:
+        np.random.seed(seed)
+        kids_at[0] = -1
+        n_kids[0] = 0
+        visits[0] = 0
+        wins[0] = 0.0
+        proven[0] = UNKNOWN
+        move[0] = snail
+        parent[0] = -1
+        used = 1
     capacity = kids_at.shape[0]
-    iterations = 0
-    while iterations < max_iterations and proven[0] == UNKNOWN:
+    iterations = done
+    waiting = 0
+    while iterations < max_iterations and proven[0] == UNKNOWN and waiting < leaf_nodes.shape[0]:
         if iterations > 0 and (iterations & CLOCK_EVERY) == 0 and now() > deadline:
             break
         iterations += 1
@@ -220,6 +288,7 @@ def search_tree(
                     m, st_lo, st_hi = lowest(st_lo, st_hi)
                     child = used + k
                     move[child] = m
+                    parent[child] = node
                     kids_at[child] = -1
                     n_kids[child] = 0
                     visits[child] = 0
@@ -230,6 +299,23 @@ def search_tree(
                     k += 1
                 n_kids[node] = k
                 used += k
+                if node != 0 and k > 0 and leaf_budgets[0] > 0:
+                    r_lo, r_hi = region_words(f_lo, f_hi, s, nbr, goals)
+                    budget = 0
+                    if popcount(r_lo) + popcount(r_hi) <= leaf_budgets[0]:
+                        budget = leaf_budgets[1]
+                    elif not taylor and (
+                        not has(r_lo, r_hi, goals[0]) or not has(r_lo, r_hi, goals[1])
+                    ):
+                        budget = leaf_budgets[2]
+                    if budget > 0:
+                        leaf_nodes[waiting, 0] = node
+                        leaf_nodes[waiting, 1] = s
+                        leaf_nodes[waiting, 2] = me
+                        leaf_nodes[waiting, 3] = budget
+                        leaf_free[waiting, 0] = r_lo
+                        leaf_free[waiting, 1] = r_hi
+                        waiting += 1
             # Select: a proven win ends the node; proven losses are skipped.
             first, count = kids_at[node], n_kids[node]
             best, best_value, all_lost = -1, -1.0, True
@@ -280,24 +366,9 @@ def search_tree(
                 wins[nd] += 1.0
             elif result == -1:
                 wins[nd] += 0.5
-        # Proofs found below move up the path.
-        for k in range(depth, 0, -1):
-            parent = path[k - 1]
-            if proven[parent] != UNKNOWN:
-                continue
-            first, count = kids_at[parent], n_kids[parent]
-            all_lost = True
-            for j in range(first, first + count):
-                if proven[j] == WIN:
-                    proven[parent] = LOSS
-                    break
-                if proven[j] != LOSS:
-                    all_lost = False
-            if proven[parent] == UNKNOWN and all_lost and count > 0:
-                proven[parent] = WIN
-            if proven[parent] == UNKNOWN:
-                break
-    return iterations, used
+        if proven[path[depth]] != UNKNOWN:
+            climb(path[depth], proven, parent, kids_at, n_kids)
+    return iterations, used, waiting
 
 
 TREE_IN_USE = threading.Lock()
@@ -306,7 +377,7 @@ TREE_IN_USE = threading.Lock()
 @cache
 def tree() -> tuple[np.ndarray, ...]:
     """The node arrays, made once: children's first index and count, move, visits, wins,
-    proven value."""
+    proven value, parent."""
     return (
         np.zeros(CAPACITY, np.int64),
         np.zeros(CAPACITY, np.int64),
@@ -314,7 +385,72 @@ def tree() -> tuple[np.ndarray, ...]:
         np.zeros(CAPACITY, np.int64),
         np.zeros(CAPACITY, np.float64),
         np.zeros(CAPACITY, np.int64),
+        np.zeros(CAPACITY, np.int64),
     )
+
+
+class LeafSolver:
+    """The exact solver's C kernel at the tree's leaves, over the board's dense cells (those
+    of :func:`.search_kernel.compiled`), with the queue :func:`search_tree` fills.  Its table
+    lives as long as the process: an entry is a fact about a position of the board, true in
+    every later search."""
+
+    def __init__(self, game: TrailGame) -> None:
+        from slimetrail.games.trail.solver import (
+            KernelTable,
+            Labelling,
+            kernel_params,
+            mapped_table,
+            new_stats,
+        )
+
+        self.labels = Labelling(game, list(compiled(game).board_of))
+        self.params = kernel_params(game, distance=False, shortcuts=True)
+        self.table = KernelTable(mapped_table(self.labels.entry_words << LEAF_TABLE_BITS))
+        self.stats = new_stats()
+        self.nodes = np.zeros((LEAF_BATCH, 4), np.int64)
+        self.free = np.zeros((LEAF_BATCH, 2), np.uint64)
+        self.values = np.zeros(LEAF_BATCH, np.int64)
+
+    def prove(self, free: int, snail: int, side: int, budget: int, deadline: float) -> int:
+        """The value of a position (dense cells; ``side`` to move) for the player who moved
+        into it: WIN or LOSS if the kernel proves it within ``budget`` nodes and before
+        ``deadline``, else UNKNOWN (a draw too: the tree proves only wins and losses)."""
+        from slimetrail.games.trail.solver import S_ABORT, S_LIMIT, S_NODES
+
+        stats = self.stats
+        stats[S_NODES], stats[S_ABORT], stats[S_LIMIT] = 0, 0, budget
+        score = self.labels.negamax(
+            free, snail, side, -1, 1, self.params, self.table, stats, deadline
+        )
+        if stats[S_ABORT]:
+            return UNKNOWN
+        return LOSS if score > 0 else WIN if score < 0 else UNKNOWN
+
+    def prove_queue(self, waiting: int, deadline: float) -> int:
+        """Prove the first ``waiting`` queued leaves into :attr:`values` (UNKNOWN once
+        ``deadline`` has passed); returns how many were proven."""
+        proven = 0
+        for i in range(waiting):
+            value = UNKNOWN
+            if time.monotonic() < deadline:
+                snail, side, budget = (int(x) for x in self.nodes[i, 1:])
+                free = int(self.free[i, 0]) | int(self.free[i, 1]) << 64
+                value = self.prove(free, snail, side, budget, deadline)
+            self.values[i] = value
+            proven += value != UNKNOWN
+        return proven
+
+
+LEAF_SOLVERS: dict[int, LeafSolver] = {}  # by the compiled board's variant
+
+
+def leaf_solver(game: TrailGame) -> LeafSolver:
+    """The board's :class:`LeafSolver`, made at its first search (under ``TREE_IN_USE``)."""
+    variant = compiled(game).variant
+    if variant not in LEAF_SOLVERS:
+        LEAF_SOLVERS[variant] = LeafSolver(game)
+    return LEAF_SOLVERS[variant]
 
 
 @dataclass(frozen=True)
@@ -325,37 +461,55 @@ class MctsResult:
     visits: int  # of the move
     iterations: int
     nodes: int
+    leaf_proofs: int  # leaves the exact solver proved
 
 
 def search(
-    state: TrailState, seconds: float, *, iterations: int = 1 << 62, seed: int = 0
+    state: TrailState,
+    seconds: float,
+    *,
+    iterations: int = 1 << 62,
+    seed: int = 0,
+    leaf_cells: int = LEAF_CELLS,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``); ``state`` must have a
-    legal move.  A proven win is played; otherwise the most visited move not proven lost."""
+    legal move.  A proven win is played; otherwise the most visited move not proven lost.
+    ``leaf_cells``: the biggest region the exact solver tries to prove at a leaf (0: no
+    leaf proofs)."""
     c = compiled(state.game)
     lo, hi = c.words(state.free)
-    kids_at, n_kids, move, visits, wins, proven = tree()
+    nodes = tree()
+    kids_at, n_kids, move, visits, wins, proven, parent = nodes
+    budgets = np.array([leaf_cells, LEAF_NODES, SPLIT_NODES], np.int64)
     deadline = time.monotonic() + seconds  # counted before any wait for the tree
     with TREE_IN_USE:  # one tree for every search of the process
-        done, used = search_tree(
-            lo,
-            hi,
-            c.dense[state.snail],
-            state.to_move - 1,
-            deadline,
-            iterations,
-            seed,
-            EXPLORATION,
-            kids_at,
-            n_kids,
-            move,
-            visits,
-            wins,
-            proven,
-            c.nbr,
-            c.goals,
-            c.taylor,
-        )
+        leaves = leaf_solver(state.game)
+        done = used = proofs = 0
+        while True:
+            done, used, waiting = search_tree(
+                lo,
+                hi,
+                c.dense[state.snail],
+                state.to_move - 1,
+                deadline,
+                iterations,
+                seed,
+                EXPLORATION,
+                done,
+                used,
+                nodes,
+                leaves.nodes,
+                leaves.free,
+                budgets,
+                c.nbr,
+                c.goals,
+                c.taylor,
+            )
+            if waiting:
+                proofs += leaves.prove_queue(waiting, deadline)
+                settle(leaves.nodes, leaves.values, waiting, proven, parent, kids_at, n_kids)
+            if waiting < LEAF_BATCH or proven[0] != UNKNOWN or time.monotonic() > deadline:
+                break
         first, count = int(kids_at[0]), int(n_kids[0])
         kids = range(first, first + count)
         won = [j for j in kids if proven[j] == WIN]
@@ -366,10 +520,72 @@ def search(
             alive = [j for j in kids if proven[j] != LOSS]
             verdict = None if alive else "loss"
             pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
+        if verdict == "win":
+            remember_wins(state, pick, nodes)
         value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
         return MctsResult(
-            c.board_of[int(move[pick])], verdict, value, int(visits[pick]), int(done), int(used)
+            c.board_of[int(move[pick])],
+            verdict,
+            value,
+            int(visits[pick]),
+            int(done),
+            int(used),
+            proofs,
         )
+
+
+# Positions the tree proved won for the side to move, with a winning move: (board variant,
+# free cells, snail, player to move) -> board index.  Facts about the board, kept so that a
+# won position once proven is never given back: the tree of a later move need not prove it
+# again.  Emptied when full (a game never needs that many).
+PROVEN_WINS: dict[tuple[int, int, int, int], int] = {}
+MAX_PROVEN_WINS = 1 << 16
+
+
+def proven_win(state: TrailState) -> int | None:
+    """A winning move of ``state`` that an earlier search proved, if any."""
+    key = (compiled(state.game).variant, state.free, state.snail, state.to_move)
+    return PROVEN_WINS.get(key)
+
+
+def remember_wins(state: TrailState, pick: int, nodes: tuple[np.ndarray, ...]) -> None:
+    """Record the winning answers to every reply in the proof of node ``pick`` (a child of
+    the root, proven won for the side to move at ``state``) that the tree holds."""
+    c = compiled(state.game)
+    kids_at, n_kids, move, _, _, proven, _ = nodes
+    if len(PROVEN_WINS) > MAX_PROVEN_WINS:
+        PROVEN_WINS.clear()
+    me = state.to_move
+    stack = [(pick, state.free)]
+    while stack:
+        ours, free = stack.pop()
+        free &= ~(1 << c.board_of[int(move[ours])])
+        first = int(kids_at[ours])
+        for reply in range(first, first + int(n_kids[ours])) if first >= 0 else ():
+            cell = c.board_of[int(move[reply])]
+            after = free & ~(1 << cell)
+            start = int(kids_at[reply])
+            for answer in range(start, start + int(n_kids[reply])) if start >= 0 else ():
+                if proven[answer] == WIN:
+                    PROVEN_WINS[(c.variant, after, cell, me)] = c.board_of[int(move[answer])]
+                    stack.append((answer, after))
+                    break
+
+
+# A walk across 9x9 that walls the snail into the bottom three rows (27 cells, a1 in reach).
+ENDGAME = ("d5", "c5", "b5", "a5", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4", "i3")
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the tree's kernels, the leaf proofs' too, so
+    that no timed move waits for them: a search of an endgame whose leaves the solver
+    proves."""
+    from slimetrail.games.trail.game import SlimetrailGame
+
+    state = SlimetrailGame(size="9").new_state()
+    for cell in ENDGAME:
+        state.push(state.parse_move(cell))
+    search(state, 1.0, iterations=500)
 
 
 def playout_trace(state: TrailState, seed: int) -> tuple[int, list[int]]:

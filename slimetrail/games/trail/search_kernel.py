@@ -177,9 +177,9 @@ def legal_steps(free_lo, free_hi, snail, nbr, goals, taylor):
 
 
 @nb.njit(cache=True)
-def goals_in_reach(free_lo, free_hi, snail, nbr, goals):
-    """Bit p set if player p + 1's goal corner can be reached from the snail through free
-    cells, without walking through a goal corner (entering one ends the game)."""
+def region_words(free_lo, free_hi, snail, nbr, goals):
+    """The free cells the snail can still reach, walking through free cells other than the
+    goal corners (entering one ends the game): the solver's canonical ``free``."""
     g1_lo, g1_hi = bit(goals[0])
     g2_lo, g2_hi = bit(goals[1])
     pass_lo = free_lo & ~(g1_lo | g2_lo)
@@ -187,8 +187,14 @@ def goals_in_reach(free_lo, free_hi, snail, nbr, goals):
     s_lo, s_hi = bit(snail)
     r_lo, r_hi = flood(s_lo, s_hi, pass_lo, pass_hi, nbr)
     d_lo, d_hi = dilate(r_lo, r_hi, nbr)
-    d_lo &= free_lo
-    d_hi &= free_hi
+    return d_lo & free_lo, d_hi & free_hi
+
+
+@nb.njit(cache=True)
+def goals_in_reach(free_lo, free_hi, snail, nbr, goals):
+    """Bit p set if player p + 1's goal corner can be reached from the snail through free
+    cells, without walking through a goal corner (entering one ends the game)."""
+    d_lo, d_hi = region_words(free_lo, free_hi, snail, nbr, goals)
     return np.int64(has(d_lo, d_hi, goals[0])) | np.int64(has(d_lo, d_hi, goals[1])) << 1
 
 

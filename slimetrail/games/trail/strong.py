@@ -7,7 +7,9 @@ Taylor's rules the cut-off of the opponent's goal); without one, the rest of the
 the compiled MCTS-Solver (:mod:`.mcts_kernel`), whose playouts judge the open positions where
 the goal-distance evaluation is blind (against plain UCT on 11x11 and under Taylor's rules the
 alpha-beta alone lost 15-40% of its games); on hex boards under Rastros rules the alpha-beta
-keeps the whole move, as it measured stronger there.  A proven win is played as proven.
+keeps the whole move, as it measured stronger there.  The MCTS-Solver's leaves are proven
+by the exact solver where their region is small; a proven win is played as proven, and a
+position a search proved won is played by its proven move from then on.
 Smaller boards keep the ladder's own top level (books and solver).
 """
 
@@ -33,6 +35,10 @@ SURE_REGION = 40  # up to this many, the solver usually answers in time
 SOLVER_SHARE = 0.5  # of the move's time, for that exact solve, up to SURE_REGION cells
 TRY_SHARE = 0.25  # of the move's time, for the solve of a bigger region
 TACTICS_SHARE = 0.2  # of the time left, for the alpha-beta's look for a forced win
+# Of the move's time, kept back for what follows the searches (their results read, the move
+# returned) and for the waits for a core on a loaded machine, so that a move stays within
+# 1.1x its limit (at load 13 on 2 cores the searches overran their share by up to 0.03 s).
+RESERVE = 0.05
 
 
 def alpha_beta_only(state: TrailState) -> bool:
@@ -54,10 +60,15 @@ def region_size(state: TrailState) -> int:
     return (board.reachable(1 << state.snail, state.free).bit_count()) - 1
 
 
-def play(state: TrailState, seconds: float) -> PlayResult:
-    """The top level's move in ``seconds``; ``state`` (with a legal move) is not changed."""
+def play(state: TrailState, seconds: float, seed: int = 0) -> PlayResult:
+    """The top level's move in ``seconds``; ``state`` (with a legal move) is not changed.
+    ``seed``: the MCTS-Solver's random playouts'."""
     started = time.perf_counter()
+    seconds *= 1 - RESERVE
     deadline = started + seconds
+    known = mcts_kernel.proven_win(state)
+    if known is not None:
+        return PlayResult(known, proven="win", pv=[known], info={"search": "proven before"})
     region = region_size(state)
     if region <= SOLVE_REGION:
         solved = _solve(state, (SOLVER_SHARE if region <= SURE_REGION else TRY_SHARE) * seconds)
@@ -82,14 +93,19 @@ def play(state: TrailState, seconds: float) -> PlayResult:
             info={"search": "compiled alpha-beta"},
         )
     left = max(0.005, deadline - time.perf_counter())
-    tree = mcts_kernel.search(state, left, seed=len(state.move_stack))
+    tree = mcts_kernel.search(state, left, seed=seed)
     return PlayResult(
         tree.move,
         proven=tree.proven,
         pv=[tree.move],
         nodes=tree.iterations + found.nodes,
         depth=found.depth,
-        info={"search": "MCTS-Solver", "iterations": tree.iterations, "visits": tree.visits},
+        info={
+            "search": "MCTS-Solver",
+            "iterations": tree.iterations,
+            "visits": tree.visits,
+            "leaf_proofs": tree.leaf_proofs,
+        },
     )
 
 
