@@ -42,6 +42,8 @@ import numba as nb
 import numpy as np
 
 from slimetrail.compiled import now
+from slimetrail.core.game import SolveTimeout
+from slimetrail.games.moku.solver import SOLVER
 
 if TYPE_CHECKING:
     from slimetrail.games.moku.game import MokuState
@@ -60,6 +62,7 @@ THREAT_DEPTH = 6  # attacker moves of the threat search at the root
 THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
 THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
+SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
 
 
 @dataclass(frozen=True)
@@ -852,6 +855,65 @@ class MctsResult:
     nodes: int
 
 
+@dataclass(frozen=True)
+class RootSolve:
+    """What the exact solver proved at the root within its time: the root's value for the
+    side to move (None: not proven), a winning move, and the moves proven to lose."""
+
+    verdict: str | None = None
+    win: int | None = None
+    losing: tuple[int, ...] = ()
+
+
+def solve_root(state: MokuState, seconds: float) -> RootSolve:
+    """The exact solver (boards up to 7x7) on the root and then its moves, for ``seconds``:
+    a won root yields the winning move, a drawn one the moves that lose.  The moves are
+    searched with a null window (is this move the win? does it lose?), and the solver's
+    table, kept between moves, holds on to what a search cut short had learnt."""
+    if not SOLVER.can_solve(state.game):
+        return RootSolve()
+    search = SOLVER.search_for(state.game.board)
+    deadline = now() + seconds
+
+    def left() -> float:
+        remaining = deadline - now()
+        if remaining <= 0:
+            raise SolveTimeout("the root's share of the move is spent")
+        return remaining
+
+    def sides(position: MokuState) -> tuple[int, int]:
+        black, white = position.black, position.white
+        return (black, white) if position.to_move == 1 else (white, black)
+
+    try:
+        value = search.value(*sides(state), state.empty, state.slime, left())
+    except SolveTimeout:
+        return RootSolve()
+    verdict = {1: "win", 0: "draw", -1: "loss"}[value]
+    if value == -1:
+        return RootSolve(verdict)
+    losing = []
+    for move in state.legal_moves():
+        child = state.copy()
+        child.push(move)
+        outcome = child.outcome()
+        try:
+            if outcome is not None:
+                mine = 1 if outcome.winner == state.to_move else -1 if outcome.winner else 0
+            else:
+                # Null windows from the opponent's side: (-1, 0) asks "does it lose?",
+                # (0, 1) "does it win?".
+                window = (-1, 0) if value == 1 else (0, 1)
+                mine = -search.value(*sides(child), child.empty, child.slime, left(), window=window)
+        except SolveTimeout:
+            break
+        if value == 1 and mine == 1:
+            return RootSolve(verdict, win=cast(int, move))
+        if mine == -1:
+            losing.append(cast(int, move))
+    return RootSolve(verdict, losing=tuple(losing))
+
+
 def search(
     state: MokuState,
     seconds: float,
@@ -864,13 +926,16 @@ def search(
     threat_depth: int = THREAT_DEPTH,
     threat_branch: int = THREAT_BRANCH,
     threat_nodes: int = THREAT_NODES,
+    solve_share: float = SOLVE_SHARE,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
-    ``state``.  First the threat search (``threat_depth`` attacker moves, 0: none, threats
-    leaving at most ``threat_branch`` safe replies): a win it finds is played, and the steps
-    after which it finds one for the opponent are left out (the searches that have not started
-    within ``THREAT_SHARE`` of the time are skipped).  A proven win is played; otherwise the
-    most visited move not proven lost."""
+    ``state``.  On boards up to 7x7 the exact solver has ``solve_share`` of the time first
+    (:func:`solve_root`): a proven win is played, moves proven lost are left out, and a
+    proven root needs no threat search.  Else the threat search (``threat_depth`` attacker
+    moves, 0: none, threats leaving at most ``threat_branch`` safe replies): a win it finds is
+    played, and the steps after which it finds one for the opponent are left out (the searches
+    that have not started within ``THREAT_SHARE`` of the time are skipped).  A proven win is
+    played; otherwise the most visited move not proven lost."""
     deadline = now() + seconds
     k = state.game.k
     geo = geometry(state.game.size, k)
@@ -883,7 +948,12 @@ def search(
         score = {"win": 1.0, "loss": 0.0}.get(root_verdict or "", 0.5)
         return MctsResult(geo.board_of[pick], root_verdict, score, 0, 0, 1)
     banned = np.zeros(cells.shape[0], np.int8)
-    if threat_depth:
+    solved = solve_root(state, solve_share * seconds)
+    if solved.win is not None:
+        return MctsResult(solved.win, "win", 1.0, 0, 0, 1)
+    for lost in solved.losing:
+        banned[geo.padded[lost]] = 1
+    if solved.verdict is None and threat_depth:
         win = root_threats(
             cells.copy(),
             slime,
@@ -940,6 +1010,7 @@ def search(
         pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
         settled = all(proven[j] in (LOSS, DRAW) for j in kids)
         verdict_name = None if not settled else "draw" if alive else "loss"
+        verdict_name = verdict_name or solved.verdict
     value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
     return MctsResult(
         geo.board_of[int(move[pick])], verdict_name, value, int(visits[pick]), int(done), int(used)

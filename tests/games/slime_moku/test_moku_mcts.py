@@ -12,6 +12,7 @@ from slimetrail.core.registry import get_game
 from slimetrail.games.moku import mcts
 from slimetrail.games.moku.ai import row_gaps
 from slimetrail.games.moku.playout import policy, safe_steps
+from slimetrail.games.moku.solver import SOLVER
 from slimetrail.games.moku.threats import ThreatSearch
 
 VERDICTS = {mcts.PLAY: None, mcts.P_WIN: "win", mcts.P_LOSS: "loss", mcts.P_DRAW: "draw"}
@@ -194,3 +195,40 @@ def test_the_root_threat_searches_start_only_before_their_deadline() -> None:
         assert banned[0.0] == 0, state.fen()
         found += banned[float("inf")] > 0
     assert found
+
+
+@pytest.mark.parametrize(("n", "k"), [(5, 4), (6, 4)])
+def test_the_root_solve_agrees_with_the_exact_solver(n: int, k: int) -> None:
+    verdicts = set()
+    for state in positions(n, k, 6, n + k):
+        if state.empty.bit_count() > 18:
+            continue
+        solved = mcts.solve_root(state, 60.0)
+        expected = SOLVER.solve(state)
+        assert solved.verdict == expected.value, state.fen()
+        if expected.value == "win":
+            assert solved.win in expected.winning_moves, state.fen()
+        else:
+            assert solved.win is None, state.fen()
+            assert not solved.losing or expected.value == "draw", state.fen()
+        if expected.value == "draw":
+            lost = {m for m, v in expected.move_values.items() if v == "loss"}
+            assert set(solved.losing) == lost, state.fen()
+        verdicts.add(expected.value)
+    assert verdicts == {"win", "draw", "loss"}
+
+
+def test_the_search_plays_the_solvers_win_and_never_a_proven_loss() -> None:
+    seen = set()
+    for number, state in enumerate(positions(6, 4, 6, 11)):
+        if number % 3 or state.empty.bit_count() > 16:
+            continue
+        expected = SOLVER.solve(state)
+        found = mcts.search(state, 0.2, seed=number, threat_depth=0)
+        value = expected.move_values[found.move]
+        if expected.value == "win":
+            assert value == "win", state.fen()
+        elif expected.value == "draw":
+            assert value == "draw", state.fen()
+        seen.add(expected.value)
+    assert {"win", "draw"} <= seen
