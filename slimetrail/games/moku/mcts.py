@@ -534,9 +534,13 @@ def random_playout(
     ``where`` are scratch for the empty cells, listed the first time the slime is stuck and
     kept up to date from then on (late in a game the slime is often stuck)."""
     n_listed = -1  # not listed yet
+    # A safe step was tested not to complete the next mover's row, on the very board the
+    # next mover's win test would scan: that test is then skipped (same result, one scan).
+    checked = False
     while True:
-        if makes_row(cells, slime, colour, lines, k):
+        if not checked and makes_row(cells, slime, colour, lines, k):
             return colour, plies
+        checked = False
         if empties == 1:
             return 0, plies
         cells[slime] = colour
@@ -552,7 +556,10 @@ def random_playout(
             if safe:
                 # Uniform among the steps not onto the opponent's gap: a drawn gap is
                 # swapped out and another drawn; with only gaps left the last is taken.
-                while count > 1 and makes_row(cells, move, other, lines, k):
+                while count > 1:
+                    if not makes_row(cells, move, other, lines, k):
+                        checked = True
+                        break
                     count -= 1
                     buf[drawn] = buf[count]
                     drawn = random_below(rng, count)
@@ -574,6 +581,7 @@ def random_playout(
                     p = listed[(start + i) % n_listed]
                     if not makes_row(cells, p, other, lines, k):
                         move = p
+                        checked = True
                         break
         if n_listed >= 0:
             # Take the move's cell off the list: the last listed cell takes its place.
