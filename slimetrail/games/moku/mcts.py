@@ -62,6 +62,7 @@ THREAT_DEPTH = 6  # attacker moves of the threat search at the root
 THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
 THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
+WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
 SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
 
 
@@ -334,7 +335,8 @@ def root_threats(
     deadline,
 ):
     """The threat search at the root: the mover's winning step (-1: none found), else the
-    steps after which the opponent has one marked in ``banned``.  Each search may visit
+    steps after which the opponent has one marked in ``banned`` (steps marked already are
+    not searched again).  Each search may visit
     ``nodes`` nodes; none starts after ``deadline`` (the steps not searched stay allowed)."""
     counts = np.zeros((3, window_cells.shape[0]), np.int8)
     gaps = np.zeros((3, cells.shape[0]), np.int16)
@@ -363,6 +365,8 @@ def root_threats(
         if now() > deadline:
             break
         p = moves[i]
+        if banned[p]:
+            continue  # already known lost
         cells[p] = SLIME
         budget[0] = nodes
         if (
@@ -935,6 +939,7 @@ def search(
     threat_branch: int = THREAT_BRANCH,
     threat_nodes: int = THREAT_NODES,
     solve_share: float = SOLVE_SHARE,
+    wider_passes: int = WIDER_PASSES,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
     ``state``.  On boards up to 7x7 the exact solver has ``solve_share`` of the time first
@@ -942,7 +947,9 @@ def search(
     proven root needs no threat search.  Else the threat search (``threat_depth`` attacker
     moves, 0: none, threats leaving at most ``threat_branch`` safe replies): a win it finds is
     played, and the steps after which it finds one for the opponent are left out (the searches
-    that have not started within ``THREAT_SHARE`` of the time are skipped).  A proven win is
+    that have not started within ``THREAT_SHARE`` of the time are skipped); then
+    ``wider_passes`` more passes, each two attacker moves deeper and one reply wider, on the
+    steps left.  A proven win is
     played; otherwise the most visited move not proven lost."""
     deadline = now() + seconds
     k = state.game.k
@@ -962,25 +969,35 @@ def search(
     for lost in solved.losing:
         banned[geo.padded[lost]] = 1
     if solved.verdict is None and threat_depth:
-        win = root_threats(
-            cells.copy(),
-            slime,
-            colour,
-            empties,
-            threat_depth,
-            threat_branch,
-            geo.steps,
-            k,
-            geo.window_cells,
-            geo.cell_windows,
-            threat_nodes,
-            banned,
-            now() + THREAT_SHARE * seconds,
-        )
-        if win >= 0:
-            return MctsResult(geo.board_of[int(win)], "win", 1.0, 0, 0, 1)
-        if all(banned[buf[:count]]):
-            banned[:] = 0  # every step loses to a threat: the tree picks the hardest
+        threats_end = now() + THREAT_SHARE * seconds
+        # A narrow pass, then a deeper and wider one on the steps it left (late in a 15x15
+        # game the lost steps were often those with three safe replies).
+        for extra in range(wider_passes + 1):
+            before = banned.copy()
+            win = root_threats(
+                cells.copy(),
+                slime,
+                colour,
+                empties,
+                threat_depth + 2 * extra,
+                threat_branch + extra,
+                geo.steps,
+                k,
+                geo.window_cells,
+                geo.cell_windows,
+                threat_nodes,
+                banned,
+                threats_end,
+            )
+            if win >= 0:
+                return MctsResult(geo.board_of[int(win)], "win", 1.0, 0, 0, 1)
+            if all(banned[buf[:count]]):
+                # Every step loses to a threat: keep the narrower pass's verdicts (the tree
+                # picks the hardest of what is left), or none.
+                banned[:] = 0 if extra == 0 or all(before[buf[:count]]) else before
+                break
+            if now() > threats_end:
+                break
     kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = tree()
     done, used = search_tree(
         cells,

@@ -232,3 +232,31 @@ def test_the_search_plays_the_solvers_win_and_never_a_proven_loss() -> None:
             assert value == "draw", state.fen()
         seen.add(expected.value)
     assert {"win", "draw"} <= seen
+
+
+def test_the_wider_threat_pass_leaves_out_what_the_narrow_one_missed() -> None:
+    # Late in a lost 15x15 game: after White's g6 Black wins by threats leaving three safe
+    # replies, which the narrow pass (two) does not see; the tree alone played g6.
+    game = get_game("slime-moku", size=15)
+    state = game.state_from_fen(
+        "xxoxooxoooxooox/oxo1xoxxxx1xxxx/ox1oxxooxoooxoo/xoxoooxoxxoxoox/oxxx2xoxo1xoxo/"
+        "oxxooo1xoxxxoxx/xoox1x1xooxooxo/xxxxo1ox1oxoxxo/oooxoo4xoxoo/xoxoxx4oxoxx/"
+        "o1xxoo1@xoxooxo/xx1xox2xoxxxoo/oooxoox1oxoooxx/xoxoxoxoox2xox/xoxoxoxoxoxoxoo 2"
+    )
+    geo = mcts.geometry(15, 5)
+    allowed = {}
+    for depth, branch in ((mcts.THREAT_DEPTH, 2), (mcts.THREAT_DEPTH + 2, 3)):
+        cells, slime = mcts.mailbox(state)
+        marks = np.zeros(len(cells), np.int8)
+        win = mcts.root_threats(
+            cells, slime, 2, state.empty.bit_count(), depth, branch, geo.steps, 5,
+            geo.window_cells, geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
+        )  # fmt: skip
+        assert win == -1
+        allowed[branch] = {
+            game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]
+        }
+    assert "g6" in allowed[2] and allowed[3] == {"g5", "h4", "i6"}
+    for seed in range(2):
+        found = mcts.search(state, 0.5, seed=seed)
+        assert game.board.name(found.move) in allowed[3]
