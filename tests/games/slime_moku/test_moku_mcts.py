@@ -260,3 +260,15 @@ def test_the_wider_threat_pass_leaves_out_what_the_narrow_one_missed() -> None:
     for seed in range(2):
         found = mcts.search(state, 0.5, seed=seed)
         assert game.board.name(found.move) in allowed[3]
+
+
+def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> None:
+    # No row can be made any more: every playout is a draw.
+    game = get_game("slime-moku", size=9)
+    state = game.state_from_fen(
+        "1oxooxoxo/2xoxxxoo/1ooxoo1xx/1xxoxoxox/1ox@xxo1o/x1ooox1xx/oxxxoxo1o/xooxxxxox/xooxooo2 2"
+    )
+    for contempt in (0.0, 0.1):
+        found = mcts.search(state, 0.05, seed=1, threat_depth=0, contempt=contempt)
+        assert found.proven is None and found.visits > 100
+        assert found.value == pytest.approx(0.5 - contempt, abs=1e-3)
