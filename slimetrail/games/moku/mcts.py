@@ -63,7 +63,7 @@ THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
 THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
 CONTEMPT = 0.1  # a drawn playout's loss of value for the root's player: play for the win
-WIDER_PASSES = 2  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
+WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
 SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
 
 
