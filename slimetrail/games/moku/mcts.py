@@ -64,6 +64,7 @@ THREAT_NODES = 20_000  # nodes of one threat search at most
 THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
 CONTEMPT = 0.1  # a drawn playout's loss of value for the root's player: play for the win
 WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
+ENDGAME_EMPTIES = 24  # from here on a last threat pass takes every step and every reply
 SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
 
 
@@ -956,7 +957,8 @@ def search(
     played, and the steps after which it finds one for the opponent are left out (the searches
     that have not started within ``THREAT_SHARE`` of the time are skipped); then
     ``wider_passes`` more passes, each two attacker moves deeper and one reply wider, on the
-    steps left.  A proven win is
+    steps left; with ``ENDGAME_EMPTIES`` empty cells or fewer a pass taking every step and
+    every reply (exact, within its node budget) comes first.  A proven win is
     played; otherwise the most visited move not proven lost."""
     deadline = now() + seconds
     k = state.game.k
@@ -979,15 +981,20 @@ def search(
         threats_end = now() + THREAT_SHARE * seconds
         # A narrow pass, then a deeper and wider one on the steps it left (late in a 15x15
         # game the lost steps were often those with three safe replies).
-        for extra in range(wider_passes + 1):
+        passes = [(threat_depth + 2 * e, threat_branch + e) for e in range(wider_passes + 1)]
+        if empties <= ENDGAME_EMPTIES:
+            # Every step and every reply, first: an exact search for a forced win, cheap this
+            # late (a step it could not settle within its nodes goes to the narrow passes).
+            passes.insert(0, (empties, empties))
+        for extra, (depth, branch) in enumerate(passes):
             before = banned.copy()
             win = root_threats(
                 cells.copy(),
                 slime,
                 colour,
                 empties,
-                threat_depth + 2 * extra,
-                threat_branch + extra,
+                depth,
+                branch,
                 geo.steps,
                 k,
                 geo.window_cells,

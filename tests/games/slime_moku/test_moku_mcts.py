@@ -272,3 +272,30 @@ def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> 
         found = mcts.search(state, 0.05, seed=1, threat_depth=0, contempt=contempt)
         assert found.proven is None and found.visits > 100
         assert found.value == pytest.approx(0.5 - contempt, abs=1e-3)
+
+
+def test_the_endgame_pass_takes_every_step_and_reply() -> None:
+    # 20 empty cells left in a lost 9x9 game: after Black's g6 White forces a row by replies
+    # no narrow pass follows; the tree alone played g6.
+    game = get_game("slime-moku", size=9)
+    state = game.state_from_fen(
+        "oxoxoxox1/x4xo1o/oo3@o1x/xxx2x2o/oooxxo2x/xxooxo1oo/ooxxoxoxx/1xoxo1oxx/1xoxoxoxo 1"
+    )
+    empties = state.empty.bit_count()
+    assert empties <= mcts.ENDGAME_EMPTIES
+    geo = mcts.geometry(9, 5)
+    allowed = []
+    for depth, branch in ((mcts.THREAT_DEPTH + 2, 3), (empties, empties)):
+        cells, slime = mcts.mailbox(state)
+        marks = np.zeros(len(cells), np.int8)
+        win = mcts.root_threats(
+            cells, slime, 1, empties, depth, branch, geo.steps, 5, geo.window_cells,
+            geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
+        )  # fmt: skip
+        assert win == -1
+        allowed.append(
+            {game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]}
+        )
+    assert allowed == [{"e6", "e7", "e8", "g6"}, {"e6", "e7", "e8"}]
+    for seed in range(3):
+        assert game.board.name(mcts.search(state, 0.3, seed=seed).move) != "g6"
