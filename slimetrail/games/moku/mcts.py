@@ -63,7 +63,8 @@ THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
 THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
 WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
-ENDGAME_EMPTIES = 24  # from here on a last threat pass takes every step and every reply
+ENDGAME_EMPTIES = 24  # from here on a first threat pass takes every step and every reply
+ENDGAME_THREAT_SHARE = 0.6  # of the move's time, for starting threat searches from then on
 SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
 
 
@@ -948,7 +949,8 @@ def search(
     proven root needs no threat search.  Else the threat search (``threat_depth`` attacker
     moves, 0: none, threats leaving at most ``threat_branch`` safe replies): a win it finds is
     played, and the steps after which it finds one for the opponent are left out (the searches
-    that have not started within ``THREAT_SHARE`` of the time are skipped); then
+    that have not started within ``THREAT_SHARE`` of the time, ``ENDGAME_THREAT_SHARE`` late
+    in the game, are skipped); then
     ``wider_passes`` more passes, each two attacker moves deeper and one reply wider, on the
     steps left; with ``ENDGAME_EMPTIES`` empty cells or fewer a pass taking every step and
     every reply (exact, within its node budget) comes first.  A proven win is
@@ -971,7 +973,10 @@ def search(
     for lost in solved.losing:
         banned[geo.padded[lost]] = 1
     if solved.verdict is None and threat_depth:
-        threats_end = now() + THREAT_SHARE * seconds
+        # Late in the game the exact pass is worth more than the tree's iterations.
+        share = THREAT_SHARE if empties > ENDGAME_EMPTIES else ENDGAME_THREAT_SHARE
+        # (and never past that share of the whole move, the root's solve included)
+        threats_end = min(now() + share * seconds, deadline - (1 - ENDGAME_THREAT_SHARE) * seconds)
         # A narrow pass, then a deeper and wider one on the steps it left (late in a 15x15
         # game the lost steps were often those with three safe replies).
         passes = [(threat_depth + 2 * e, threat_branch + e) for e in range(wider_passes + 1)]
