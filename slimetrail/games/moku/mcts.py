@@ -62,6 +62,8 @@ THREAT_DEPTH = 6  # attacker moves of the threat search at the root
 THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
 THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
+CONTEMPT = 0.1  # a drawn playout's loss of value for the root's player: play for the win
+CONTEMPT_EMPTIES = 60  # ... while more cells than this are empty (late, draws are kept)
 WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
 ENDGAME_EMPTIES = 24  # from here on a first threat pass takes every step and every reply
 ENDGAME_THREAT_SHARE = 0.6  # of the move's time, for starting threat searches from then on
@@ -620,6 +622,7 @@ def search_tree(
     c,
     rave,
     playouts,
+    contempt,
     lines,
     banned,
     kids_at,
@@ -638,7 +641,8 @@ def search_tree(
     iterations in which the same player stepped onto the same cell later on), with the weight
     ``sqrt(rave / (3 visits + rave))`` (Gelly and Silver 2007).  ``playouts`` is RANDOM,
     SAFE (random steps, none onto the opponent's gap while another exists) or INFORMED
-    (the policy)."""
+    (the policy).  A drawn iteration scores ``1/2 - contempt`` for ``colour0`` (against a
+    weaker opponent a draw is a loss of chances)."""
     np.random.seed(seed)
     rng = np.full(1, np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1), np.uint64)
     cells = cells0.copy()
@@ -799,7 +803,8 @@ def search_tree(
                 trace,
                 depth,
             )
-        # Back up: node path[d] was entered by colour0 when d is odd.
+        # Back up: node path[d] was entered by colour0 when d is odd.  A draw is worth
+        # ``contempt`` less than a half to the root's player (and more to the other).
         for d in range(depth + 1):
             nd = path[d]
             visits[nd] += 1
@@ -807,14 +812,16 @@ def search_tree(
             if result == mover_in:
                 wins[nd] += 1.0
             elif result == 0:
-                wins[nd] += 0.5
+                wins[nd] += 0.5 - contempt if mover_in == colour0 else 0.5 + contempt
         # All moves as first: a child of path[d] scores when its mover stepped onto its cell
         # at ply d or later (every cell is stepped onto at most once a game).
         if rave > 0.0:
             for d in range(depth):
                 nd = path[d]
                 mover = colour0 if d % 2 == 0 else 3 - colour0
-                score = 1.0 if result == mover else 0.5 if result == 0 else 0.0
+                score = 1.0 if result == mover else 0.0
+                if result == 0:
+                    score = 0.5 - contempt if mover == colour0 else 0.5 + contempt
                 for j in range(kids_at[nd], kids_at[nd] + n_kids[nd]):
                     if entered_by[move[j]] == mover:
                         rave_visits[j] += 1.0
@@ -942,6 +949,8 @@ def search(
     threat_nodes: int = THREAT_NODES,
     solve_share: float = SOLVE_SHARE,
     wider_passes: int = WIDER_PASSES,
+    contempt: float = CONTEMPT,
+    contempt_empties: int = CONTEMPT_EMPTIES,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
     ``state``.  On boards up to 7x7 the exact solver has ``solve_share`` of the time first
@@ -953,8 +962,10 @@ def search(
     in the game, are skipped); then
     ``wider_passes`` more passes, each two attacker moves deeper and one reply wider, on the
     steps left; with ``ENDGAME_EMPTIES`` empty cells or fewer a pass taking every step and
-    every reply (exact, within its node budget) comes first.  A proven win is
-    played; otherwise the most visited move not proven lost."""
+    every reply (exact, within its node budget) comes first.  The tree scores a drawn
+    playout ``contempt`` below a half for the side to move while more than
+    ``contempt_empties`` cells are empty.  A proven win is played; otherwise the most visited
+    move not proven lost."""
     deadline = now() + seconds
     k = state.game.k
     geo = geometry(state.game.size, k)
@@ -1010,6 +1021,8 @@ def search(
                 break
             if now() > threats_end:
                 break
+    if empties <= contempt_empties:
+        contempt = 0.0
     kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = tree()
     done, used = search_tree(
         cells,
@@ -1026,6 +1039,7 @@ def search(
         float(exploration),
         float(rave),
         int(playouts),
+        float(contempt),
         geo.lines,
         banned,
         kids_at,

@@ -287,3 +287,24 @@ def test_the_endgame_pass_takes_every_step_and_reply() -> None:
     assert allowed == [{"e6", "e7", "e8", "g6"}, {"e6", "e7", "e8"}]
     for seed in range(3):
         assert game.board.name(mcts.search(state, 1.0, seed=seed).move) != "g6"
+
+
+def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> None:
+    # No row can be made any more: every playout is a draw.
+    game = get_game("slime-moku", size=9)
+    state = game.state_from_fen(
+        "1oxooxoxo/2xoxxxoo/1ooxoo1xx/1xxoxoxox/1ox@xxo1o/x1ooox1xx/oxxxoxo1o/xooxxxxox/xooxooo2 2"
+    )
+    # Contempt applies while more than contempt_empties cells are empty (late, none).
+    assert state.empty.bit_count() <= mcts.CONTEMPT_EMPTIES
+    for contempt, empties, value in (
+        (0.0, 0, 0.5),
+        (0.1, 0, 0.4),
+        (0.1, mcts.CONTEMPT_EMPTIES, 0.5),
+    ):
+        found = mcts.search(
+            state, 60.0, iterations=3000, seed=1, threat_depth=0, contempt=contempt,
+            contempt_empties=empties,
+        )  # fmt: skip
+        assert found.proven is None and found.visits > 100
+        assert found.value == pytest.approx(value, abs=1e-3)
