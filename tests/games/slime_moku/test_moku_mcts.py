@@ -257,8 +257,9 @@ def test_the_wider_threat_pass_leaves_out_what_the_narrow_one_missed() -> None:
             game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]
         }
     assert "g6" in allowed[2] and allowed[3] == {"g5", "h4", "i6"}
+    # The passes may start within a quarter of the move: long enough on a loaded machine.
     for seed in range(2):
-        found = mcts.search(state, 0.5, seed=seed)
+        found = mcts.search(state, 2.0, seed=seed)
         assert game.board.name(found.move) in allowed[3]
 
 
