@@ -68,6 +68,7 @@ WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper,
 ENDGAME_EMPTIES = 24  # from here on a first threat pass takes every step and every reply
 ENDGAME_THREAT_SHARE = 0.6  # of the move's time, for starting threat searches from then on
 SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
+SOLVE_EMPTIES = 32  # ... with this many empty cells or fewer (7x7 k=4 proves from about 33-23)
 
 
 @dataclass(frozen=True)
@@ -887,11 +888,13 @@ class RootSolve:
 
 
 def solve_root(state: MokuState, seconds: float) -> RootSolve:
-    """The exact solver (boards up to 7x7) on the root and then its moves, for ``seconds``:
-    a won root yields the winning move, a drawn one the moves that lose.  The moves are
+    """The exact solver (boards up to 7x7, ``SOLVE_EMPTIES`` empty cells or fewer: earlier it
+    proves nothing in a move's time and takes it from the tree) on the root and then its
+    moves, for ``seconds``: a won root yields the winning move, a drawn one the moves that
+    lose.  The moves are
     searched with a null window (is this move the win? does it lose?), and the solver's
     table, kept between moves, holds on to what a search cut short had learnt."""
-    if not SOLVER.can_solve(state.game):
+    if not SOLVER.can_solve(state.game) or state.empty.bit_count() > SOLVE_EMPTIES:
         return RootSolve()
     search = SOLVER.search_for(state.game.board)
     deadline = now() + seconds

@@ -216,6 +216,10 @@ def test_the_root_solve_agrees_with_the_exact_solver(n: int, k: int) -> None:
             assert set(solved.losing) == lost, state.fen()
         verdicts.add(expected.value)
     assert verdicts == {"win", "draw", "loss"}
+    # Early in the game the solver is not asked: the tree keeps the whole move.
+    start = get_game("slime-moku", size=7, k=4).new_state()
+    assert start.empty.bit_count() > mcts.SOLVE_EMPTIES
+    assert mcts.solve_root(start, 60.0) == mcts.RootSolve()
 
 
 def test_the_search_plays_the_solvers_win_and_never_a_proven_loss() -> None:
