@@ -14,11 +14,12 @@ players (snake-pit): ``--seats one-top`` puts our level in one seat and the base
 other two (chance: 1/3 of the wins), ``--seats two-top`` the baseline in one seat against
 our level in two (target: the baseline wins at most 10%); the seats rotate over the games.
 
-Each game prints a line; the summary gives the score, the baseline's playouts per move and
-per second, our nodes (and MCTS iterations) per move, and each side's worst move time as a
-share of the limit (time honesty).  ``--baseline-only`` prints the baseline's playouts per
-move from the start and from a mid-game position, on the wall clock and per CPU second (the
-latter less sensitive to a loaded machine).
+Each game prints a line (and the moves of a game our level did not win); the summary gives
+the score, the baseline's playouts per move and per second, our nodes (and MCTS iterations)
+per move, and each side's worst move time as a share of the limit (time honesty).
+``--baseline-only`` prints the baseline's playouts per move from the start and from a
+mid-game position, on the wall clock and per CPU second (the latter less sensitive to a
+loaded machine).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class GameReport:
     top_with_iterations: int = 0
     top_worst: float = 0.0
     top_reports: list[str] = field(default_factory=list)
+    record: list[str] = field(default_factory=list)  # every move, the opening's too
 
 
 # -- one game -----------------------------------------------------------------------------
@@ -118,6 +120,7 @@ def play_one(match: Match, number: int) -> GameReport:
     state = game.new_state()
     top = top_seats_of(match, number)
     report = GameReport(number, top, opening_of(state, number // game.num_players, match.seed))
+    report.record = list(report.opening)
     report.baseline_name = baseline.name
     seed = match.seed * 100_000 + number * 1_000
     while not state.is_over():
@@ -140,6 +143,7 @@ def play_one(match: Match, number: int) -> GameReport:
             report.baseline_playouts += playouts
             report.baseline_seconds += spent
             report.baseline_worst = max(report.baseline_worst, spent / match.seconds)
+        report.record.append(state.move_str(move))
         state.push(move)
     outcome = state.outcome()
     assert outcome is not None
@@ -163,12 +167,16 @@ def game_line(match: Match, report: GameReport) -> str:
     seats = "+".join(game.player_names[p - 1] for p in report.top_seats)
     opening = " ".join(report.opening) or "-"
     mean_playouts = report.baseline_playouts / max(report.baseline_moves, 1)
-    return (
+    line = (
         f"game {report.number + 1:3d}: top as {seats:<11} opening {opening:<8} "
         f"result {report.result:<9} top score {report.top_score:.2f}  {report.plies:3d} plies  "
         f"baseline {mean_playouts:,.0f} playouts/move  worst time top "
         f"{report.top_worst:.2f}x baseline {report.baseline_worst:.2f}x"
     )
+    if not report.top_won:
+        # The record of a game not won, for replaying where it was lost.
+        line += "\n    moves: " + " ".join(report.record)
+    return line
 
 
 def summary(match: Match, reports: list[GameReport]) -> list[str]:

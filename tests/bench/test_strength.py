@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -15,6 +16,10 @@ def test_a_short_match_prints_every_game_and_the_summary(capsys):
     lines = out.splitlines()
     assert "slimetrail size=5: level 6" in lines[0]
     assert sum(line.startswith("game ") for line in lines) == 2
+    # A game our level did not win is followed by its moves, to replay it.
+    for line, after in itertools.pairwise(lines):
+        if line.startswith("game ") and "top score 1.00" not in line:
+            assert after.startswith("    moves: ") and len(after.split()) > 2
     assert any(line.startswith("level 6 vs baseline: ") and "/2 = " in line for line in lines)
     assert any("playouts/move" in line and "playouts/s" in line for line in lines)
     assert any(line.startswith("worst move time / limit 0.02s") for line in lines)

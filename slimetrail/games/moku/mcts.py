@@ -42,6 +42,8 @@ import numba as nb
 import numpy as np
 
 from slimetrail.compiled import now
+from slimetrail.core.game import SolveTimeout
+from slimetrail.games.moku.solver import SOLVER
 
 if TYPE_CHECKING:
     from slimetrail.games.moku.game import MokuState
@@ -60,6 +62,13 @@ THREAT_DEPTH = 6  # attacker moves of the threat search at the root
 THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
 THREAT_SHARE = 0.25  # of the move's time, for starting the root's threat searches
+CONTEMPT = 0.1  # a drawn playout's loss of value for the root's player: play for the win
+CONTEMPT_EMPTIES = 60  # ... while more cells than this are empty (late, draws are kept)
+WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
+ENDGAME_EMPTIES = 24  # from here on a first threat pass takes every step and every reply
+ENDGAME_THREAT_SHARE = 0.6  # of the move's time, for starting threat searches from then on
+SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
+SOLVE_EMPTIES = 32  # ... with this many empty cells or fewer (7x7 k=4 proves from about 33-23)
 
 
 @dataclass(frozen=True)
@@ -331,7 +340,8 @@ def root_threats(
     deadline,
 ):
     """The threat search at the root: the mover's winning step (-1: none found), else the
-    steps after which the opponent has one marked in ``banned``.  Each search may visit
+    steps after which the opponent has one marked in ``banned`` (steps marked already are
+    not searched again).  Each search may visit
     ``nodes`` nodes; none starts after ``deadline`` (the steps not searched stay allowed)."""
     counts = np.zeros((3, window_cells.shape[0]), np.int8)
     gaps = np.zeros((3, cells.shape[0]), np.int16)
@@ -360,6 +370,8 @@ def root_threats(
         if now() > deadline:
             break
         p = moves[i]
+        if banned[p]:
+            continue  # already known lost
         cells[p] = SLIME
         budget[0] = nodes
         if (
@@ -531,9 +543,13 @@ def random_playout(
     ``where`` are scratch for the empty cells, listed the first time the slime is stuck and
     kept up to date from then on (late in a game the slime is often stuck)."""
     n_listed = -1  # not listed yet
+    # A safe step was tested not to complete the next mover's row, on the very board the
+    # next mover's win test would scan: that test is then skipped (same result, one scan).
+    checked = False
     while True:
-        if makes_row(cells, slime, colour, lines, k):
+        if not checked and makes_row(cells, slime, colour, lines, k):
             return colour, plies
+        checked = False
         if empties == 1:
             return 0, plies
         cells[slime] = colour
@@ -549,7 +565,10 @@ def random_playout(
             if safe:
                 # Uniform among the steps not onto the opponent's gap: a drawn gap is
                 # swapped out and another drawn; with only gaps left the last is taken.
-                while count > 1 and makes_row(cells, move, other, lines, k):
+                while count > 1:
+                    if not makes_row(cells, move, other, lines, k):
+                        checked = True
+                        break
                     count -= 1
                     buf[drawn] = buf[count]
                     drawn = random_below(rng, count)
@@ -571,6 +590,7 @@ def random_playout(
                     p = listed[(start + i) % n_listed]
                     if not makes_row(cells, p, other, lines, k):
                         move = p
+                        checked = True
                         break
         if n_listed >= 0:
             # Take the move's cell off the list: the last listed cell takes its place.
@@ -603,6 +623,7 @@ def search_tree(
     c,
     rave,
     playouts,
+    contempt,
     lines,
     banned,
     kids_at,
@@ -621,7 +642,8 @@ def search_tree(
     iterations in which the same player stepped onto the same cell later on), with the weight
     ``sqrt(rave / (3 visits + rave))`` (Gelly and Silver 2007).  ``playouts`` is RANDOM,
     SAFE (random steps, none onto the opponent's gap while another exists) or INFORMED
-    (the policy)."""
+    (the policy).  A drawn iteration scores ``1/2 - contempt`` for ``colour0`` (against a
+    weaker opponent a draw is a loss of chances)."""
     np.random.seed(seed)
     rng = np.full(1, np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1), np.uint64)
     cells = cells0.copy()
@@ -782,7 +804,8 @@ def search_tree(
                 trace,
                 depth,
             )
-        # Back up: node path[d] was entered by colour0 when d is odd.
+        # Back up: node path[d] was entered by colour0 when d is odd.  A draw is worth
+        # ``contempt`` less than a half to the root's player (and more to the other).
         for d in range(depth + 1):
             nd = path[d]
             visits[nd] += 1
@@ -790,14 +813,16 @@ def search_tree(
             if result == mover_in:
                 wins[nd] += 1.0
             elif result == 0:
-                wins[nd] += 0.5
+                wins[nd] += 0.5 - contempt if mover_in == colour0 else 0.5 + contempt
         # All moves as first: a child of path[d] scores when its mover stepped onto its cell
         # at ply d or later (every cell is stepped onto at most once a game).
         if rave > 0.0:
             for d in range(depth):
                 nd = path[d]
                 mover = colour0 if d % 2 == 0 else 3 - colour0
-                score = 1.0 if result == mover else 0.5 if result == 0 else 0.0
+                score = 1.0 if result == mover else 0.0
+                if result == 0:
+                    score = 0.5 - contempt if mover == colour0 else 0.5 + contempt
                 for j in range(kids_at[nd], kids_at[nd] + n_kids[nd]):
                     if entered_by[move[j]] == mover:
                         rave_visits[j] += 1.0
@@ -852,6 +877,67 @@ class MctsResult:
     nodes: int
 
 
+@dataclass(frozen=True)
+class RootSolve:
+    """What the exact solver proved at the root within its time: the root's value for the
+    side to move (None: not proven), a winning move, and the moves proven to lose."""
+
+    verdict: str | None = None
+    win: int | None = None
+    losing: tuple[int, ...] = ()
+
+
+def solve_root(state: MokuState, seconds: float) -> RootSolve:
+    """The exact solver (boards up to 7x7, ``SOLVE_EMPTIES`` empty cells or fewer: earlier it
+    proves nothing in a move's time and takes it from the tree) on the root and then its
+    moves, for ``seconds``: a won root yields the winning move, a drawn one the moves that
+    lose.  The moves are
+    searched with a null window (is this move the win? does it lose?), and the solver's
+    table, kept between moves, holds on to what a search cut short had learnt."""
+    if not SOLVER.can_solve(state.game) or state.empty.bit_count() > SOLVE_EMPTIES:
+        return RootSolve()
+    search = SOLVER.search_for(state.game.board)
+    deadline = now() + seconds
+
+    def left() -> float:
+        remaining = deadline - now()
+        if remaining <= 0:
+            raise SolveTimeout("the root's share of the move is spent")
+        return remaining
+
+    def sides(position: MokuState) -> tuple[int, int]:
+        black, white = position.black, position.white
+        return (black, white) if position.to_move == 1 else (white, black)
+
+    try:
+        value = search.value(*sides(state), state.empty, state.slime, left())
+    except SolveTimeout:
+        return RootSolve()
+    verdict = {1: "win", 0: "draw", -1: "loss"}[value]
+    if value == -1:
+        return RootSolve(verdict)
+    losing = []
+    for move in state.legal_moves():
+        child = state.copy()
+        child.push(move)
+        outcome = child.outcome()
+        try:
+            if outcome is not None:
+                mine = 1 if outcome.winner == state.to_move else -1 if outcome.winner else 0
+            else:
+                # Null windows from the opponent's side: (-1, 0) asks "does it lose?",
+                # (0, 1) "does it win?".
+                window = (-1, 0) if value == 1 else (0, 1)
+                mine = -search.value(*sides(child), child.empty, child.slime, left(), window=window)
+        except SolveTimeout:
+            break
+        if value == 1 and mine == 1:
+            return RootSolve(verdict, win=cast(int, move))
+        if mine == -1:
+            losing.append(cast(int, move))
+    return RootSolve(verdict, losing=tuple(losing))
+
+
 def search(
     state: MokuState,
     seconds: float,
@@ -864,13 +950,25 @@ def search(
     threat_depth: int = THREAT_DEPTH,
     threat_branch: int = THREAT_BRANCH,
     threat_nodes: int = THREAT_NODES,
+    solve_share: float = SOLVE_SHARE,
+    wider_passes: int = WIDER_PASSES,
+    contempt: float = CONTEMPT,
+    contempt_empties: int = CONTEMPT_EMPTIES,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
-    ``state``.  First the threat search (``threat_depth`` attacker moves, 0: none, threats
-    leaving at most ``threat_branch`` safe replies): a win it finds is played, and the steps
-    after which it finds one for the opponent are left out (the searches that have not started
-    within ``THREAT_SHARE`` of the time are skipped).  A proven win is played; otherwise the
-    most visited move not proven lost."""
+    ``state``.  On boards up to 7x7 the exact solver has ``solve_share`` of the time first
+    (:func:`solve_root`): a proven win is played, moves proven lost are left out, and a
+    proven root needs no threat search.  Else the threat search (``threat_depth`` attacker
+    moves, 0: none, threats leaving at most ``threat_branch`` safe replies): a win it finds is
+    played, and the steps after which it finds one for the opponent are left out (the searches
+    that have not started within ``THREAT_SHARE`` of the time, ``ENDGAME_THREAT_SHARE`` late
+    in the game, are skipped); then
+    ``wider_passes`` more passes, each two attacker moves deeper and one reply wider, on the
+    steps left; with ``ENDGAME_EMPTIES`` empty cells or fewer a pass taking every step and
+    every reply (exact, within its node budget) comes first.  The tree scores a drawn
+    playout ``contempt`` below a half for the side to move while more than
+    ``contempt_empties`` cells are empty.  A proven win is played; otherwise the most visited
+    move not proven lost."""
     deadline = now() + seconds
     k = state.game.k
     geo = geometry(state.game.size, k)
@@ -883,26 +981,51 @@ def search(
         score = {"win": 1.0, "loss": 0.0}.get(root_verdict or "", 0.5)
         return MctsResult(geo.board_of[pick], root_verdict, score, 0, 0, 1)
     banned = np.zeros(cells.shape[0], np.int8)
-    if threat_depth:
-        win = root_threats(
-            cells.copy(),
-            slime,
-            colour,
-            empties,
-            threat_depth,
-            threat_branch,
-            geo.steps,
-            k,
-            geo.window_cells,
-            geo.cell_windows,
-            threat_nodes,
-            banned,
-            now() + THREAT_SHARE * seconds,
-        )
-        if win >= 0:
-            return MctsResult(geo.board_of[int(win)], "win", 1.0, 0, 0, 1)
-        if all(banned[buf[:count]]):
-            banned[:] = 0  # every step loses to a threat: the tree picks the hardest
+    solved = solve_root(state, solve_share * seconds)
+    if solved.win is not None:
+        return MctsResult(solved.win, "win", 1.0, 0, 0, 1)
+    for lost in solved.losing:
+        banned[geo.padded[lost]] = 1
+    if solved.verdict is None and threat_depth:
+        # Late in the game the exact pass is worth more than the tree's iterations.
+        share = THREAT_SHARE if empties > ENDGAME_EMPTIES else ENDGAME_THREAT_SHARE
+        # (and never past that share of the whole move, the root's solve included)
+        threats_end = min(now() + share * seconds, deadline - (1 - ENDGAME_THREAT_SHARE) * seconds)
+        # A narrow pass, then a deeper and wider one on the steps it left (late in a 15x15
+        # game the lost steps were often those with three safe replies).
+        passes = [(threat_depth + 2 * e, threat_branch + e) for e in range(wider_passes + 1)]
+        if empties <= ENDGAME_EMPTIES:
+            # Every step and every reply, first: an exact search for a forced win, cheap this
+            # late (a step it could not settle within its nodes goes to the narrow passes).
+            passes.insert(0, (empties, empties))
+        for extra, (depth, branch) in enumerate(passes):
+            before = banned.copy()
+            win = root_threats(
+                cells.copy(),
+                slime,
+                colour,
+                empties,
+                depth,
+                branch,
+                geo.steps,
+                k,
+                geo.window_cells,
+                geo.cell_windows,
+                threat_nodes,
+                banned,
+                threats_end,
+            )
+            if win >= 0:
+                return MctsResult(geo.board_of[int(win)], "win", 1.0, 0, 0, 1)
+            if all(banned[buf[:count]]):
+                # Every step loses to a threat: keep the narrower pass's verdicts (the tree
+                # picks the hardest of what is left), or none.
+                banned[:] = 0 if extra == 0 or all(before[buf[:count]]) else before
+                break
+            if now() > threats_end:
+                break
+    if empties <= contempt_empties:
+        contempt = 0.0
     kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = tree()
     done, used = search_tree(
         cells,
@@ -919,6 +1042,7 @@ def search(
         float(exploration),
         float(rave),
         int(playouts),
+        float(contempt),
         geo.lines,
         banned,
         kids_at,
@@ -940,6 +1064,7 @@ def search(
         pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
         settled = all(proven[j] in (LOSS, DRAW) for j in kids)
         verdict_name = None if not settled else "draw" if alive else "loss"
+        verdict_name = verdict_name or solved.verdict
     value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
     return MctsResult(
         geo.board_of[int(move[pick])], verdict_name, value, int(visits[pick]), int(done), int(used)

@@ -12,6 +12,7 @@ from slimetrail.core.registry import get_game
 from slimetrail.games.moku import mcts
 from slimetrail.games.moku.ai import row_gaps
 from slimetrail.games.moku.playout import policy, safe_steps
+from slimetrail.games.moku.solver import SOLVER
 from slimetrail.games.moku.threats import ThreatSearch
 
 VERDICTS = {mcts.PLAY: None, mcts.P_WIN: "win", mcts.P_LOSS: "loss", mcts.P_DRAW: "draw"}
@@ -194,3 +195,121 @@ def test_the_root_threat_searches_start_only_before_their_deadline() -> None:
         assert banned[0.0] == 0, state.fen()
         found += banned[float("inf")] > 0
     assert found
+
+
+@pytest.mark.parametrize(("n", "k"), [(5, 4), (6, 4)])
+def test_the_root_solve_agrees_with_the_exact_solver(n: int, k: int) -> None:
+    verdicts = set()
+    for state in positions(n, k, 6, n + k):
+        if state.empty.bit_count() > 18:
+            continue
+        solved = mcts.solve_root(state, 60.0)
+        expected = SOLVER.solve(state)
+        assert solved.verdict == expected.value, state.fen()
+        if expected.value == "win":
+            assert solved.win in expected.winning_moves, state.fen()
+        else:
+            assert solved.win is None, state.fen()
+            assert not solved.losing or expected.value == "draw", state.fen()
+        if expected.value == "draw":
+            lost = {m for m, v in expected.move_values.items() if v == "loss"}
+            assert set(solved.losing) == lost, state.fen()
+        verdicts.add(expected.value)
+    assert verdicts == {"win", "draw", "loss"}
+    # Early in the game the solver is not asked: the tree keeps the whole move.
+    start = get_game("slime-moku", size=7, k=4).new_state()
+    assert start.empty.bit_count() > mcts.SOLVE_EMPTIES
+    assert mcts.solve_root(start, 60.0) == mcts.RootSolve()
+
+
+def test_the_search_plays_the_solvers_win_and_never_a_proven_loss() -> None:
+    seen = set()
+    for number, state in enumerate(positions(6, 4, 6, 11)):
+        if number % 3 or state.empty.bit_count() > 16:
+            continue
+        expected = SOLVER.solve(state)
+        found = mcts.search(state, 0.2, seed=number, threat_depth=0)
+        value = expected.move_values[found.move]
+        if expected.value == "win":
+            assert value == "win", state.fen()
+        elif expected.value == "draw":
+            assert value == "draw", state.fen()
+        seen.add(expected.value)
+    assert {"win", "draw"} <= seen
+
+
+def test_the_wider_threat_pass_leaves_out_what_the_narrow_one_missed() -> None:
+    # Late in a lost 15x15 game: after White's g6 Black wins by threats leaving three safe
+    # replies, which the narrow pass (two) does not see; the tree alone played g6.
+    game = get_game("slime-moku", size=15)
+    state = game.state_from_fen(
+        "xxoxooxoooxooox/oxo1xoxxxx1xxxx/ox1oxxooxoooxoo/xoxoooxoxxoxoox/oxxx2xoxo1xoxo/"
+        "oxxooo1xoxxxoxx/xoox1x1xooxooxo/xxxxo1ox1oxoxxo/oooxoo4xoxoo/xoxoxx4oxoxx/"
+        "o1xxoo1@xoxooxo/xx1xox2xoxxxoo/oooxoox1oxoooxx/xoxoxoxoox2xox/xoxoxoxoxoxoxoo 2"
+    )
+    geo = mcts.geometry(15, 5)
+    allowed = {}
+    for depth, branch in ((mcts.THREAT_DEPTH, 2), (mcts.THREAT_DEPTH + 2, 3)):
+        cells, slime = mcts.mailbox(state)
+        marks = np.zeros(len(cells), np.int8)
+        win = mcts.root_threats(
+            cells, slime, 2, state.empty.bit_count(), depth, branch, geo.steps, 5,
+            geo.window_cells, geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
+        )  # fmt: skip
+        assert win == -1
+        allowed[branch] = {
+            game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]
+        }
+    assert "g6" in allowed[2] and allowed[3] == {"g5", "h4", "i6"}
+    # The passes may start within a quarter of the move: long enough on a loaded machine.
+    for seed in range(2):
+        found = mcts.search(state, 2.0, seed=seed)
+        assert game.board.name(found.move) in allowed[3]
+
+
+def test_the_endgame_pass_takes_every_step_and_reply() -> None:
+    # 20 empty cells left in a lost 9x9 game: after Black's g6 White forces a row by replies
+    # no narrow pass follows; the tree alone played g6.
+    game = get_game("slime-moku", size=9)
+    state = game.state_from_fen(
+        "oxoxoxox1/x4xo1o/oo3@o1x/xxx2x2o/oooxxo2x/xxooxo1oo/ooxxoxoxx/1xoxo1oxx/1xoxoxoxo 1"
+    )
+    empties = state.empty.bit_count()
+    assert empties <= mcts.ENDGAME_EMPTIES
+    geo = mcts.geometry(9, 5)
+    allowed = []
+    for depth, branch in ((mcts.THREAT_DEPTH + 2, 3), (empties, empties)):
+        cells, slime = mcts.mailbox(state)
+        marks = np.zeros(len(cells), np.int8)
+        win = mcts.root_threats(
+            cells, slime, 1, empties, depth, branch, geo.steps, 5, geo.window_cells,
+            geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
+        )  # fmt: skip
+        assert win == -1
+        allowed.append(
+            {game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]}
+        )
+    assert allowed == [{"e6", "e7", "e8", "g6"}, {"e6", "e7", "e8"}]
+    for seed in range(3):
+        assert game.board.name(mcts.search(state, 1.0, seed=seed).move) != "g6"
+
+
+def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> None:
+    # No row can be made any more: every playout is a draw.
+    game = get_game("slime-moku", size=9)
+    state = game.state_from_fen(
+        "1oxooxoxo/2xoxxxoo/1ooxoo1xx/1xxoxoxox/1ox@xxo1o/x1ooox1xx/oxxxoxo1o/xooxxxxox/xooxooo2 2"
+    )
+    # Contempt applies while more than contempt_empties cells are empty (late, none).
+    assert state.empty.bit_count() <= mcts.CONTEMPT_EMPTIES
+    for contempt, empties, value in (
+        (0.0, 0, 0.5),
+        (0.1, 0, 0.4),
+        (0.1, mcts.CONTEMPT_EMPTIES, 0.5),
+    ):
+        found = mcts.search(
+            state, 60.0, iterations=3000, seed=1, threat_depth=0, contempt=contempt,
+            contempt_empties=empties,
+        )  # fmt: skip
+        assert found.proven is None and found.visits > 100
+        assert found.value == pytest.approx(value, abs=1e-3)
