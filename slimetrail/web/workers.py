@@ -11,6 +11,7 @@ timer once it overruns its time cap by a margin, so a search that ignores its
 
 from __future__ import annotations
 
+import functools
 import signal
 from collections.abc import Callable
 from typing import Any
@@ -102,8 +103,21 @@ def analyse(
         "to_move": state.to_move,
         "moves": {state.move_str(m): v for m, v in result.move_values.items()},
         "plies": result.plies,
+        "move_plies": {state.move_str(m): n for m, n in result.move_plies.items()},
         "detail": f"solved in {result.seconds:.2f} s ({result.nodes} nodes)",
     }
+
+
+def review(
+    game_id: str, options: dict[str, str], moves: list[str], time_limit: float
+) -> dict[str, Any]:
+    """The review of the game ``moves`` (:func:`slimetrail.review.review_moves`), within
+    about ``time_limit`` seconds in all."""
+    from slimetrail.review import review_moves
+
+    game = get_game(game_id, **options)
+    made = functools.partial(review_moves, total_time=time_limit)
+    return _capped(hard_cap(time_limit), made, game, moves)
 
 
 # Where the exact solver gives up, the engine's search gets this share of its time.
@@ -167,6 +181,10 @@ def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
         return solve(state, distance=True, time_limit=time_limit)
     except GameError:  # a solver that proves who wins but not in how many plies (Slither's)
         return solve(state, time_limit=time_limit)
+
+
+# The jobs an analysis worker runs, by the name a queued job carries.
+ANALYSIS_JOBS: dict[str, Callable[..., dict[str, Any]]] = {"analyse": analyse, "review": review}
 
 
 def warm_up() -> bool:
