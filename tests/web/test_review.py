@@ -86,7 +86,8 @@ def test_the_review_flags_the_move_that_threw_away_a_win_as_the_reference_solver
     for text in moves[: thrown - 1]:
         state.push_str(text)
     reference = reference_solve(state, distance=True)
-    assert sorted(entry["winning_moves"]) == sorted(state.move_str(m) for m in reference.winning_moves)
+    expected = sorted(state.move_str(m) for m in reference.winning_moves)
+    assert sorted(entry["winning_moves"]) == expected
     assert entry["plies_before"] == reference.plies
     assert entry["plies_after"] == reference.move_plies[state.parse_move(moves[thrown - 1])]
     assert entry["mover"] == state.to_move
@@ -125,7 +126,7 @@ def test_a_review_is_kept_per_match_and_made_again_after_a_change(client: TestCl
 
 
 def test_the_record_carries_the_verdicts_as_comments(client: TestClient) -> None:
-    moves, thrown = thrown_win_game(11)
+    moves, _ = thrown_win_game(11)
     match_id = hotseat(client, "slimetrail", moves)
     text = client.get(f"/api/matches/{match_id}/record", params={"review": "1"}).text
     comments = re.findall(r"\{([^}]*)\}", text)
