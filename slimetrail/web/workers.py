@@ -97,6 +97,11 @@ def analyse(
     except GameError as exc:  # a game or a position the solver does not handle
         answer = unsolved(state.to_move, str(exc))
         return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
+    return solved_answer(state, result)
+
+
+def solved_answer(state: State, result: Any) -> dict[str, Any]:
+    """The analysis answer of a proven position (``result``: a solver's)."""
     return {
         "solved": True,
         "value": result.value,
@@ -183,8 +188,32 @@ def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
         return solve(state, time_limit=time_limit)
 
 
+def explore(
+    game_id: str, options: dict[str, str], moves: list[str], time_limit: float
+) -> dict[str, Any]:
+    """An explorer position's exact values with game lengths in half the time; if that is
+    too short, the values alone (a cheaper proof) in the other half."""
+    state = replay(game_id, options, moves)
+    solver = state.game.exact_solver()
+    if solver is None:
+        return unsolved(state.to_move, f"{state.game.title} has no exact solver")
+    for distance in (True, False):
+        search = functools.partial(solver.solve, distance=distance, time_limit=time_limit / 2)
+        try:
+            return solved_answer(state, _capped(hard_cap(time_limit), search, state))
+        except (SolveTimeout, JobTimeout):
+            continue
+        except GameError as exc:
+            return unsolved(state.to_move, str(exc))
+    return unsolved(state.to_move, f"not solved within {time_limit:g} s")
+
+
 # The jobs an analysis worker runs, by the name a queued job carries.
-ANALYSIS_JOBS: dict[str, Callable[..., dict[str, Any]]] = {"analyse": analyse, "review": review}
+ANALYSIS_JOBS: dict[str, Callable[..., dict[str, Any]]] = {
+    "analyse": analyse,
+    "review": review,
+    "explore": explore,
+}
 
 
 def warm_up() -> bool:
