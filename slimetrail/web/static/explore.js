@@ -15,6 +15,7 @@ function text(name, values) {
 async function load() {
   const request = ++state.request;
   $("explore-status").textContent = text("wait", {});
+  $("explore-values").replaceChildren();
   $("explore-moves").textContent = state.moves.join(" ");
   const query = new URLSearchParams({ rules: state.rules, start: state.start, moves: state.moves.join(" ") });
   let answer;
