@@ -12,7 +12,8 @@ time, else from the engine's win probability.
   keeps the value is "best" (the quickest win, the longest defence) or "good".
 * Elsewhere the game's analysis search (its ladder's top level) gives the expected result in
   [0, 1] for the player to move, with ``engine_time`` seconds per position, and a move is an
-  inaccuracy, a mistake or a blunder by how much the mover's expected result drops.
+  inaccuracy, a mistake or a blunder by how much less it leaves the mover than the engine's
+  best move would (both positions searched alike).
 
 Games of more than two players (Snake Pit) have per-player values: each position's search
 gives the value of its player to move, and a move's drop is measured to the mover's next
@@ -29,7 +30,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from slimetrail.core.game import Game, GameError, SolveResult, SolveTimeout, State
+from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
 
 # Exact verdicts, then the engine's, each with the words a player reads.
 VERDICT_TEXT = {
@@ -47,7 +48,9 @@ DROPS = (("blunder", 0.3), ("mistake", 0.2), ("inaccuracy", 0.1))
 # Verdicts marked as turning points on the move list and the board.
 TURNING = frozenset({"threw-win", "missed-win", "threw-draw", "mistake", "blunder"})
 # An alpha-beta score of this many points is taken as odds of e to 1 (a logistic curve).
-SCORE_SCALE = 300.0
+# Wide, because a short search's score swings with the parity of its depth: at 300 the
+# first moves of 9x9 and hex games came out as mistakes.
+SCORE_SCALE = 600.0
 # The least time the engine gets for a position, whatever the game's length.
 MIN_ENGINE_TIME = 0.02
 VALUE_RESULT = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -100,15 +103,19 @@ def _solve(game: Game, state: State, seconds: float) -> SolveResult | None:
         return None
 
 
-def _engine(state: State, seconds: float) -> float | None:
-    """The analysis search's expected result for the player to move, or ``None``."""
+def _engine(state: State, seconds: float) -> tuple[float | None, Move | None]:
+    """The analysis search's expected result for the player to move and its best move
+    (``None`` where it has none)."""
     from slimetrail.ai import Limit, analyse
 
+    outcome = state.outcome()
+    if outcome is not None:
+        return VALUE_RESULT[outcome.for_player(state.to_move)], None
     try:
         result = analyse(state, Limit(time=seconds))
     except GameError:
-        return None
-    return win_probability(result.score, result.value, result.proven)
+        return None, None
+    return win_probability(result.score, result.value, result.proven), result.move
 
 
 def _final_values(state: State) -> dict[int, float]:
@@ -141,6 +148,8 @@ def review_moves(
     movers: list[int] = []
     proofs: list[SolveResult | None] = []
     values: list[dict[int, float]] = []
+    # The engine's best move where it was asked, and the time it had.
+    bests: list[tuple[Move | None, float]] = []
     texts: list[str] = []
     for index in range(len(moves) + 1):
         if state.is_over():
@@ -149,13 +158,18 @@ def review_moves(
         movers.append(state.to_move)
         proof = _solve(game, state, min(solve_time, deadline - clock()))
         proofs.append(proof)
+        best: tuple[Move | None, float] = (None, 0.0)
         if proof is not None:
             mine = VALUE_RESULT[proof.value]
         else:
-            # The engine's share of what is left, so that a long game ends in time too.
-            share = (deadline - clock()) / (len(moves) + 1 - index)
-            estimate = _engine(state, min(engine_time, max(MIN_ENGINE_TIME, share)))
+            # The engine's share of what is left (its best moves' positions are searched
+            # too, hence half), so that a long game ends in time too.
+            share = (deadline - clock()) / (len(moves) + 1 - index) / 2
+            seconds = min(engine_time, max(MIN_ENGINE_TIME, share))
+            estimate, move = _engine(state, seconds)
             mine = estimate if estimate is not None else math.nan
+            best = (move, seconds)
+        bests.append(best)
         known = {state.to_move: mine}
         if players == 2 and not math.isnan(mine):
             known[3 - state.to_move] = 1.0 - mine
@@ -166,7 +180,41 @@ def review_moves(
         texts.append(state.move_str(move))
         state.push(move)
     start = {str(p): round(v, 4) for p, v in sorted(values[0].items()) if not math.isnan(v)}
-    return {"start": start, "plies": _plies(game, texts, movers, proofs, values)}
+    drops = _drops(game, texts, movers, bests, values)
+    return {"start": start, "plies": _plies(game, texts, movers, proofs, values, drops)}
+
+
+def _drops(
+    game: Game,
+    texts: list[str],
+    movers: list[int],
+    bests: list[tuple[Move | None, float]],
+    values: list[dict[int, float]],
+) -> list[float | None]:
+    """How much each move lost of its mover's expected result, by the engine.
+
+    For two players, the position after the move against the position after the engine's
+    best move, each searched alike for the opponent: a short search's score swings with the
+    parity of its depth, so the position before the move (searched for the mover) is no
+    yardstick.  For more players, the mover's value before the move against its value at
+    its next turn."""
+    state = game.new_state()
+    drops: list[float | None] = []
+    for index, text in enumerate(texts):
+        move = state.parse_move(text)
+        best, seconds = bests[index]
+        after = values[index + 1].get(movers[index])
+        if game.num_players != 2 or best is None or after is None or math.isnan(after):
+            drops.append(_drop(values, movers, index))
+        elif best == move:
+            drops.append(0.0)
+        else:
+            state.push(best)
+            theirs, _ = _engine(state, seconds)
+            state.pop()
+            drops.append(None if theirs is None else (1.0 - theirs) - after)
+        state.push(move)
+    return drops
 
 
 def _plies(
@@ -175,6 +223,7 @@ def _plies(
     movers: list[int],
     proofs: list[SolveResult | None],
     values: list[dict[int, float]],
+    drops: list[float | None],
 ) -> list[dict[str, Any]]:
     state = game.new_state()
     plies: list[dict[str, Any]] = []
@@ -222,7 +271,7 @@ def _plies(
             handed_over = game.num_players == 2 and after in ("loss", "draw") and before != after
         else:
             handed_over = False
-            entry["verdict"] = engine_verdict(_drop(values, movers, index))
+            entry["verdict"] = engine_verdict(drops[index])
         plies.append(entry)
         state.push(move)
     return plies

@@ -181,4 +181,17 @@ def test_verdict_rules() -> None:
     assert win_probability(None, None, "win") == 1.0
     assert win_probability(None, 0.25, None) == 0.25
     assert win_probability(0, None, None) == 0.5
-    assert win_probability(600, None, None) > 0.85
+    assert win_probability(1200, None, None) > 0.85
+
+
+def test_without_the_solver_the_engine_calls_the_thrown_win_a_blunder() -> None:
+    from slimetrail.review import review_moves
+
+    moves, thrown = thrown_win_game(7)
+    review = review_moves(get_game("slimetrail"), moves, solve_time=0.0, engine_time=0.3)
+    entry = review["plies"][thrown - 1]
+    assert not entry["proven"] and entry["value_before"] is None
+    assert entry["verdict"] == "blunder", entry
+    # The engine's best moves are not called mistakes: far fewer verdicts than moves.
+    flagged = [e for e in review["plies"] if e["verdict"] is not None]
+    assert len(flagged) < len(moves)
