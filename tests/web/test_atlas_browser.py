@@ -76,3 +76,10 @@ def test_the_explorer_clicks_through_the_opening(live_server, open_page) -> None
     )
     taylor = page.locator("#explore-values li").all_inner_texts()
     assert {t.split()[0] for t in taylor if " wins" in t} == {"c3", "e3", "e4", "c5", "d5", "e5"}
+
+
+@pytest.mark.parametrize("path", ["/solved", "/explore"])
+def test_the_atlas_and_the_explorer_fit_a_phone(live_server, open_page, path) -> None:
+    page = open_page(f"{live_server}{path}", size=(390, 844))
+    page.wait_for_selector("svg [data-cell]", state="attached", timeout=90_000)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
