@@ -300,13 +300,7 @@ function renderReview() {
   }
   box.hidden = false;
   const graph = $("review-graph");
-  if (!graph.firstChild) {
-    graph.innerHTML = review.result.graph;
-    graph.addEventListener("click", (event) => {
-      const hit = event.target.closest("[data-ply]");
-      if (hit) goTo(Number(hit.dataset.ply));
-    });
-  }
+  if (!graph.firstChild) graph.innerHTML = review.result.graph;
   const shown = page.viewPly === null ? page.match.ply : page.viewPly;
   for (const hit of graph.querySelectorAll(".ply-hit")) {
     hit.classList.toggle("current", Number(hit.dataset.ply) === shown);
@@ -1245,6 +1239,10 @@ function wire() {
   $("continue").addEventListener("click", continueAgainstComputer);
   $("analyse").addEventListener("click", analyse);
   $("review").addEventListener("click", review);
+  $("review-graph").addEventListener("click", (event) => {
+    const hit = event.target.closest("[data-ply]");
+    if (hit) goTo(Number(hit.dataset.ply));
+  });
   $("hint").addEventListener("click", hint);
   $("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();
