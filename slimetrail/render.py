@@ -889,3 +889,101 @@ def state_svg(state: State, **options: Any) -> str:
     """:func:`board_svg` of a position: its :func:`board_view` and its players' colours."""
     names = [state.player_name(p) for p in range(1, state.game.num_players + 1)]
     return board_svg(state.game, board_view(state), colours=state.colours(), names=names, **options)
+
+
+# -- the evaluation graph of a game review --------------------------------------------------
+
+GRAPH_HEIGHT = 120  # pixels, and the width of one ply (at least) below
+GRAPH_PLY_WIDTH = 12
+GRAPH_MIN_WIDTH = 360
+
+
+def evaluation_graph_svg(
+    points: Sequence[Mapping[int, float]],
+    *,
+    colours: Sequence[str],
+    turning: Iterable[int] = (),
+    titles: Sequence[str] = (),
+    label: str = "",
+) -> str:
+    """A game's evaluation graph: ``points[k]``, each player's expected result in [0, 1]
+    after ``k`` moves (the players known there), as one line per player in their palette
+    ``colours`` (for two players only player 1's, over an area: the other is its mirror).
+    ``turning``: plies marked as turning points.  Every ply is a clickable strip (class
+    ``ply-hit``, ``data-ply``) titled ``titles[ply]``; ``label``: the text alternative."""
+    plies = max(len(points) - 1, 1)
+    step = max(GRAPH_PLY_WIDTH, GRAPH_MIN_WIDTH / plies)
+    width, height = step * plies, float(GRAPH_HEIGHT)
+
+    def xy(ply: int, value: float) -> Point:
+        return ply * step, (1.0 - value) * height
+
+    root = {
+        "xmlns": "http://www.w3.org/2000/svg",
+        "class": "eval-graph",
+        "viewBox": f"0 0 {_num(width)} {_num(height)}",
+        "width": round(width),
+        "height": round(height),
+        "role": "img",
+        "aria_label": label or None,
+    }
+    out = [
+        f"<svg{_attrs(root)}>",
+        _el("rect", x=0, y=0, width=_num(width), height=_num(height), fill=PALETTE["cell"]),
+        _el(
+            "line",
+            x1=0,
+            y1=_num(height / 2),
+            x2=_num(width),
+            y2=_num(height / 2),
+            stroke=PALETTE["cell-stroke"],
+            stroke_width=1,
+        ),
+    ]
+    players = sorted({player for point in points for player in point})
+    drawn = players[:1] if len(colours) == 2 else players
+    for player in drawn:
+        line = [xy(k, point[player]) for k, point in enumerate(points) if player in point]
+        if not line:
+            continue
+        ink = colour(colours[player - 1]) if player <= len(colours) else PALETTE["next"]
+        if len(colours) == 2:
+            area = [(line[0][0], height), *line, (line[-1][0], height)]
+            out.append(_el("polygon", points=_points(area), fill=ink, fill_opacity="0.25"))
+        out.append(
+            _el(
+                "polyline",
+                points=_points(line),
+                fill="none",
+                stroke=ink,
+                stroke_width=2,
+                data_player=player,
+            )
+        )
+    for ply in sorted(set(turning)):
+        if 0 < ply < len(points):
+            x = ply * step
+            out.append(
+                _el(
+                    "line",
+                    x1=_num(x),
+                    y1=0,
+                    x2=_num(x),
+                    y2=_num(height),
+                    stroke=PALETTE["forbidden-ink"],
+                    stroke_width=2,
+                    stroke_dasharray="4 3",
+                    class_="turning",
+                    data_ply=ply,
+                )
+            )
+    for ply in range(len(points)):
+        title = titles[ply] if ply < len(titles) else str(ply)
+        x0 = max(0.0, (ply - 0.5) * step)
+        out.append(
+            f'<rect class="ply-hit" data-ply="{ply}" x="{_num(x0)}" y="0" '
+            f'width="{_num(min(width, (ply + 0.5) * step) - x0)}" height="{_num(height)}" '
+            f'fill="transparent"><title>{escape(title)}</title></rect>'
+        )
+    out.append("</svg>")
+    return "".join(out)

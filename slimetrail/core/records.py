@@ -105,6 +105,9 @@ class Record:
     result: str = "*"
     # Every player's place, where the result does not say it all (more than two players).
     places: tuple[int, ...] | None = None
+    # A comment after a move (its index in ``moves``), written ``{...}`` in PGN (a review's
+    # verdicts); comments are not read back.
+    comments: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def from_state(cls, state: State, **tags: str) -> Record:
@@ -192,6 +195,9 @@ class Record:
             elif ply == 0:
                 words.append(f"{round_number}...")
             words.append(text)
+            if ply in self.comments:
+                # A brace would end the comment early; PGN comments do not nest.
+                words.append("{" + self.comments[ply].replace("}", ")") + "}")
             _play(state, text, ply + 1, None)
         words.append(self.result)
         return "\n".join([*lines, "", *_wrap(words, 79)]) + "\n"

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from slimetrail.web.errors import install_api_errors
 from slimetrail.web.hardening import LimitExcept, RequestGuard, ServerTiming, document_errors
 from slimetrail.web.ratelimit import InFlightLimit
-from slimetrail.web.routes import analysis, live, matches, pages
+from slimetrail.web.routes import analysis, atlas, live, matches, pages, review
 from slimetrail.web.settings import Limits
 from slimetrail.web.site import Site
 
@@ -39,7 +39,8 @@ def create_app(
     app.add_middleware(
         LimitExcept,
         limiter=InFlightLimit,
-        exempt=analysis.UNLIMITED_PATHS,
+        exempt=analysis.UNLIMITED_PATHS + atlas.UNLIMITED_PATHS,
+        exempt_suffixes=review.UNLIMITED_SUFFIXES,
         limit=site.limits.in_flight,
         wait=site.limits.in_flight_wait,
         page=pages.shed_page,  # a browser opening a page gets a page, not JSON
@@ -47,7 +48,7 @@ def create_app(
     app.add_middleware(ServerTiming)  # outermost: the time includes any wait for a place
     document_errors(app)
     install_api_errors(app)
-    for module in (matches, analysis, live, pages):
+    for module in (matches, analysis, review, atlas, live, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
     pages.install_error_pages(app)  # styled error pages; the API keeps its JSON errors

@@ -158,7 +158,7 @@ class RequestGuard:
 
 class LimitExcept:
     """``limiter(app, **options)`` for every HTTP request except those whose path starts with
-    one of ``exempt``, which go to ``app`` directly.
+    one of ``exempt`` or ends with one of ``exempt_suffixes``, which go to ``app`` directly.
 
     An in-flight cap counts requests the web process is working on; an analysis waits seconds
     for a worker without using the process, and a few of them holding every place would shed
@@ -171,13 +171,15 @@ class LimitExcept:
         /,  # positional only: ``options`` may hold any name (Starlette's middleware protocol)
         limiter: Callable[..., ASGIApp],
         exempt: tuple[str, ...],
+        exempt_suffixes: tuple[str, ...] = (),
         **options: Any,
     ) -> None:
-        self.app, self.exempt = app, exempt
+        self.app, self.exempt, self.exempt_suffixes = app, exempt, exempt_suffixes
         self.limited = limiter(app, **options)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(self.exempt):
+        path = scope["path"] if scope["type"] == "http" else ""
+        if path and (path.startswith(self.exempt) or path.endswith(self.exempt_suffixes)):
             await self.app(scope, receive, send)
         else:
             await self.limited(scope, receive, send)

@@ -37,7 +37,7 @@ from slimetrail.web.service.queue import (
     ensure_schema,
     make_queue_app,
 )
-from slimetrail.web.workers import analyse, computer_move, hard_cap, unsolved, warm_up
+from slimetrail.web.workers import ANALYSIS_JOBS, computer_move, hard_cap, unsolved, warm_up
 
 log = logging.getLogger("slimetrail.web.jobs")
 
@@ -128,12 +128,13 @@ class Worker:
         client: str,
         to_move: int,
         deadline: float,
+        job: str = "analyse",
     ) -> None:
         if time.time() > deadline:
             return
         try:
             result = await asyncio.wait_for(
-                self.analysis_pool.run(analyse, game, options, moves, time_limit),
+                self.analysis_pool.run(ANALYSIS_JOBS[job], game, options, moves, time_limit),
                 timeout=hard_cap(time_limit) + ANALYSIS_MARGIN,
             )
         except Exception as exc:

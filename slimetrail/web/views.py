@@ -226,8 +226,42 @@ def clicks_json(live: Live, prefix: list[str], clicks: dict[str, str | None]) ->
     }
 
 
-def record_text(live: Live, format: str) -> str:
-    """The match as a PGN or JSON record."""
+GRAPH_LABEL = "Evaluation graph: each player's chances after every move; click a move to see it"
+START_TITLE = "the start"
+
+
+def review_json(game: Game, review: dict[str, Any]) -> dict[str, Any]:
+    """A review as ``GET /api/matches/{id}/review`` serves it: the plies of
+    :func:`slimetrail.review.review_moves`, each with the words of its verdict and whether it
+    is a turning point, and the evaluation graph (SVG)."""
+    from slimetrail.review import TURNING, VERDICT_TEXT
+
+    plies = [
+        entry
+        | {
+            "verdict_text": VERDICT_TEXT.get(entry["verdict"] or "", ""),
+            "turning": entry["verdict"] in TURNING,
+        }
+        for entry in review["plies"]
+    ]
+    points = [review.get("start", {})] + [entry["eval"] for entry in plies]
+    titles = [START_TITLE] + [
+        f"{entry['ply']}. {entry['move']}"
+        + (f": {entry['verdict_text']}" if entry["verdict_text"] else "")
+        for entry in plies
+    ]
+    graph = render.evaluation_graph_svg(
+        [{int(player): value for player, value in point.items()} for point in points],
+        colours=game.player_colours,
+        turning=[entry["ply"] for entry in plies if entry["turning"]],
+        titles=titles,
+        label=GRAPH_LABEL,
+    )
+    return {"plies": plies, "graph": graph}
+
+
+def record_text(live: Live, format: str, review: dict[str, Any] | None = None) -> str:
+    """The match as a PGN or JSON record; with ``review``, its verdicts as PGN comments."""
     from slimetrail.core.records import Record
 
     tags = {"Event": f"Slimetrail {MatchService.opponent(live)} match", "Site": f"/play/{live.id}"}
@@ -238,6 +272,13 @@ def record_text(live: Live, format: str) -> str:
         tags[f"Player{seat.player}"] = name
     record = Record.from_state(live.state, **tags)
     record.result = result_text(live)  # a resignation ends the game too
+    if review is not None:
+        from slimetrail.review import verdict_comment
+
+        for index, entry in enumerate(review["plies"]):
+            comment = verdict_comment(entry)
+            if comment is not None:
+                record.comments[index] = comment
     return record.to_json() if format == "json" else record.to_pgn()
 
 

@@ -11,6 +11,7 @@ timer once it overruns its time cap by a margin, so a search that ignores its
 
 from __future__ import annotations
 
+import functools
 import signal
 from collections.abc import Callable
 from typing import Any
@@ -96,14 +97,32 @@ def analyse(
     except GameError as exc:  # a game or a position the solver does not handle
         answer = unsolved(state.to_move, str(exc))
         return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
+    return solved_answer(state, result)
+
+
+def solved_answer(state: State, result: Any) -> dict[str, Any]:
+    """The analysis answer of a proven position (``result``: a solver's)."""
     return {
         "solved": True,
         "value": result.value,
         "to_move": state.to_move,
         "moves": {state.move_str(m): v for m, v in result.move_values.items()},
         "plies": result.plies,
+        "move_plies": {state.move_str(m): n for m, n in result.move_plies.items()},
         "detail": f"solved in {result.seconds:.2f} s ({result.nodes} nodes)",
     }
+
+
+def review(
+    game_id: str, options: dict[str, str], moves: list[str], time_limit: float
+) -> dict[str, Any]:
+    """The review of the game ``moves`` (:func:`slimetrail.review.review_moves`), within
+    about ``time_limit`` seconds in all."""
+    from slimetrail.review import review_moves
+
+    game = get_game(game_id, **options)
+    made = functools.partial(review_moves, total_time=time_limit)
+    return _capped(hard_cap(time_limit), made, game, moves)
 
 
 # Where the exact solver gives up, the engine's search gets this share of its time.
@@ -167,6 +186,34 @@ def _solve(solve: Callable[..., Any], state: State, time_limit: float) -> Any:
         return solve(state, distance=True, time_limit=time_limit)
     except GameError:  # a solver that proves who wins but not in how many plies (Slither's)
         return solve(state, time_limit=time_limit)
+
+
+def explore(
+    game_id: str, options: dict[str, str], moves: list[str], time_limit: float
+) -> dict[str, Any]:
+    """An explorer position's exact values with game lengths in half the time; if that is
+    too short, the values alone (a cheaper proof) in the other half."""
+    state = replay(game_id, options, moves)
+    solver = state.game.exact_solver()
+    if solver is None:
+        return unsolved(state.to_move, f"{state.game.title} has no exact solver")
+    for distance in (True, False):
+        search = functools.partial(solver.solve, distance=distance, time_limit=time_limit / 2)
+        try:
+            return solved_answer(state, _capped(hard_cap(time_limit), search, state))
+        except (SolveTimeout, JobTimeout):
+            continue
+        except GameError as exc:
+            return unsolved(state.to_move, str(exc))
+    return unsolved(state.to_move, f"not solved within {time_limit:g} s")
+
+
+# The jobs an analysis worker runs, by the name a queued job carries.
+ANALYSIS_JOBS: dict[str, Callable[..., dict[str, Any]]] = {
+    "analyse": analyse,
+    "review": review,
+    "explore": explore,
+}
 
 
 def warm_up() -> bool:

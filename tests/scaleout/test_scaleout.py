@@ -211,3 +211,31 @@ def test_an_analysis_asked_on_b_is_run_by_the_worker_and_answered_on_b(site: Sit
     assert result["solved"], result
     assert set(result["moves"]) == {state.move_str(m) for m in state.legal_moves()}
     assert result["to_move"] == state.to_move
+
+
+def test_a_review_is_made_by_the_worker_and_kept_in_the_database_for_every_process(
+    site: Site,
+) -> None:
+    from sqlalchemy import text
+
+    from slimetrail.web.storage.tables import make_engine
+
+    body = {
+        "game": "slimetrail",
+        "options": {"size": "5"},
+        "opponent": "hotseat",
+        "moves": ["c2", "b2", "b3"],
+    }
+    match = http_json("POST", f"{site.a}/api/matches", json=body)
+    review = http_json("GET", f"{site.a}/api/matches/{match['id']}/review")
+    assert [entry["move"] for entry in review["plies"]] == body["moves"]
+    assert all(entry["proven"] for entry in review["plies"])
+    # Kept in PostgreSQL: the other process serves the same review, and the row is there.
+    assert http_json("GET", f"{site.b}/api/matches/{match['id']}/review") == review
+    engine = make_engine(site.db_url)
+    with engine.connect() as connection:
+        kept = connection.execute(
+            text("SELECT version, review FROM reviews WHERE match_id = :id"), {"id": match["id"]}
+        ).one()
+    engine.dispose()
+    assert [entry["move"] for entry in kept.review["plies"]] == body["moves"]

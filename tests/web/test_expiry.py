@@ -18,6 +18,7 @@ from slimetrail.web.storage.retention import expire_matches
 from slimetrail.web.storage.tables import (
     MatchRow,
     MoveRow,
+    ReviewRow,
     SeatRow,
     make_engine,
     make_sessionmaker,
@@ -71,6 +72,7 @@ def test_the_policy_deletes_exactly_the_expired_matches(db_url: str) -> None:
     waiting = played(service, "e4")  # unfinished, last move 29 days ago: kept
     old_end = played(service, "e4", resign=True)  # finished 181 days ago: deleted
     recent_end = played(service, resign=True)  # finished 179 days ago: kept
+    service.keep_review(old_end, 2, {"plies": []})  # a review goes with its match
     fresh = played(service, "e4")
     for match_id, days in ((abandoned, 31), (waiting, 29), (old_end, 181), (recent_end, 179)):
         age(service, match_id, days)
@@ -79,7 +81,8 @@ def test_the_policy_deletes_exactly_the_expired_matches(db_url: str) -> None:
     assert rows(service, MatchRow, abandoned) == 1  # a dry run deletes nothing
     assert expire_matches(service.sessions, 30, 180, now=NOW) == 2
     for gone in (abandoned, old_end):
-        assert [rows(service, table, gone) for table in (MatchRow, SeatRow, MoveRow)] == [0, 0, 0]
+        tables = (MatchRow, SeatRow, MoveRow, ReviewRow)
+        assert [rows(service, table, gone) for table in tables] == [0, 0, 0, 0]
     for kept in (waiting, recent_end, fresh):
         assert rows(service, MatchRow, kept) == 1 and rows(service, SeatRow, kept) == 2
     assert rows(service, MoveRow, waiting) == 1

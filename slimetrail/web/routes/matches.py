@@ -27,6 +27,7 @@ from slimetrail.core.registry import GAMES
 from slimetrail.web import views
 from slimetrail.web.deps import Client, ComputerMoves, Rates, Service, Watchers
 from slimetrail.web.ratelimit import CREATE
+from slimetrail.web.routes.review import match_review
 from slimetrail.web.service.computer import Computer
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import Live, MatchService, make_game, seats_from_request
@@ -282,11 +283,21 @@ async def rematch(
 
 
 @router.get("/api/matches/{match_id}/record")
-async def record(match_id: str, service: Service, format: str = "pgn") -> Response:
+async def record(
+    match_id: str,
+    service: Service,
+    computer: ComputerMoves,
+    rates: Rates,
+    client: Client,
+    format: str = "pgn",
+    review: bool = False,
+) -> Response:
+    """The match's record; with ``review=1``, its review's verdicts as PGN comments."""
     if format not in ("pgn", "json"):
         raise InvalidRequest(f"format={format!r} is not pgn or json")
+    verdicts = await match_review(match_id, service, computer, rates, client) if review else None
     text = await run_in_threadpool(
-        service.locked, match_id, partial(views.record_text, format=format)
+        service.locked, match_id, partial(views.record_text, format=format, review=verdicts)
     )
     return Response(
         text,

@@ -21,12 +21,13 @@ from starlette.concurrency import run_in_threadpool
 
 from slimetrail.core.game import Game
 from slimetrail.web.live import Handler
-from slimetrail.web.service.admission import SERVER, Admission
+from slimetrail.web.service.admission import SERVER, Admission, Refused
 from slimetrail.web.service.matches import Live, MatchService, replay_moves
 from slimetrail.web.settings import Limits
 
-# Seconds an analysis of /api/analyse may search.
+# Seconds an analysis of /api/analyse may search, and a whole game review.
 ANALYSE_TIME = 3.0
+REVIEW_TIME = 60.0
 T = TypeVar("T")
 
 
@@ -100,11 +101,26 @@ class Computer(ABC):
         state, moves, _ = await run_in_threadpool(replay_moves, game, texts)
         return await self.run_analysis(game, moves, state.to_move, client, ANALYSE_TIME)
 
+    async def review(self, game: Game, moves: list[str], client: str) -> dict[str, Any]:
+        """The review of the game ``moves`` (:mod:`slimetrail.review`), run as an analysis:
+        admitted for ``client`` and searched by the workers; :class:`Refused` if it failed."""
+        answer = await self.run_analysis(game, moves, 0, client, REVIEW_TIME, job="review")
+        if not isinstance(answer.get("plies"), list):  # an analysis's answer to a failure
+            raise Refused(503, f"the review could not be made: {answer['detail']}", 5)
+        return answer
+
     @abstractmethod
     async def run_analysis(
-        self, game: Game, moves: list[str], to_move: int, client: str, time_limit: float
+        self,
+        game: Game,
+        moves: list[str],
+        to_move: int,
+        client: str,
+        time_limit: float,
+        job: str = "analyse",
     ) -> dict[str, Any]:
-        """The analysis of checked ``moves``, admitted for ``client`` (or :class:`Refused`)."""
+        """The analysis ``job`` (a name of :data:`slimetrail.web.workers.ANALYSIS_JOBS`) of
+        checked ``moves``, admitted for ``client`` (or :class:`Refused`)."""
 
 
 def make_computer(

@@ -130,6 +130,11 @@ class Live:
             state.pop()
         return wanted, state
 
+    def open_to_review(self) -> bool:
+        """Whether the players may see a review: the game is over, or one person holds
+        every seat (a hotseat game, an imported record), so nobody is told how to play."""
+        return self.outcome() is not None or (self.people() == 1 and not self.has_computer())
+
     def row_state(self) -> RowState:
         return RowState(self.ply, self.state.to_move, self.resigned, result_text(self))
 
@@ -243,6 +248,27 @@ class MatchService:
         self.cache_lock = threading.Lock()
         # Matches loaded from the database and replayed (the only replays a request makes).
         self.replays = 0
+
+    # -- reviews -------------------------------------------------------------------
+
+    def review_job(self, match_id: str) -> tuple[Game, list[str], int, dict[str, Any] | None]:
+        """What a review of the match needs: its game, moves and version, and the review
+        kept for that version (``None``: to be made); :class:`Conflict` while the game is
+        not open to review."""
+
+        def job(live: Live) -> tuple[Game, list[str], int]:
+            if not live.open_to_review():
+                raise Conflict(
+                    "the game is not over: its review opens when it ends (at once in a game "
+                    "where one person plays every side)"
+                )
+            return live.game, list(live.moves), live.version
+
+        game, moves, version = self.locked(match_id, job)
+        return game, moves, version, self.repository.review(match_id, version)
+
+    def keep_review(self, match_id: str, version: int, review: dict[str, Any]) -> None:
+        self.repository.keep_review(match_id, version, review)
 
     # -- the live matches ----------------------------------------------------------
 

@@ -29,7 +29,7 @@ from slimetrail.web.service.admission import ANALYSIS, MOVE, SERVER, Admission, 
 from slimetrail.web.service.computer import Computer, Reservation
 from slimetrail.web.service.matches import Live, MatchService, move_seed
 from slimetrail.web.settings import Limits
-from slimetrail.web.workers import analyse, computer_move, hard_cap, unsolved, warm_up
+from slimetrail.web.workers import ANALYSIS_JOBS, computer_move, hard_cap, unsolved, warm_up
 
 log = logging.getLogger("slimetrail.web")
 
@@ -233,14 +233,20 @@ class PoolComputer(Computer):
             self.follow(applied, SERVER)
 
     async def run_analysis(
-        self, game: Game, moves: list[str], to_move: int, client: str, time_limit: float
+        self,
+        game: Game,
+        moves: list[str],
+        to_move: int,
+        client: str,
+        time_limit: float,
+        job: str = "analyse",
     ) -> dict[str, Any]:
         try:
             # Refused (429/503) when this client or the analysis queue is full.
             return await self.admission.submit(
                 ANALYSIS,
                 client,
-                analyse,
+                ANALYSIS_JOBS[job],
                 game.id,
                 game.option_texts(),
                 moves,

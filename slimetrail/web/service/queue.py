@@ -180,7 +180,13 @@ class QueueComputer(Computer):
             waiter.set_result(payload["result"])
 
     async def run_analysis(
-        self, game: Game, moves: list[str], to_move: int, client: str, time_limit: float
+        self,
+        game: Game,
+        moves: list[str],
+        to_move: int,
+        client: str,
+        time_limit: float,
+        job: str = "analyse",
     ) -> dict[str, Any]:
         await self.admit(ANALYSIS_QUEUE, client)
         key = secrets.token_urlsafe(12)
@@ -192,6 +198,7 @@ class QueueComputer(Computer):
                 ANALYSIS_TASK, queue=ANALYSIS_QUEUE, priority=ANALYSIS_PRIORITY
             ).defer_async(
                 key=key,
+                job=job,
                 game=game.id,
                 options=dict[str, JSONValue](game.option_texts()),
                 moves=list[JSONValue](moves),

@@ -26,6 +26,7 @@ const page = {
   hovered: null, // cell name under the pointer
   analysis: null, // {key, result}
   hint: null, // {key, move}: the suggested move for the position `key`
+  review: null, // {key, result}: the review of the moves `key` (GET .../review)
   navigation: 0, // counts move-list navigations and click fetches (a later one wins)
   busy: false,
   keyboard: false, // a key pressed since the last pointer press: focus marks are for them
@@ -72,6 +73,7 @@ function showBoard(svg) {
   }
   drawAnalysisBadges();
   drawWarnings(live);
+  drawTurningPoint();
   const hinted = page.hint && page.hint.key === analysisKey() ? page.hint.move : null;
   for (const node of cellNodes()) node.classList.toggle("hint", node.dataset.cell === hinted);
   drawFocus();
@@ -251,6 +253,101 @@ function drawWarnings(live) {
     sign.append(svgEl("polygon", { points: points.map((p) => p.join(",")).join(" ") }));
     sign.append(svgEl("text", { x, y: y + r * 0.62, "font-size": r * 1.3 }, "!"));
     svg.append(sign);
+  }
+}
+
+// ---------------------------------------------------------------- the review
+
+// Sentences come from the template (data-* of #review-box), `{name}` filled in here.
+function reviewText(name, values) {
+  const text = $("review-box").dataset[name] || "";
+  return text.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
+}
+
+// The review's entry for the move that led to `ply`, if the review is of these moves.
+function reviewEntry(ply) {
+  const review = page.review;
+  if (!review || review.key !== page.match.moves.join(" ")) return null;
+  return review.result.plies[ply - 1] || null;
+}
+
+async function review() {
+  const box = $("review-box");
+  box.hidden = false;
+  $("review-summary").textContent = reviewText("wait", {});
+  $("review-graph").replaceChildren();
+  $("review").disabled = true;
+  const key = page.match.moves.join(" ");
+  try {
+    const result = await api(`/api/matches/${page.id}/review`);
+    page.review = { key, result };
+    renderReview();
+    renderMoveList();
+    redraw();
+  } catch (exc) {
+    $("review-summary").textContent = `${reviewText("failed", {})} ${exc.message}`;
+  } finally {
+    $("review").disabled = false;
+  }
+}
+
+function renderReview() {
+  const review = page.review;
+  const box = $("review-box");
+  if (!review || review.key !== page.match.moves.join(" ")) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const graph = $("review-graph");
+  if (!graph.firstChild) graph.innerHTML = review.result.graph;
+  const shown = page.viewPly === null ? page.match.ply : page.viewPly;
+  for (const hit of graph.querySelectorAll(".ply-hit")) {
+    hit.classList.toggle("current", Number(hit.dataset.ply) === shown);
+  }
+  const turning = review.result.plies.filter((entry) => entry.turning).length;
+  $("review-summary").textContent = reviewText("count", { count: turning });
+  const entry = reviewEntry(shown);
+  const detail = $("review-detail");
+  detail.replaceChildren();
+  if (!entry) return;
+  const lines = [reviewText("move", { ply: entry.ply, move: entry.move, verdict: entry.verdict_text || "-" })];
+  if (entry.proven && entry.turning && entry.winning_moves.length) {
+    lines.push(reviewText("winning", { moves: entry.winning_moves.join(" ") }));
+  }
+  if (entry.plies_before !== null && entry.plies_after !== null && entry.plies_before !== undefined) {
+    lines.push(reviewText("length", { before: entry.plies_before, after: entry.plies_after }));
+  }
+  if (!entry.proven && entry.eval[String(entry.mover)] !== undefined) {
+    const percent = Math.round(entry.eval[String(entry.mover)] * 100);
+    lines.push(reviewText("engine", { name: playerName(page.match, entry.mover), percent }));
+  }
+  detail.textContent = lines.join(" ");
+}
+
+// A turning point on the board: the cells of the move that led to the shown position,
+// ringed; the winning moves it passed over get a small mark.
+function drawTurningPoint() {
+  const shown = page.viewPly === null ? page.match.ply : page.viewPly;
+  const entry = reviewEntry(shown);
+  if (!entry || !entry.turning) return;
+  const svg = $("board").querySelector("svg");
+  const cells = entry.move.match(/[a-z]+\d+/g) || [];
+  for (const name of cells) {
+    const node = cellNode(name);
+    if (!node) continue;
+    const box = node.getBBox();
+    const r = Math.min(box.width, box.height) * 0.46;
+    svg.append(
+      svgEl("circle", {
+        class: "turning-mark",
+        "data-for": name,
+        cx: box.x + box.width / 2,
+        cy: box.y + box.height / 2,
+        r,
+        "pointer-events": "none",
+      }),
+    );
   }
 }
 
@@ -562,13 +659,18 @@ function renderPanel() {
   $("hint").hidden = !(mySeats(match).includes(match.to_move) && !match.outcome && !match.thinking);
   if (!page.hint || page.hint.key !== analysisKey()) $("hint-text").hidden = true;
   $("continue").hidden = !(match.opponent === "hotseat" && mine && !match.outcome);
+  // Open once the game is over, or at once where one person plays every side.
+  $("review").hidden = !(match.outcome || match.opponent === "hotseat");
 
   renderMoveList();
   renderLinks();
   renderNewGameForm();
   $("export-pgn").href = `/api/matches/${page.id}/record?format=pgn`;
   $("export-json").href = `/api/matches/${page.id}/record?format=json`;
+  $("export-review").href = `/api/matches/${page.id}/record?format=pgn&review=1`;
+  $("export-review").hidden = $("review").hidden;
   showAnalysis();
+  renderReview();
 }
 
 function renderMoveList() {
@@ -591,12 +693,24 @@ function renderMoveList() {
       button.textContent = match.moves[j];
       button.dataset.ply = String(j + 1);
       button.title = `${playerName(match, mover)}: ${match.moves[j]}`;
+      const verdict = reviewEntry(j + 1);
+      if (verdict && verdict.verdict) {
+        button.dataset.verdict = verdict.verdict;
+        button.title += ` (${verdict.verdict_text})`;
+        button.classList.toggle("turning", verdict.turning);
+      }
       if (j + 1 === current) {
         button.setAttribute("aria-current", "step");
         button.classList.add("current");
       }
       button.addEventListener("click", () => goTo(j + 1));
       row.append(button);
+      if (verdict && verdict.turning) {
+        const note = document.createElement("span");
+        note.className = "mv-verdict";
+        note.textContent = verdict.verdict_text;
+        row.append(note);
+      }
       const words = actionWords(match, match.moves[j]);
       if (words) {
         const note = document.createElement("span");
@@ -1162,6 +1276,11 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("continue").addEventListener("click", continueAgainstComputer);
   $("analyse").addEventListener("click", analyse);
+  $("review").addEventListener("click", review);
+  $("review-graph").addEventListener("click", (event) => {
+    const hit = event.target.closest("[data-ply]");
+    if (hit) goTo(Number(hit.dataset.ply));
+  });
   $("hint").addEventListener("click", hint);
   $("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();

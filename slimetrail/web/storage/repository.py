@@ -17,7 +17,14 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from slimetrail.web.storage.tables import COMPUTER, UNFINISHED, MatchRow, MoveRow, SeatRow
+from slimetrail.web.storage.tables import (
+    COMPUTER,
+    UNFINISHED,
+    MatchRow,
+    MoveRow,
+    ReviewRow,
+    SeatRow,
+)
 
 VERSION_OF = select(MatchRow.version).where(MatchRow.id == bindparam("match_id"))
 # SQLAlchemy types a mapped class's __table__ as any FromClause; these are Tables.
@@ -186,6 +193,18 @@ class MatchRepository:
                     ],
                 )
             self._bump(session, match_id, version, row)
+
+    def review(self, match_id: str, version: int) -> dict[str, Any] | None:
+        """The review kept for the match at ``version``, or ``None``."""
+        with self.sessions() as session:
+            row = session.get(ReviewRow, match_id)
+            return row.review if row is not None and row.version == version else None
+
+    def keep_review(self, match_id: str, version: int, review: dict[str, Any]) -> None:
+        """Keep ``review`` of the match at ``version`` in place of any older one."""
+        with self.sessions.begin() as session:
+            session.execute(delete(ReviewRow).where(ReviewRow.match_id == match_id))
+            session.add(ReviewRow(match_id=match_id, version=version, review=review))
 
     def _bump(
         self, session: Session, match_id: str, version: int, row: RowState, **extra: Any

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import ColumnElement, and_, delete, or_, select
 from sqlalchemy.orm import sessionmaker
 
-from slimetrail.web.storage.tables import UNFINISHED, MatchRow, MoveRow, SeatRow
+from slimetrail.web.storage.tables import UNFINISHED, MatchRow, MoveRow, ReviewRow, SeatRow
 
 BATCH = 500  # matches per transaction: short transactions beside the live traffic
 
@@ -60,4 +60,5 @@ def expire_matches(
             # PostgreSQL cascades; SQLite (foreign keys not enforced) needs it said.
             session.execute(delete(MoveRow).where(MoveRow.match_id.in_(gone)))
             session.execute(delete(SeatRow).where(SeatRow.match_id.in_(gone)))
+            session.execute(delete(ReviewRow).where(ReviewRow.match_id.in_(gone)))
             total += len(gone)

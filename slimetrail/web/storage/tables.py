@@ -87,6 +87,19 @@ class MoveRow(Base):
     move: Mapped[str] = mapped_column(String(200))  # canonical text
 
 
+class ReviewRow(Base):
+    """A match's game review, kept for the match's ``version`` it was made of (a review of
+    an older version is made again)."""
+
+    __tablename__ = "reviews"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 def default_db_url() -> str:
     """SQLite file ``slimetrail.db`` in ``$SLIMETRAIL_DATA`` or ``~/.local/share/slimetrail``."""
     folder = os.environ.get("SLIMETRAIL_DATA") or Path.home() / ".local" / "share" / "slimetrail"

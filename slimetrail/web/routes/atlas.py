@@ -1,0 +1,181 @@
+"""The solved atlas (``/solved``: every proven result, from :mod:`slimetrail.atlas`, each
+with its diagram) and the 7x7 opening explorer (``/explore``, its positions from
+``/api/explore``: every move with its proven value and game length, from the shipped books
+and the solver, searched by the workers as an analysis)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+from cachetools import LRUCache
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+
+from slimetrail import atlas
+from slimetrail.core.game import GameError
+from slimetrail.render import state_svg
+from slimetrail.web.deps import Client, ComputerMoves, Rates
+from slimetrail.web.ratelimit import ANALYSE
+from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
+from slimetrail.web.service.errors import InvalidRequest
+from slimetrail.web.service.matches import make_game, replay_moves
+
+router = APIRouter()
+# The explorer's positions wait for a worker in the analyses' queue, outside the in-flight cap.
+UNLIMITED_PATHS = ("/api/explore",)
+templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
+
+EXPLORER_GAME, EXPLORER_SIZE = "slimetrail", "7"
+EXPLORER_RULES = ("rastros", "taylor")
+CENTRE = "d4"
+# Seconds the solver may take over an explorer position (the books answer at once).
+EXPLORE_TIME = 10.0
+DIAGRAM_PX = 168
+# Explorer answers already searched: the positions near the start are asked again and again.
+ANSWERS: LRUCache[tuple[str, str, tuple[str, ...]], dict[str, Any]] = LRUCache(maxsize=4096)
+
+
+@functools.cache
+def diagram(index: int) -> Markup:
+    """Result ``index``'s start position, its winning first moves shaded."""
+    result = atlas.results()[index]
+    state = result.start_state()
+    cells = {cell["name"] for cell in state.game.describe_board()["cells"]}
+    return Markup(
+        state_svg(
+            state,
+            size=DIAGRAM_PX,
+            coordinates=True,
+            targets=[move for move in result.winning_moves if move in cells],
+            label=f"{result.make_game().title} {result.options_text}, start {result.start}",
+            css_class="atlas-diagram",
+        )
+    )
+
+
+def explorer_starts() -> list[str]:
+    """Every 7x7 start square the atlas has proven (mirror images included), sorted."""
+    starts: set[str] = set()
+    for result in atlas.results():
+        if result.game == EXPLORER_GAME and result.options.get("size") == EXPLORER_SIZE:
+            starts.update(filter(None, (result.start, result.mirror)))
+    return sorted(starts, key=lambda cell: (int(cell[1:]), cell[0]))
+
+
+@router.get("/solved", response_class=HTMLResponse, include_in_schema=False)
+def solved(request: Request) -> HTMLResponse:
+    rows = [
+        {"result": result, "diagram": diagram(index)}
+        for index, result in enumerate(atlas.results())
+    ]
+    return templates.TemplateResponse(request, "solved.html", {"rows": rows})
+
+
+@router.get("/explore", response_class=HTMLResponse, include_in_schema=False)
+def explore_page(request: Request, rules: str = "rastros", start: str = "d4") -> HTMLResponse:
+    return templates.TemplateResponse(
+        request,
+        "explore.html",
+        {
+            "rules": rules if rules in EXPLORER_RULES else EXPLORER_RULES[0],
+            "all_rules": EXPLORER_RULES,
+            "start": start,
+            "starts": explorer_starts(),
+            "players": json.dumps(list(make_game(EXPLORER_GAME, {}).player_names)),
+        },
+    )
+
+
+def mirrored(cell: str) -> str:
+    """A cell's mirror image in the a1-g7 diagonal (file and rank swapped)."""
+    return f"{chr(ord('a') + int(cell[1:]) - 1)}{ord(cell[0]) - ord('a') + 1}"
+
+
+def atlas_values(rules: str, start: str) -> dict[str, Any] | None:
+    """The proven first moves of a start from the atlas (where the solver ran out of time):
+    the winning ones, and under Rastros rules (no draws) the rest as losses."""
+    for result in atlas.results():
+        options = result.options
+        if (
+            result.game == EXPLORER_GAME
+            and options.get("size") == EXPLORER_SIZE
+            and options.get("rules") == rules
+            and start in (result.start, result.mirror)
+        ):
+            winning = result.winning_moves
+            if start != result.start:  # the mirror image in the a1-g7 diagonal
+                winning = [
+                    f"{chr(ord('a') + int(m[1:]) - 1)}{ord(m[0]) - ord('a') + 1}" for m in winning
+                ]
+            others = "loss" if rules == "rastros" else None
+            return {"value": result.value, "winning": winning, "others": others}
+    return None
+
+
+@router.get("/api/explore")
+async def explore(
+    computer: ComputerMoves,
+    rates: Rates,
+    client: Client,
+    rules: str = "rastros",
+    start: str = "d4",
+    moves: str = "",
+) -> dict[str, Any]:
+    """The position after ``moves`` (space-separated) of 7x7 Slimetrail from ``start``
+    under ``rules``: its board, and every legal move's proven value and game length."""
+    if rules not in EXPLORER_RULES:
+        raise InvalidRequest(f"rules={rules!r} is not one of {', '.join(EXPLORER_RULES)}")
+    if len(start) > TEXT_LIMIT or start not in explorer_starts():
+        raise InvalidRequest(f"start={start[:20]!r} is not a proven start square of 7x7")
+    texts = moves.split()
+    if len(texts) > MAX_MOVES:
+        raise InvalidRequest(f"at most {MAX_MOVES} moves")
+    options = {"size": EXPLORER_SIZE, "rules": rules}
+    # The centre is the default start: named, it would be another game to the book.
+    game = make_game(EXPLORER_GAME, options | ({} if start == CENTRE else {"start": start}))
+    state, canonical, _ = await run_in_threadpool(replay_moves, game, texts)
+    key = (rules, start, tuple(canonical))
+    answer = ANSWERS.get(key)
+    if answer is None:
+        if state.is_over():
+            analysis: dict[str, Any] = {"solved": True, "value": None, "moves": {}, "plies": 0}
+        else:
+            await rates.hit(ANALYSE, client)
+            analysis = await computer.run_analysis(
+                game, canonical, state.to_move, client, EXPLORE_TIME, job="explore"
+            )
+        answer = {
+            "rules": rules,
+            "start": start,
+            "moves": canonical,
+            "to_move": state.to_move,
+            "over": state.is_over(),
+            "solved": analysis["solved"],
+            "value": analysis["value"],
+            "plies": analysis["plies"],
+            "values": {
+                move: {"value": value, "plies": analysis.get("move_plies", {}).get(move)}
+                for move, value in analysis["moves"].items()
+            },
+            "detail": analysis.get("detail", ""),
+        }
+        if not analysis["solved"] and not canonical:
+            answer["atlas"] = atlas_values(rules, start)
+        if analysis["solved"]:
+            ANSWERS[key] = answer
+    try:
+        svg = state_svg(
+            state,
+            interactive=True,
+            targets=state.legal_move_strs(),
+            label=f"{game.title} from {start}",
+        )
+    except (GameError, ValueError) as exc:
+        raise InvalidRequest(str(exc)) from None
+    return answer | {"svg": svg}
