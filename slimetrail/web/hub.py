@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
@@ -34,6 +35,8 @@ class Hub:
         self.sending: set[asyncio.Task[None]] = set()
         self.total = 0
         self.builds = 0  # messages built so far
+        # Told of every change too, watched or not (the bots' connections).
+        self.listeners: list[Callable[[str], None]] = []
 
     def _lock(self, match_id: str) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())
@@ -87,6 +90,8 @@ class Hub:
 
     def notify(self, match_id: str) -> None:
         """Publish in the background: a slow watcher must not hold up the request."""
+        for listener in self.listeners:
+            listener(match_id)
         if self.clients.get(match_id):
             task = asyncio.create_task(self.publish(match_id))
             self.sending.add(task)

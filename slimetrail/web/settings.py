@@ -42,6 +42,15 @@ class Limits:
     unfinished_days: float = 30.0
     finished_days: float = 180.0
     expiry_interval: float = 3600.0
+    # Clocks (slimetrail.web.service.clock): every duration of a time control is multiplied by
+    # ``clock_scale`` (1 in play; a test makes a minute a second), and fallen flags are looked
+    # for every ``clock_sweep`` seconds, so a game ends on time with nobody connected.
+    clock_scale: float = 1.0
+    clock_sweep: float = 1.0
+    # Bots (slimetrail.web.bots): connections per client (a bot's reconnects), and how long a
+    # bot counts as online after its last sign of life (it beats every third of that).
+    bot_connect_rate: str = "10/minute"
+    bot_online: float = 30.0
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
