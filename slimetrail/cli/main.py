@@ -15,10 +15,23 @@ from collections.abc import Sequence
 from slimetrail import __version__
 from slimetrail.core.game import Game, GameError, GameOptionError
 
-COMMANDS = ("play", "ugi", "perft", "solve", "record", "serve", "worker", "expire", "compile")
+COMMANDS = (
+    "play",
+    "ugi",
+    "perft",
+    "solve",
+    "record",
+    "serve",
+    "worker",
+    "expire",
+    "bot_token",
+    "bot",
+    "compile",
+)
 # The modules each optional dependency set of pyproject.toml brings (by import name).
 EXTRA_MODULES = {
     "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "jinja2", "limits", "cachetools"),
+    "bot": ("websockets",),
 }
 
 

@@ -33,6 +33,8 @@ const page = {
   socketOpen: false,
   retry: 0,
   pollTimer: null,
+  clockAt: 0, // performance.now() when the match's clocks were read
+  flagAsked: false, // a refresh asked once the running clock showed zero
 };
 
 // ---------------------------------------------------------------- the board
@@ -387,7 +389,8 @@ function joinNames(names) {
 function describeOutcome(match) {
   const o = match.outcome;
   const mine = mySeats(match);
-  const detail = `${match.result_sentence} (${o.result})`;
+  const note = match.forfeit_note ? ` ${match.forfeit_note}.` : "";
+  const detail = `${match.result_sentence}${note} (${o.result})`;
   if (o.places.every((place) => place === 1)) return { head: "Draw", detail };
   const first = match.players.filter((p) => p.place === 1);
   const names = joinNames(first.map((p) => p.name));
@@ -468,6 +471,7 @@ function playerBar(match, p) {
   name.className = "name";
   let who = p.name;
   if (p.kind === "computer") who += ` \u00b7 computer, level ${p.level}`;
+  else if (p.kind === "bot") who += ` \u00b7 bot ${p.bot}`;
   else if (p.you && mySeats(match).length === 1) who += " \u00b7 you";
   name.textContent = who;
   const note = document.createElement("span");
@@ -478,7 +482,51 @@ function playerBar(match, p) {
   else if (p.out) note.textContent = "out";
   else if (p.to_move) note.textContent = match.thinking ? "thinking\u2026" : "to move";
   bar.append(chip, name, note);
+  if (match.clock) {
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    clock.id = `clock-${p.player}`;
+    clock.setAttribute("role", "timer");
+    clock.setAttribute("aria-label", `${p.name}'s clock`);
+    bar.append(clock);
+  }
   return bar;
+}
+
+// A clock's time: days and hours for correspondence, minutes and seconds, tenths under ten
+// seconds.
+function clockText(ms) {
+  const left = Math.max(0, ms);
+  const seconds = Math.floor(left / 1000);
+  if (seconds >= 86400) return `${Math.floor(seconds / 86400)}d ${Math.floor((seconds % 86400) / 3600)}h`;
+  if (seconds >= 3600) {
+    const m = String(Math.floor((seconds % 3600) / 60)).padStart(2, "0");
+    return `${Math.floor(seconds / 3600)}:${m}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+  if (left < 10000) return `${seconds}.${Math.floor((left % 1000) / 100)}`;
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// Both clocks, the running one counted down from when the server read it; low time warned.
+// The server ends a game whose flag falls: at zero the page asks for the match once.
+function tickClocks() {
+  const clock = page.match && page.match.clock;
+  if (!clock) return;
+  clock.remaining_ms.forEach((ms, index) => {
+    const player = index + 1;
+    const node = $(`clock-${player}`);
+    if (!node) return;
+    const running = clock.running === player;
+    const left = running ? ms - (performance.now() - page.clockAt) : ms;
+    const text = clockText(left);
+    if (node.textContent !== text) node.textContent = text;
+    node.classList.toggle("running", running);
+    node.classList.toggle("low", left < clock.low_ms);
+    if (running && left <= 0 && !page.flagAsked) {
+      page.flagAsked = true;
+      setTimeout(refresh, 500);
+    }
+  });
 }
 
 // Whose turn, where a player looks: the tab title, and a banner over the board.
@@ -692,7 +740,8 @@ function setMatch(match) {
   const changed =
     first ||
     page.match.moves.join(" ") !== match.moves.join(" ") ||
-    page.match.resigned !== match.resigned;
+    page.match.resigned !== match.resigned ||
+    Boolean(page.match.outcome) !== Boolean(match.outcome);
   // A move played (not a take-back or a first load): sound and animation follow the redraw.
   const moved = !first && match.ply > page.match.ply && page.viewPly === null;
   const before = moved ? movingTokenCell(page.match) : null;
@@ -700,6 +749,8 @@ function setMatch(match) {
   // that focus, hover and what a test or a screen reader is looking at stay put.
   const sameBoard = !changed && page.viewPly === null && page.match.svg === match.svg;
   page.match = match;
+  page.clockAt = performance.now();
+  page.flagAsked = false;
   if (changed || page.viewPly !== null) {
     page.prefix = [];
     page.navigation++;
@@ -709,6 +760,7 @@ function setMatch(match) {
   }
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
+  tickClocks();
   if ((page.prefix.length === 0 || changed) && !sameBoard) redraw();
   if (moved) {
     playMoveSound();
@@ -1137,6 +1189,7 @@ function wire() {
   });
   setupImport($("import-form"));
   wireSettings();
+  setInterval(tickClocks, 100);
 }
 
 wire();
