@@ -132,7 +132,10 @@ def test_only_online_bots_are_offered(client, db_url, capsys) -> None:
         assert "does not play slither" in other_game.json()["detail"]
         made = client.post("/new/slimetrail?seats=me,bot:sometimes", follow_redirects=False)
         assert made.status_code == 303
+        home = client.get("/").text
+        assert 'value="bot:sometimes"' in home and "/new/slimetrail?seats=me,bot:sometimes" in home
     assert "sometimes" not in [bot["name"] for bot in client.get("/api/bots").json()]
+    assert "bot:sometimes" not in client.get("/").text
 
 
 def test_the_bot_is_sent_its_turn_and_its_move_is_played(client, db_url, capsys) -> None:

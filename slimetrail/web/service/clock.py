@@ -21,6 +21,17 @@ DAYS = (1, 7)
 DAY_MS = 24 * 3600 * 1000
 # The time a player with a clock runs short: the page warns below it.
 LOW_TIME_MS = 10_000
+# The clocks the home page offers (any other valid text works in a link or the API).
+CLOCK_CHOICES = (
+    ("1+0", "1+0 (bullet)"),
+    ("3+2", "3+2 (blitz)"),
+    ("5+3", "5+3 (blitz)"),
+    ("10+5", "10+5 (rapid)"),
+    ("15+10", "15+10 (rapid)"),
+    ("30+20", "30+20 (classical)"),
+    ("d1", "1 day per move"),
+    ("d3", "3 days per move"),
+)
 CLOCK_TEXT = re.compile(r"(\d{1,3})\+(\d{1,3})|d(\d{1,2})")
 CLOCK_HELP = (
     f"give minutes+increment such as 3+2 (minutes {MINUTES[0]} to {MINUTES[1]}, increment "
