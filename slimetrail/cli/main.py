@@ -30,7 +30,16 @@ COMMANDS = (
 )
 # The modules each optional dependency set of pyproject.toml brings (by import name).
 EXTRA_MODULES = {
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "jinja2", "limits", "cachetools"),
+    "web": (
+        "fastapi",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "jinja2",
+        "limits",
+        "cachetools",
+        "websockets",
+    ),
     "bot": ("websockets",),
 }
 
