@@ -182,3 +182,16 @@ def test_a_restart_loses_no_time(restartable_server, tmp_path) -> None:
         query = "SELECT clock_ms FROM moves WHERE match_id = ?"
         stored = db.execute(query, (made["id"],)).fetchall()
     assert stored == [(moved[0],)]
+
+
+def test_a_watcher_arriving_later_reads_the_clock_then(client) -> None:
+    made = client.post(
+        "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "60+0"}
+    ).json()
+    path = f"/ws/matches/{made['id']}"
+    with client.websocket_connect(path) as first:
+        early = first.receive_json()["match"]["clock"]["remaining_ms"][0]
+        time.sleep(0.5)
+        with client.websocket_connect(path) as second:
+            late = second.receive_json()["match"]["clock"]["remaining_ms"][0]
+    assert late <= early - 450
