@@ -29,9 +29,11 @@ def new_token(db_url: str, name: str, capsys) -> str:
     return capsys.readouterr().out.split()[-1]
 
 
-@pytest.fixture(scope="module")
-def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'bots.db'}"
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'bots.db'}"
+    return request.getfixturevalue("pg_database")()
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from slimetrail.core.game import TIME, Outcome
 from slimetrail.core.registry import get_game
@@ -20,16 +21,20 @@ from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import forfeited
 from slimetrail.web.settings import Limits
 from slimetrail.web.storage.repository import Forfeit
+from slimetrail.web.storage.tables import make_engine
 
 SCALE = 1 / 60  # 1+0 lasts one second
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'clocks.db'}"
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def client(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[TestClient]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'clocks.db'}"
+    else:
+        url = request.getfixturevalue("pg_database")()
     limits = Limits(clock_scale=SCALE, clock_sweep=0.1)
     with TestClient(create_app(url, workers=1, move_time=0.2, limits=limits)) as test_client:
-        test_client.db_path = url.removeprefix("sqlite:///")  # type: ignore[attr-defined]
+        test_client.db_url = url  # type: ignore[attr-defined]
         yield test_client
 
 
@@ -118,13 +123,17 @@ def test_a_flag_falls_with_nobody_connected(client) -> None:
         "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "1+0"}
     ).json()
 
+    engine = make_engine(client.db_url)
+
     def stored_result() -> str | None:
         # Straight from the database: nobody asked for the match, the sweeper ended it.
-        with sqlite3.connect(client.db_path) as db:
-            row = db.execute("SELECT result FROM matches WHERE id = ?", (made["id"],)).fetchone()
-        return None if row[0] == "*" else row[0]
+        with engine.connect() as db:
+            query = text("SELECT result FROM matches WHERE id = :id")
+            result = db.execute(query, {"id": made["id"]}).scalar_one()
+        return None if result == "*" else result
 
     assert wait_until(stored_result, timeout=10) == "0-1"
+    engine.dispose()
     match = client.get(f"/api/matches/{made['id']}").json()
     assert match["outcome"]["reason"] == "time" and match["outcome"]["winner"] == 2
     assert match["result_sentence"] == "Green ran out of time: Red wins."
