@@ -145,9 +145,8 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         "seat": legacy_seat(held),
         "seats": list(held),
         "thinking": live.thinking,
-        "can_undo": outcome is None
-        and bool(held)
-        and live.people() == 1
+        "can_undo": bool(held)
+        and MatchService.undo_refusal(live) is None
         and MatchService.undo_plies(live, held) > 0,
         "links": links(live, held),
         "rematch": rematch_link(live, held),

@@ -162,6 +162,7 @@ def test_the_bot_is_sent_its_turn_and_its_move_is_played(client, db_url, capsys)
             )
         )
         assert after["moves"] == ["d5"] and after["players"][0]["bot"] == "mover"
+        assert after["opponent"] == "bot" and after["can_undo"] is False
         # My reply reaches the bot as its next turn.
         client.post(
             f"/api/matches/{match['id']}/move", json={"seat": token_me, "move": "d6", "ply": 1}

@@ -407,10 +407,26 @@ class MatchService:
 
     @staticmethod
     def opponent(live: Live) -> str:
-        """``computer``, ``hotseat`` or ``friend``: the kind of game in the first API's words."""
+        """``computer``, ``bot``, ``hotseat`` or ``friend``: the kind of game in the first
+        API's words (and ``bot``)."""
         if live.has_computer():
             return "computer"
+        if any(seat.kind == BOT for seat in live.seats):
+            return "bot"
         return "hotseat" if live.people() == 1 else "friend"
+
+    @staticmethod
+    def undo_refusal(live: Live) -> str | None:
+        """Why no move of the match may be taken back now, or ``None`` if one may."""
+        if live.people() > 1 or any(seat.kind == BOT for seat in live.seats):
+            return "undo is not available in games between two people"
+        if live.clock is not None:
+            return "undo is not available in games with a clock"
+        if live.resigned is not None:
+            return "the game was resigned: it cannot be taken back"
+        if live.outcome() is not None:  # as on the page: a result stands once reached
+            return f"the game is over ({result_text(live)}): moves cannot be taken back"
+        return None
 
     @staticmethod
     def undo_plies(live: Live, held: tuple[int, ...]) -> int:
@@ -584,16 +600,9 @@ class MatchService:
 
         def take_back(live: Live) -> Live:
             held = self.held_required(live, token)
-            if live.people() > 1 or any(seat.kind == BOT for seat in live.seats):
-                raise Conflict("undo is not available in games between two people")
-            if live.clock is not None:
-                raise Conflict("undo is not available in games with a clock")
-            if live.resigned is not None:
-                raise Conflict("the game was resigned: it cannot be taken back")
-            if live.outcome() is not None:  # as on the page: a result stands once reached
-                raise Conflict(
-                    f"the game is over ({result_text(live)}): moves cannot be taken back"
-                )
+            refusal = self.undo_refusal(live)
+            if refusal is not None:
+                raise Conflict(refusal)
             self.check_ply(live, ply)
             count = self.undo_plies(live, held)
             if count == 0:

@@ -559,7 +559,12 @@ function renderPanel() {
   const match = page.match;
   renderTurn(match);
   $("title").textContent = match.title;
-  const kinds = { computer: "against the computer", hotseat: "on one device", friend: "between friends" };
+  const kinds = {
+    computer: "against the computer",
+    hotseat: "on one device",
+    friend: "between friends",
+    bot: "against a bot",
+  };
   $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
   $("rules-link").href = `/rules/${match.game}`;
   $("rules-link").textContent = `Rules of ${match.title}`;
@@ -593,7 +598,7 @@ function renderPanel() {
   $("move-form").hidden = !mine;
   $("move-input").disabled = !canMove || page.viewPly !== null;
   const undo = $("undo");
-  undo.hidden = !mine || match.opponent === "friend";
+  undo.hidden = !mine || match.opponent === "friend" || match.opponent === "bot" || Boolean(match.clock);
   undo.disabled = !match.can_undo || Boolean(match.outcome);
   // A game on one device (an imported record, say) may be carried on against the computer.
   $("hint").hidden = !(mySeats(match).includes(match.to_move) && !match.outcome && !match.thinking);
@@ -701,7 +706,8 @@ function renderNewGameForm() {
   const match = page.match;
   if (form.dataset.ready) return;
   form.dataset.ready = "1";
-  form.elements.opponent.value = match.opponent;
+  // A bot may be gone by then: the form offers the computer instead.
+  form.elements.opponent.value = match.opponent === "bot" ? "computer" : match.opponent;
   for (const [level, text] of Object.entries(page.levels)) {
     form.elements.level.append(new Option(`${level} \u2014 ${text.split(":")[0]}`, level));
   }
