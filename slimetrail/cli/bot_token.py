@@ -25,25 +25,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from slimetrail.cli.main import require_extra
+    from slimetrail.cli.main import database_error, open_database, require_extra
 
     require_extra("web", "bot-token")
     from sqlalchemy.exc import SQLAlchemyError
 
     from slimetrail.web.settings import Limits
     from slimetrail.web.storage.bots import BotNameError, BotRepository, now
-    from slimetrail.web.storage.tables import (
-        default_db_url,
-        make_engine,
-        make_sessionmaker,
-        upgrade,
-    )
+    from slimetrail.web.storage.tables import default_db_url
 
     url = args.db or default_db_url()
     try:
-        engine = make_engine(url)
-        upgrade(engine)
-        bots = BotRepository(make_sessionmaker(engine))
+        engine, sessions = open_database(url)
+        bots = BotRepository(sessions)
         if args.action == "create":
             token = bots.create(args.name)
             print(f"bot {args.name} created; its token (shown only now): {token}")
@@ -60,8 +54,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"slimetrail: error: {exc}", file=sys.stderr)
         return 2
     except (SQLAlchemyError, ModuleNotFoundError) as exc:
-        detail = str(exc).splitlines()[0]
-        print(f"slimetrail: error: cannot open the database {url}: {detail}", file=sys.stderr)
-        return 2
+        return database_error(url, exc)
     engine.dispose()
     return 0
