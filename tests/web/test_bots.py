@@ -5,6 +5,7 @@ ugi`` against an API player on a real server."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -297,3 +298,39 @@ def test_slimetrail_bot_stops_on_a_refused_token(live_server) -> None:
         timeout=120,
     )
     assert done.returncode == 2 and "refused the token" in done.stderr
+
+
+def test_a_bot_on_one_server_is_seated_and_told_by_another(
+    tmp_path: Path, pg_database, compiled_kernels: None
+) -> None:
+    from websockets.sync.client import connect
+
+    url = pg_database()
+    made = subprocess.run(
+        slimetrail_command("bot-token", "--db", url, "create", "far"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    token = made.stdout.split()[-1]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with (
+        running_server(tmp_path / "a", "--workers", "1", db_url=url) as here,
+        running_server(tmp_path / "b", "--workers", "1", db_url=url) as there,
+    ):
+        endpoint = here.url.replace("http://", "ws://") + "/ws/bot"
+        with connect(endpoint, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+            ws.send('{"type": "hello", "games": ["slimetrail"]}')
+            assert '"welcome"' in ws.recv(timeout=10)
+            # Created on the other server, which knows the bot is online from the database.
+            match = httpx.post(
+                f"{there}/api/matches",
+                json={
+                    "game": "slimetrail",
+                    "seats": [{"kind": "bot", "name": "far"}, {"kind": "me"}],
+                },
+            )
+            assert match.status_code == 201, match.text
+            turn = json.loads(ws.recv(timeout=20))
+            assert turn["type"] == "turn" and turn["match"] == match.json()["id"]

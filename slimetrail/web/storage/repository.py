@@ -240,6 +240,8 @@ class MatchRepository:
             if rematch_of is not None:
                 old_id, old_version, old_row = rematch_of
                 self._bump(session, old_id, old_version, old_row, rematch=match.id)
+            if self.on_change is not None:  # a new match may call for a bot elsewhere
+                self.on_change(session, match.id, 0)
 
     def write(
         self,
