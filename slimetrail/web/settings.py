@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 from limits import parse
 
+# Limits for which 0 means nothing sensible (a clock of no time, a sweep that never rests).
+POSITIVE = ("clock_scale", "clock_sweep", "bot_online")
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -62,6 +65,8 @@ class Limits:
                     raise ValueError(
                         f"{field.name}={value!r} is not a rate such as '30/minute'"
                     ) from None
+            elif field.name in POSITIVE and value <= 0:
+                raise ValueError(f"{field.name} must be positive, not {value}")
             elif isinstance(value, int | float) and value < 0:
                 raise ValueError(f"{field.name} must not be negative, not {value}")
 

@@ -204,3 +204,9 @@ def test_a_watcher_arriving_later_reads_the_clock_then(client) -> None:
         with client.websocket_connect(path) as second:
             late = second.receive_json()["match"]["clock"]["remaining_ms"][0]
     assert late <= early - 450
+
+
+@pytest.mark.parametrize("name", ["clock_scale", "clock_sweep", "bot_online"])
+def test_clock_and_bot_limits_must_be_positive(name) -> None:
+    with pytest.raises(ValueError, match=f"{name} must be positive, not 0"):
+        Limits().with_text(f"{name}=0")
