@@ -117,7 +117,7 @@ class BotHub:
             for match_id in await run_in_threadpool(self.service.bot_turns, name):
                 await self.offer(connection, match_id)
             while True:
-                await self.receive(connection, await websocket.receive_json())
+                await self.receive(connection, await websocket.receive_text())
         except (WebSocketDisconnect, RuntimeError):
             pass  # closed by the bot, or replaced by its newer connection
         finally:
@@ -156,8 +156,12 @@ class BotHub:
             except Exception:  # a database hiccup: the next beat tries again
                 log.exception("bot %s: could not mark it online", name)
 
-    async def receive(self, connection: Connection, message: Any) -> None:
+    async def receive(self, connection: Connection, raw: str) -> None:
         """A message of the bot: its move (anything else is answered with an error)."""
+        try:
+            message: Any = json.loads(raw)
+        except ValueError:
+            message = None
         fields = message if isinstance(message, dict) else {}
         match_id, ply, text = fields.get("match"), fields.get("ply"), fields.get("move")
         if (

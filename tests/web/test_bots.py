@@ -180,6 +180,8 @@ def test_an_illegal_bot_move_loses_with_the_reason_named(client, db_url, capsys)
         ws.send_json({"type": "move", "match": match["id"], "ply": 0, "move": "z99"})
         ws.send_json({"type": "nonsense"})
         assert ws.receive_json() == {"type": "error", "message": "expected a move message"}
+        ws.send_text("{not json")
+        assert ws.receive_json() == {"type": "error", "message": "expected a move message"}
     over = wait_for(
         lambda: (m := client.get(f"/api/matches/{match['id']}").json())["outcome"] and m
     )
