@@ -51,6 +51,9 @@ class UgiProcess:
             # option name Game type combo default slimetrail var slimetrail var slimetrail-hex
             if words[:3] == ["option", "name", "Game"]:
                 self.games = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "var"]
+        # Ready before the first turn: the engine's set-up (kernels) is not spent on a clock.
+        self.send("isready")
+        await self.until("readyok", ENGINE_WAIT)
 
     def send(self, line: str) -> None:
         assert self.process is not None and self.process.stdin is not None

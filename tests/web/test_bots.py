@@ -73,7 +73,7 @@ def against_bot(client: TestClient, name: str, bot_first: bool, clock: str | Non
 
 def test_bot_tokens_are_created_listed_and_revoked(db_url, capsys) -> None:
     token = new_token(db_url, "lister", capsys)
-    assert len(token) >= 30
+    assert len(token) >= 30 and token.startswith("bot_")  # never taken for an option
     assert main(["bot-token", "--db", db_url, "list"]) == 0
     assert "lister\toffline" in capsys.readouterr().out
     assert main(["bot-token", "--db", db_url, "create", "lister"]) == 2
@@ -231,7 +231,7 @@ def test_slimetrail_bot_plays_a_whole_game_with_slimetrail_ugi(
     tmp_path: Path, compiled_kernels: None
 ) -> None:
     with running_server(
-        tmp_path, "--workers", "1", "--move-time", "0.2", "--limit", "clock_scale=0.1"
+        tmp_path, "--workers", "1", "--move-time", "0.2", "--limit", "clock_scale=0.5"
     ) as server:
         made = subprocess.run(
             slimetrail_command("bot-token", "--db", server.db_url, "create", "ugi-bot"),
@@ -254,7 +254,7 @@ def test_slimetrail_bot_plays_a_whole_game_with_slimetrail_ugi(
             while not httpx.get(f"{server}/api/bots").json():
                 assert bot.poll() is None and time.monotonic() < deadline, "the bot did not connect"
                 time.sleep(0.2)
-            # 1+0 scaled by 0.1: six seconds each; I move first, the bot answers on its clock.
+            # 1+0 scaled by 0.5: thirty seconds each; I move first, the bot answers on its clock.
             match = httpx.post(
                 f"{server}/api/matches",
                 json={

@@ -50,7 +50,8 @@ class BotRepository:
                 f"bot name {name!r}: use 1 to 64 letters, digits, '_', '.' or '-', "
                 "starting with a letter or digit"
             )
-        token = secrets.token_urlsafe(24)
+        # Prefixed: a random token may start with "-", which a command line takes for an option.
+        token = "bot_" + secrets.token_urlsafe(24)
         try:
             with self.sessions.begin() as session:
                 session.add(
