@@ -89,12 +89,12 @@ def test_a_flag_against_a_player_who_cannot_win_is_a_draw(monkeypatch) -> None:
 
 def test_the_api_takes_a_clock_and_gives_each_seats_time(client) -> None:
     made = client.post(
-        "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "3+2"}
+        "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "30+2"}
     )
     assert made.status_code == 201
     clock = made.json()["clock"]
-    assert clock["control"] == "3+2" and clock["running"] == 1
-    assert 2_500 < clock["remaining_ms"][0] <= 3_000 and clock["remaining_ms"][1] == 3_000
+    assert clock["control"] == "30+2" and clock["running"] == 1
+    assert 25_000 < clock["remaining_ms"][0] <= 30_000 and clock["remaining_ms"][1] == 30_000
     token = made.json()["links"]["1"].split("seat=")[1]
     time.sleep(0.3)
     moved = client.post(
@@ -102,7 +102,7 @@ def test_the_api_takes_a_clock_and_gives_each_seats_time(client) -> None:
     ).json()["clock"]
     # Player 1's time stopped at the move, the increment (2 s scaled: 33 ms) added; 2's runs.
     assert moved["running"] == 2
-    assert 2_000 < moved["remaining_ms"][0] <= 3_000 + 33 - 300
+    assert 20_000 < moved["remaining_ms"][0] <= 30_000 + 33 - 300
     bad = client.post("/api/matches", json={"game": "slimetrail", "clock": "99+0"})
     assert bad.status_code == 400 and "'99+0'" in bad.json()["detail"]
 
