@@ -99,3 +99,11 @@ def check_analysis_limit(
             raise GameError(f"{game} analysis needs a time, nodes or depth limit, or a stop")
     elif stop is None or limit.depth is not None:
         raise GameError(f"{game} is analysed by MCTS: give a time or nodes limit (not only depth)")
+
+
+def clock_budget(remaining_ms: float, increment_ms: float = 0) -> float:
+    """Seconds to think for one move on a clock with ``remaining_ms`` left and
+    ``increment_ms`` added per move: about a twentieth of what is left plus most of the
+    increment, never more than half of what is left (shared by UGI and the web's computer)."""
+    budget_ms = min(remaining_ms / 20 + increment_ms * 0.8, remaining_ms / 2)
+    return max(0.005, budget_ms / 1000)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def _days(text: str) -> float:
@@ -38,19 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from slimetrail.cli.main import require_extra
+    from slimetrail.cli.main import database_error, open_database, require_extra
 
     require_extra("web", "expire")
     from sqlalchemy.exc import SQLAlchemyError
 
     from slimetrail.web.settings import Limits
     from slimetrail.web.storage.retention import expire_matches
-    from slimetrail.web.storage.tables import (
-        default_db_url,
-        make_engine,
-        make_sessionmaker,
-        upgrade,
-    )
+    from slimetrail.web.storage.tables import default_db_url
 
     defaults = Limits()  # the server's retention unless the command says otherwise
     unfinished = defaults.unfinished_days if args.unfinished_days is None else args.unfinished_days
@@ -58,18 +52,15 @@ def run(args: argparse.Namespace) -> int:
 
     url = args.db or default_db_url()
     try:
-        engine = make_engine(url)
-        upgrade(engine)
+        engine, sessions = open_database(url)
         count = expire_matches(
-            make_sessionmaker(engine),
+            sessions,
             unfinished,
             finished,
             dry_run=args.dry_run,
         )
     except (SQLAlchemyError, ModuleNotFoundError) as exc:
-        detail = str(exc).splitlines()[0]
-        print(f"slimetrail: error: cannot open the database {url}: {detail}", file=sys.stderr)
-        return 2
+        return database_error(url, exc)
     engine.dispose()
     verb = "would delete" if args.dry_run else "deleted"
     print(f"{verb} {count} expired match{'es' if count != 1 else ''}")

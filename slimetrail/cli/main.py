@@ -11,14 +11,37 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from slimetrail import __version__
 from slimetrail.core.game import Game, GameError, GameOptionError
 
-COMMANDS = ("play", "ugi", "perft", "solve", "record", "serve", "worker", "expire", "compile")
+COMMANDS = (
+    "play",
+    "ugi",
+    "perft",
+    "solve",
+    "record",
+    "serve",
+    "worker",
+    "expire",
+    "bot_token",
+    "bot",
+    "compile",
+)
 # The modules each optional dependency set of pyproject.toml brings (by import name).
 EXTRA_MODULES = {
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "jinja2", "limits", "cachetools"),
+    "web": (
+        "fastapi",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "jinja2",
+        "limits",
+        "cachetools",
+        "websockets",
+    ),
+    "bot": ("websockets",),
 }
 
 
@@ -40,6 +63,23 @@ def require_extra(extra: str, command: str) -> None:
             f"slimetrail {command} needs the {extra} extra ({', '.join(missing)} not installed): "
             f"pip install 'slimetrail[{extra}]'"
         )
+
+
+def database_error(url: str | None, exc: Exception) -> int:
+    """Say that the database at ``url`` cannot be opened (a malformed URL, a missing driver,
+    a server that cannot be reached), with the first line of why; the exit code."""
+    detail = str(exc).splitlines()[0]
+    print(f"slimetrail: error: cannot open the database {url}: {detail}", file=sys.stderr)
+    return 2
+
+
+def open_database(url: str) -> tuple[Any, Any]:
+    """The engine and sessions of the database at ``url``, its schema brought up to date."""
+    from slimetrail.web.storage.tables import make_engine, make_sessionmaker, upgrade
+
+    engine = make_engine(url)
+    upgrade(engine)
+    return engine, make_sessionmaker(engine)
 
 
 def build_parser() -> argparse.ArgumentParser:

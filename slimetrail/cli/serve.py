@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from slimetrail.cli.main import require_extra
+    from slimetrail.cli.main import database_error, require_extra
 
     require_extra("web", "serve")
     import uvicorn
@@ -108,9 +108,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except (SQLAlchemyError, ModuleNotFoundError) as exc:
         # A malformed URL, a missing driver or a database that cannot be reached.
-        detail = str(exc).splitlines()[0]
-        print(f"slimetrail: error: cannot open the database {args.db}: {detail}", file=sys.stderr)
-        return 2
+        return database_error(args.db, exc)
     uvicorn.run(
         app,
         host=args.host,

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    from slimetrail.cli.main import require_extra
+    from slimetrail.cli.main import database_error, require_extra
 
     require_extra("web", "worker")
     from sqlalchemy.exc import SQLAlchemyError
@@ -69,9 +69,7 @@ def run(args: argparse.Namespace) -> int:
         engine = make_engine(args.db)
         upgrade(engine)
     except (SQLAlchemyError, ModuleNotFoundError) as exc:
-        detail = str(exc).splitlines()[0]
-        print(f"slimetrail: error: cannot open the database {args.db}: {detail}", file=sys.stderr)
-        return 2
+        return database_error(args.db, exc)
     from slimetrail.web.jobs import Worker
     from slimetrail.web.service.matches import MatchService
 

@@ -156,8 +156,14 @@ class EndReason:
 
 
 # Endings the platform itself makes, for every game (a web match's resignation).
-RESIGNED = "resigned"
-PLATFORM_REASONS: Mapping[str, EndReason] = {RESIGNED: EndReason("{last} resigned: {verdict}")}
+RESIGNED, TIME, ILLEGAL = "resigned", "time", "illegal move"
+PLATFORM_REASONS: Mapping[str, EndReason] = {
+    RESIGNED: EndReason("{last} resigned: {verdict}"),
+    TIME: EndReason(
+        "{last} ran out of time: {verdict}", draw="time ran out, but no opponent could win: a draw"
+    ),
+    ILLEGAL: EndReason("{last} sent an illegal move: {verdict}"),
+}
 # An outcome without a reason just says who won.
 NO_REASON = EndReason("{verdict}")
 
@@ -594,6 +600,12 @@ class State(ABC):
     @abstractmethod
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
+
+    def can_win(self, player: int) -> bool:
+        """Whether ``player`` could still win from here by some play: a player whose flag
+        falls against opponents none of whom can win draws.  A game that can tell overrides
+        this; by default every player can."""
+        return True
 
     @abstractmethod
     def move_str(self, move: Move) -> str:

@@ -28,6 +28,7 @@ from typing import Any
 
 from slimetrail import __version__
 from slimetrail.ai import Limit, PlayResult, analyse, choose_move, ladder_for, levels_for
+from slimetrail.ai.limits import clock_budget
 from slimetrail.ai.search import mate_from_plies
 from slimetrail.core.game import Game, GameError, Move, State
 from slimetrail.core.registry import GAMES, get_game
@@ -367,11 +368,7 @@ def _time_budget(player: int, limits: dict[str, Any]) -> float:
     remaining = limits.get(f"p{player}time")
     if remaining is None:
         return 1.0
-    increment = limits.get(f"p{player}inc", 0)
-    # Spread the clock over about 20 more moves, plus most of the increment, and never
-    # use more than half of what is left.
-    budget_ms = min(remaining / 20 + increment * 0.8, remaining / 2)
-    return max(0.005, budget_ms / 1000)
+    return clock_budget(remaining, limits.get(f"p{player}inc", 0))
 
 
 def _info_line(state: State, result: PlayResult) -> str:

@@ -11,6 +11,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from slimetrail.web.bots import BotHub
 from slimetrail.web.hub import Hub
 from slimetrail.web.ratelimit import RateLimits
 from slimetrail.web.service.computer import Computer
@@ -29,6 +30,10 @@ async def hub(connection: HTTPConnection) -> Hub:
     return connection.app.state.hub
 
 
+async def bots(connection: HTTPConnection) -> BotHub:
+    return connection.app.state.bots
+
+
 async def rates(connection: HTTPConnection) -> RateLimits:
     return connection.app.state.rates
 
@@ -41,5 +46,6 @@ async def client_of(connection: HTTPConnection) -> str:
 Service = Annotated[MatchService, Depends(match_service)]
 ComputerMoves = Annotated[Computer, Depends(computer)]
 Watchers = Annotated[Hub, Depends(hub)]
+Bots = Annotated[BotHub, Depends(bots)]
 Rates = Annotated[RateLimits, Depends(rates)]
 Client = Annotated[str, Depends(client_of)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
@@ -34,6 +35,8 @@ class Hub:
         self.sending: set[asyncio.Task[None]] = set()
         self.total = 0
         self.builds = 0  # messages built so far
+        # Told of every change too, watched or not (the bots' connections).
+        self.listeners: list[Callable[[str], None]] = []
 
     def _lock(self, match_id: str) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())
@@ -72,7 +75,7 @@ class Hub:
         async with self._lock(match_id):
             held = self.clients.get(match_id, {}).get(websocket)
             if held is not None:
-                await self._send(match_id, {websocket: held})
+                await self._send(match_id, {websocket: held}, fresh=True)
 
     def detach(self, match_id: str, websocket: WebSocket) -> None:
         watchers = self.clients.get(match_id, {})
@@ -87,6 +90,8 @@ class Hub:
 
     def notify(self, match_id: str) -> None:
         """Publish in the background: a slow watcher must not hold up the request."""
+        for listener in self.listeners:
+            listener(match_id)
         if self.clients.get(match_id):
             task = asyncio.create_task(self.publish(match_id))
             self.sending.add(task)
@@ -99,15 +104,21 @@ class Hub:
         async with self._lock(match_id):
             await self._send(match_id, dict(self.clients.get(match_id, {})))
 
-    async def _send(self, match_id: str, targets: dict[WebSocket, tuple[int, ...]]) -> None:
+    async def _send(
+        self, match_id: str, targets: dict[WebSocket, tuple[int, ...]], fresh: bool = False
+    ) -> None:
+        """Send ``targets`` the match; ``fresh``: rebuilt if its clock runs (an attach)."""
         kinds = set(targets.values())
         built = self.built.setdefault(match_id, {})
 
         def build(live: Live) -> tuple[dict[tuple[int, ...], str], int]:
             messages, count = {}, 0
+            # A running clock's time is read when the message is built: a watcher attaching
+            # later is built a fresh one rather than sent what was read at the last change.
+            ticking = live.clock is not None and live.outcome() is None
             for held in kinds:
                 known = built.get(held)
-                if known is None or known[0] != live.version:
+                if known is None or known[0] != live.version or (ticking and fresh):
                     match = views.match_json(live, held)
                     known = (live.version, json.dumps({"type": "match", "match": match}))
                     built[held] = known

@@ -54,9 +54,10 @@ NOTIFY = "SELECT pg_notify(%(channel)s, %(payload)s)"
 
 def current_job(
     service: MatchService, match_id: str
-) -> tuple[int, str, dict[str, str], str, int] | None:
+) -> tuple[int, str, dict[str, str], str, int, float | None] | None:
     """The ply the match is at and what a worker needs for the computer's move there (game
-    id, options, position, level), or ``None`` if the computer is not to move."""
+    id, options, position, level, its clock's seconds), or ``None`` if the computer is not
+    to move."""
     ply = service.locked(match_id, lambda live: live.ply)
     job = service.computer_job(match_id, ply)
     return None if job is None else (ply, *job)
@@ -103,13 +104,14 @@ class Worker:
             return
         if job is None:
             return  # the match moved on, was taken back or is over: nothing to play
-        now, game_id, options, fen, level = job
+        now, game_id, options, fen, level, budget = job
         seed = move_seed(match_id, now)
+        limit = self.move_time if budget is None else min(self.move_time, budget)
         # A failure (a pool process that died, a search past its hard cap) fails the job,
         # which is retried: the computer never plays a random move.
         text = await asyncio.wait_for(
-            self.pool.run(computer_move, game_id, options, fen, level, self.move_time, seed),
-            timeout=hard_cap(self.move_time) + ANALYSIS_MARGIN,
+            self.pool.run(computer_move, game_id, options, fen, level, limit, seed),
+            timeout=hard_cap(limit) + ANALYSIS_MARGIN,
         )
         applied = await run_in_threadpool(self.service.computer_move, match_id, now, text)
         if applied is not None:

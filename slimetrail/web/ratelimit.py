@@ -32,8 +32,8 @@ from slimetrail.web.service.admission import Refused
 from slimetrail.web.settings import Limits
 from slimetrail.web.storage.pgstorage import PostgresStorage  # registers the postgresql:// scheme
 
-CREATE, ANALYSE = "create", "analyse"
-WHAT = {CREATE: "new matches", ANALYSE: "analyses"}
+CREATE, ANALYSE, BOT = "create", "analyse", "bot"
+WHAT = {CREATE: "new matches", ANALYSE: "analyses", BOT: "bot connections"}
 # Answered however busy the server is: a load balancer's probe, the page's own files.
 UNSHED = ("/healthz", "/static/", "/palette.css")
 
@@ -56,7 +56,11 @@ class RateLimits:
         # A storage elsewhere costs a round trip: counted in a thread, off the event loop.
         self.remote = not uri.startswith(MEMORY)
         self.limiter = MovingWindowRateLimiter(self.storage)
-        self.items = {CREATE: parse(limits.create_rate), ANALYSE: parse(limits.analyse_rate)}
+        self.items = {
+            CREATE: parse(limits.create_rate),
+            ANALYSE: parse(limits.analyse_rate),
+            BOT: parse(limits.bot_connect_rate),
+        }
 
     async def hit(self, what: str, client: str) -> None:
         """Count one request of ``what`` by ``client``, or :class:`Refused` (429) over the rate."""

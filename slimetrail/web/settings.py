@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 from limits import parse
 
+# Limits for which 0 means nothing sensible (a clock of no time, a sweep that never rests).
+POSITIVE = ("clock_scale", "clock_sweep", "bot_online")
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -42,6 +45,15 @@ class Limits:
     unfinished_days: float = 30.0
     finished_days: float = 180.0
     expiry_interval: float = 3600.0
+    # Clocks (slimetrail.web.service.clock): every duration of a time control is multiplied by
+    # ``clock_scale`` (1 in play; a test makes a minute a second), and fallen flags are looked
+    # for every ``clock_sweep`` seconds, so a game ends on time with nobody connected.
+    clock_scale: float = 1.0
+    clock_sweep: float = 1.0
+    # Bots (slimetrail.web.bots): connections per client (a bot's reconnects), and how long a
+    # bot counts as online after its last sign of life (it beats every third of that).
+    bot_connect_rate: str = "10/minute"
+    bot_online: float = 30.0
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -53,6 +65,8 @@ class Limits:
                     raise ValueError(
                         f"{field.name}={value!r} is not a rate such as '30/minute'"
                     ) from None
+            elif field.name in POSITIVE and value <= 0:
+                raise ValueError(f"{field.name} must be positive, not {value}")
             elif isinstance(value, int | float) and value < 0:
                 raise ValueError(f"{field.name} must not be negative, not {value}")
 

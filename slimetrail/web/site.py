@@ -20,13 +20,17 @@ from fastapi import FastAPI
 from sqlalchemy.orm import sessionmaker
 from starlette.concurrency import run_in_threadpool
 
+from slimetrail.web.bots import BotHub
 from slimetrail.web.hardening import redact_logs
 from slimetrail.web.hub import Hub
 from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, match_handler, new_origin
 from slimetrail.web.ratelimit import RateLimits
+from slimetrail.web.service.admission import SERVER
 from slimetrail.web.service.computer import make_computer
-from slimetrail.web.service.matches import MatchService
+from slimetrail.web.service.errors import MatchError
+from slimetrail.web.service.matches import Live, MatchService
 from slimetrail.web.settings import Limits
+from slimetrail.web.storage.bots import BotRepository
 from slimetrail.web.storage.retention import expire_matches
 from slimetrail.web.storage.tables import default_db_url, make_engine, make_sessionmaker, upgrade
 
@@ -52,7 +56,9 @@ class Site:
         self.sessions = make_sessionmaker(self.engine)
         origin = new_origin()
         announcer = MatchAnnouncer(origin) if postgres else None
-        self.service = MatchService(self.sessions, on_change=announcer)
+        self.service = MatchService(
+            self.sessions, on_change=announcer, clock_scale=limits.clock_scale
+        )
         self.rates = RateLimits(limits, url)
         self.hub = Hub(self.service, limits)
         self.computer = make_computer(
@@ -63,6 +69,9 @@ class Site:
             limits=limits,
             on_move=self.hub.notify,
         )
+        self.bots = BotHub(self.service, BotRepository(self.sessions), limits, self.moved)
+        self.service.check_bot = self.bots.check
+        self.hub.listeners.append(self.bots.changed)
         self.listener: Listener | None = None
         if postgres:
             handlers = {MATCH_CHANNEL: match_handler(origin, self.hub.notify)}
@@ -74,6 +83,29 @@ class Site:
         state.service, state.computer, state.hub = self.service, self.computer, self.hub
         state.rates, state.limits = self.rates, self.limits
         state.admission = self.computer.admission
+        state.bots = self.bots
+
+    def moved(self, live: Live) -> None:
+        """A move made outside a request (a bot's): tell the watchers, the computer may reply."""
+        self.hub.notify(live.id)
+        self.computer.follow(live, SERVER)
+
+    async def sweep_clocks(self) -> None:
+        """End every game whose flag has fallen, every ``clock_sweep`` seconds, connected
+        or not (each process sweeps; the conditional write lets one of them end it)."""
+        while True:
+            await asyncio.sleep(self.limits.clock_sweep)
+            try:
+                for match_id in await run_in_threadpool(self.service.flagged):
+                    try:
+                        ended = await run_in_threadpool(self.service.end_on_time, match_id)
+                    except MatchError:  # ended or changed by another process meanwhile
+                        continue
+                    if ended:
+                        self.computer.cancel(match_id)
+                        self.hub.notify(match_id)
+            except Exception:  # a database hiccup: the next round tries again
+                log.exception("looking for fallen flags failed")
 
     async def tell_all(self) -> None:
         """Tell every watched match again (notifications missed while reconnecting)."""
@@ -91,9 +123,11 @@ class Site:
             expiry = asyncio.create_task(expire_periodically(self.sessions, self.limits))
         for match_id, ply in await run_in_threadpool(self.service.pending_computer_moves):
             self.computer.schedule(match_id, ply)
+        sweeper = asyncio.create_task(self.sweep_clocks())
         try:
             yield
         finally:
+            sweeper.cancel()
             if expiry is not None:
                 expiry.cancel()
             await self.computer.stop()

@@ -13,8 +13,9 @@ from typing import Any
 from slimetrail import render
 from slimetrail.core.game import Game, GameError, Outcome, State, outcome_sentence
 from slimetrail.core.registry import GAMES
-from slimetrail.web.service.matches import Live, MatchService, result_text
-from slimetrail.web.storage.tables import COMPUTER
+from slimetrail.web.service.clock import LOW_TIME_MS
+from slimetrail.web.service.matches import Live, MatchService, now_utc, result_text
+from slimetrail.web.storage.tables import BOT, COMPUTER
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -107,6 +108,7 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
                 "colour_name": colours[player - 1],
                 "kind": seat.kind,
                 "level": seat.level,
+                "bot": seat.bot,
                 "you": player in held,
                 "to_move": outcome is None and state.to_move == player,
                 "out": player in out,
@@ -141,6 +143,9 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
             game, outcome, [state.player_name(seat.player) for seat in live.seats]
         ),
         "resigned": live.resigned,
+        # What ended the game off the board (a bot's illegal move), for the players to read.
+        "forfeit_note": live.forfeit.note if live.forfeit else None,
+        "clock": clock_json(live),
         "action_words": dict(game.action_words),
         "renamed": renamed_by_last_move(live),
         "view": view,
@@ -159,12 +164,25 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         "seat": legacy_seat(held),
         "seats": list(held),
         "thinking": live.thinking,
-        "can_undo": outcome is None
-        and bool(held)
-        and live.people() == 1
+        "can_undo": bool(held)
+        and MatchService.undo_refusal(live) is None
         and MatchService.undo_plies(live, held) > 0,
         "links": links(live, held),
         "rematch": rematch_link(live, held),
+    }
+
+
+def clock_json(live: Live) -> dict[str, Any] | None:
+    """The time control, each seat's milliseconds left now (by seat, player 1 first), whose
+    clock runs (``None``: none, the game is over) and below how many ms the page warns."""
+    if live.clock is None:
+        return None
+    return {
+        "control": live.clock.text,
+        "per_move": live.clock.per_move,
+        "remaining_ms": live.clock_left(now_utc()),
+        "running": live.state.to_move if live.outcome() is None else None,
+        "low_ms": LOW_TIME_MS,
     }
 
 
@@ -269,7 +287,11 @@ def record_text(live: Live, format: str, review: dict[str, Any] | None = None) -
         name = live.game.player_names[seat.player - 1]
         if seat.kind == COMPUTER:
             name = f"Computer (level {seat.level})"
+        elif seat.kind == BOT:
+            name = f"Bot {seat.bot}"
         tags[f"Player{seat.player}"] = name
+    if live.clock is not None:
+        tags["TimeControl"] = live.clock.text
     record = Record.from_state(live.state, **tags)
     record.result = result_text(live)  # a resignation ends the game too
     if review is not None:

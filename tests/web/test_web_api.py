@@ -229,7 +229,7 @@ def test_bad_seats_are_named_as_the_request_wrote_them_all_at_once(client: TestC
     assert every.status_code == 400
     assert every.json()["detail"] == (
         "seat 2: level 99 is not one of 1, 2, 3, 4, 5; "
-        "seat 3: kind 'robot' is not one of me, friend, computer"
+        "seat 3: kind 'robot' is not one of me, friend, computer, bot"
     )
 
 

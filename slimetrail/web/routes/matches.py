@@ -28,6 +28,7 @@ from slimetrail.web import views
 from slimetrail.web.deps import Client, ComputerMoves, Rates, Service, Watchers
 from slimetrail.web.ratelimit import CREATE
 from slimetrail.web.routes.review import match_review
+from slimetrail.web.service.clock import parse_clock
 from slimetrail.web.service.computer import Computer
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import Live, MatchService, make_game, seats_from_request
@@ -47,6 +48,7 @@ templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates"
 class SeatBody(BaseModel):
     kind: StrictStr = Field(max_length=TEXT_LIMIT)
     level: StrictInt | None = None
+    name: StrictStr | None = Field(None, max_length=TEXT_LIMIT)  # a bot seat's bot
 
 
 class CreateBody(BaseModel):
@@ -59,6 +61,8 @@ class CreateBody(BaseModel):
     side: StrictInt = 1
     # Moves already played: a game continued from a record.
     moves: list[Text] = Field([], max_length=MAX_MOVES)
+    # A time control: "3+2" (minutes + increment seconds) or "d1" (days per move).
+    clock: StrictStr | None = Field(None, max_length=TEXT_LIMIT)
 
 
 class MoveBody(BaseModel):
@@ -132,6 +136,7 @@ async def create(
             level=wanted["level"],
             side=wanted["side"],
             moves=moves or (),
+            clock=wanted["clock"],
         )
         return live, {"token": token, "match": views.match_for(live, token)}
 
@@ -153,11 +158,22 @@ async def games() -> list[dict[str, Any]]:
 
 @router.post("/api/matches", status_code=201)
 async def create_match(
-    body: CreateBody, service: Service, computer: ComputerMoves, rates: Rates, client: Client
+    body: CreateBody,
+    service: Service,
+    computer: ComputerMoves,
+    hub: Watchers,
+    rates: Rates,
+    client: Client,
 ) -> dict[str, Any]:
     await rates.hit(CREATE, client)
     wanted = body.model_dump(exclude={"moves"})
-    _, made = await create(service, computer, client, wanted, body.moves)
+    if wanted["seats"] is not None:  # as a link gives them: no empty fields
+        wanted["seats"] = [
+            {name: value for name, value in seat.items() if value is not None}
+            for seat in wanted["seats"]
+        ]
+    live, made = await create(service, computer, client, wanted, body.moves)
+    hub.notify(live.id)  # a bot may be to move
     return made["match"]
 
 
@@ -186,6 +202,7 @@ async def new_match(
     game_id: str,
     service: Service,
     computer: ComputerMoves,
+    hub: Watchers,
     rates: Rates,
     client: Client,
 ) -> RedirectResponse:
@@ -198,6 +215,7 @@ async def new_match(
     wanted = new_match_request(game_id, fields)
     await rates.hit(CREATE, client)
     live, made = await create(service, computer, client, wanted)
+    hub.notify(live.id)
     return RedirectResponse(f"/play/{live.id}?seat={made['token']}", status_code=303)
 
 
@@ -277,8 +295,9 @@ async def rematch(
     await rates.hit(CREATE, client)
     change = partial(service.rematch, match_id, body.seat)
     may_reply = await has_computer(service, match_id)
-    _, answer = await computer.replying(client, may_reply, answering(change, body.seat))
+    new, answer = await computer.replying(client, may_reply, answering(change, body.seat))
     hub.notify(match_id)  # every player of the old match is shown the way to the new one
+    hub.notify(new.id)
     return answer
 
 
@@ -319,12 +338,15 @@ async def import_record(
 
 
 def parse_seats(text: str) -> list[dict[str, Any]]:
-    """``me,computer:2,friend`` -> seat requests (the level after a colon)."""
+    """``me,computer:2,friend,bot:NAME`` -> seat requests (the level or the bot's name after
+    a colon)."""
     seats: list[dict[str, Any]] = []
     for word in text.split(","):
         kind, _, level = word.strip().partition(":")
         seat: dict[str, Any] = {"kind": kind}
-        if level:
+        if kind == "bot":
+            seat["name"] = level
+        elif level:
             try:
                 seat["level"] = int(level)
             except ValueError:
@@ -352,6 +374,10 @@ def new_match_request(game_id: str, fields: dict[str, str]) -> dict[str, Any]:
     }
     wanted["seats"] = parse_seats(fields["seats"]) if "seats" in fields else None
     wanted["opponent"] = fields.get("opponent", "computer")
+    clock = fields.get("clock")
+    wanted["clock"] = clock if clock else None
+    if clock:
+        parse_clock(clock)  # refused on the confirmation page already, naming the text
     return wanted
 
 
@@ -361,8 +387,15 @@ def new_match_summary(game: Game, wanted: dict[str, Any]) -> list[str]:
         game, wanted["seats"], wanted["opponent"], wanted["level"], wanted["side"]
     )
     who = {"me": "you", "friend": "a friend you invite by link"}
-    return [
+    lines = [
         f"{game.player_names[number - 1]}: "
-        + who.get(seat["kind"], f"the computer (level {seat.get('level')})")
+        + (
+            f"the bot {seat['name']}"
+            if seat["kind"] == "bot"
+            else who.get(seat["kind"], f"the computer (level {seat.get('level')})")
+        )
         for number, seat in enumerate(seats, 1)
     ]
+    if wanted["clock"]:
+        lines.append(f"Clock: {parse_clock(wanted['clock']).text}")
+    return lines

@@ -30,12 +30,13 @@ from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
-from slimetrail.web.deps import Service
+from slimetrail.web.deps import Bots, Service
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.errors import refused as json_refusal
 from slimetrail.web.errors import status_of
 from slimetrail.web.ratelimit import refusal_headers
 from slimetrail.web.service.admission import Refused
+from slimetrail.web.service.clock import CLOCK_CHOICES
 from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
 
 router = APIRouter()
@@ -127,7 +128,7 @@ def palette() -> Response:
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def home(request: Request) -> HTMLResponse:
+def home(request: Request, bots: Bots) -> HTMLResponse:
     cards = [game_card(cls) for cls in GAMES.values()]
     # "Play now" is the headline game's: its levels and their default.
     available = cards[0]["levels"] if cards else {}
@@ -141,6 +142,9 @@ def home(request: Request) -> HTMLResponse:
             "levels": available,
             "default_level": default_level(available),
             "opponents": OPPONENTS,
+            "clocks": CLOCK_CHOICES,
+            # Only the bots online now are offered as opponents.
+            "bots": bots.online(),
         },
     )
 

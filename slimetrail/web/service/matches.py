@@ -24,13 +24,15 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol, TypeVar
 
 from cachetools import LRUCache
 from sqlalchemy.orm import sessionmaker
 
-from slimetrail.core.game import RESIGNED, Game, GameError, Outcome, State
+from slimetrail.core.game import ILLEGAL, RESIGNED, TIME, Game, GameError, Outcome, State
 from slimetrail.core.registry import get_game
+from slimetrail.web.service.clock import TimeControl, parse_clock
 from slimetrail.web.service.errors import (
     Conflict,
     InvalidRequest,
@@ -39,18 +41,20 @@ from slimetrail.web.service.errors import (
     SeatRefused,
 )
 from slimetrail.web.storage.repository import (
+    ClockState,
+    Forfeit,
     MatchRepository,
     RowState,
     Seat,
     StaleWrite,
     StoredMatch,
 )
-from slimetrail.web.storage.tables import COMPUTER, HUMAN, UNFINISHED
+from slimetrail.web.storage.tables import BOT, COMPUTER, HUMAN, UNFINISHED
 
 MAX_RECORD_CHARS = 1_000_000
 CACHE_SIZE = 2_000
 # What a creator may ask for each seat.
-SEAT_KINDS = ("me", "friend", "computer")
+SEAT_KINDS = ("me", "friend", "computer", "bot")
 # The two-player shape of the first API: ``opponent`` with ``side`` and ``level``.
 OPPONENTS = ("computer", "hotseat", "friend")
 # Match ids are token_urlsafe text; anything else (NUL bytes, say, which PostgreSQL refuses in
@@ -76,6 +80,12 @@ class Live:
     version: int
     resigned: int | None = None
     rematch: str | None = None
+    forfeit: Forfeit | None = None
+    # The time control, each seat's milliseconds left when the current turn started, and
+    # when it started (no clock: None, [], None).
+    clock: TimeControl | None = None
+    clock_ms: list[int] = field(default_factory=list)
+    turn_started: datetime | None = None
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
@@ -85,6 +95,8 @@ class Live:
     def outcome(self) -> Outcome | None:
         if self.resigned is not None:
             return resignation(self.game.num_players, self.resigned)
+        if self.forfeit is not None:
+            return forfeited(self.state, self.forfeit)
         return self.state.outcome()
 
     def seat(self, player: int) -> Seat:
@@ -134,9 +146,40 @@ class Live:
         """Whether the players may see a review: the game is over, or one person holds
         every seat (a hotseat game, an imported record), so nobody is told how to play."""
         return self.outcome() is not None or (self.people() == 1 and not self.has_computer())
+    def bot_to_move(self) -> str | None:
+        """The name of the bot to move, if a bot is."""
+        seat = self.seat(self.state.to_move)
+        return seat.bot if self.outcome() is None and seat.kind == BOT else None
+
+    def clock_left(self, now: datetime) -> list[int]:
+        """Each seat's milliseconds left at ``now`` (the clock of the player to move runs
+        until the game is over); ``[]`` without a clock."""
+        if self.clock is None or self.turn_started is None:
+            return []
+        left = list(self.clock_ms)
+        if self.outcome() is None:
+            spent = (now - self.turn_started) // timedelta(milliseconds=1)
+            left[self.state.to_move - 1] -= spent
+        return left
+
+    def clock_state(self) -> ClockState | None:
+        if self.clock is None or self.turn_started is None:
+            return None
+        flag_at = None
+        if self.outcome() is None:
+            left = self.clock_ms[self.state.to_move - 1]
+            flag_at = self.turn_started + timedelta(milliseconds=left)
+        return ClockState(tuple(self.clock_ms), self.turn_started, flag_at)
 
     def row_state(self) -> RowState:
-        return RowState(self.ply, self.state.to_move, self.resigned, result_text(self))
+        return RowState(
+            self.ply,
+            self.state.to_move,
+            self.resigned,
+            result_text(self),
+            self.forfeit,
+            self.clock_state(),
+        )
 
 
 def resignation(num_players: int, resigner: int) -> Outcome:
@@ -144,6 +187,20 @@ def resignation(num_players: int, resigner: int) -> Outcome:
     a two-player game)."""
     others = [p for p in range(1, num_players + 1) if p != resigner]
     return Outcome.ranking([others, resigner], reason=RESIGNED)
+
+
+def forfeited(state: State, forfeit: Forfeit) -> Outcome:
+    """The forfeiter is ranked last and the others share first place, but a flag that falls
+    against opponents none of whom could win is a draw."""
+    n = state.game.num_players
+    others = [p for p in range(1, n + 1) if p != forfeit.player]
+    if forfeit.reason == TIME and not any(state.can_win(p) for p in others):
+        return Outcome.draw(n, reason=TIME)
+    return Outcome.ranking([others, forfeit.player], reason=forfeit.reason)
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
 
 
 def result_text(live: Live) -> str:
@@ -186,8 +243,9 @@ def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], li
 def seats_from_request(
     game: Game, seats: list[dict[str, Any]] | None, opponent: str, level: int, side: int
 ) -> list[dict[str, Any]]:
-    """The seat requests (``{"kind": "me" | "friend" | "computer", "level": n}``) of a new
-    match; without ``seats``, from the two-player shape ``opponent``/``side``/``level``."""
+    """The seat requests (``{"kind": "me" | "friend" | "computer", "level": n}`` or
+    ``{"kind": "bot", "name": NAME}``) of a new match; without ``seats``, from the
+    two-player shape ``opponent``/``side``/``level``."""
     from slimetrail.ai import levels_for
 
     available = levels_for(game)  # each game has its own ladder of levels
@@ -219,6 +277,8 @@ def seats_from_request(
             problems.append(f"seat {number}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}")
         elif kind == "computer" and seat.get("level") not in available:
             problems.append(f"seat {number}: level {seat.get('level')!r} is not one of {levels}")
+        elif kind == "bot" and not seat.get("name"):
+            problems.append(f"seat {number}: a bot seat names its bot (bot:NAME)")
     if problems:
         raise InvalidRequest("; ".join(problems))
     if not any(seat["kind"] == "me" for seat in seats):
@@ -231,7 +291,22 @@ def new_token() -> str:
 
 
 def replace_player(seat: Seat, player: int) -> Seat:
-    return Seat(player, seat.kind, seat.token, seat.level)
+    return Seat(player, seat.kind, seat.token, seat.level, seat.bot)
+
+
+def make_seat(player: int, wanted: dict[str, Any], token: str) -> Seat:
+    """The seat of ``player`` as ``wanted`` (checked by :func:`seats_from_request`)."""
+    kind = wanted["kind"]
+    if kind == "computer":
+        return Seat(player, COMPUTER, None, wanted["level"])
+    if kind == "bot":
+        return Seat(player, BOT, None, None, wanted["name"])
+    return Seat(player, HUMAN, token if kind == "me" else new_token())
+
+
+class BotCheck(Protocol):
+    def __call__(self, name: str, game: Game) -> None:
+        """Raise :class:`InvalidRequest` unless bot ``name`` is online and plays ``game``."""
 
 
 class MatchService:
@@ -240,8 +315,13 @@ class MatchService:
         sessions: sessionmaker,
         cache_size: int = CACHE_SIZE,
         on_change: Callable[[Any, str, int], None] | None = None,
+        *,
+        clock_scale: float = 1.0,
     ) -> None:
         self.sessions = sessions
+        self.clock_scale = clock_scale
+        # Whether a bot seat may be taken (the site's bots); None: this server takes no bots.
+        self.check_bot: BotCheck | None = None
         self.repository = MatchRepository(sessions, on_change)
         # The live matches of this process, the least recently used dropped beyond the size.
         self.cache: LRUCache[str, Live] = LRUCache(maxsize=cache_size)
@@ -317,6 +397,7 @@ class MatchService:
         for text, _ in stored.moves:
             state.push_str(text)
         self.replays += 1
+        clock = stored.clock_state
         return Live(
             id=stored.id,
             game=game,
@@ -328,6 +409,10 @@ class MatchService:
             version=stored.version,
             resigned=stored.resigned,
             rematch=stored.rematch,
+            forfeit=stored.forfeit,
+            clock=None if stored.clock is None else parse_clock(stored.clock, self.clock_scale),
+            clock_ms=[] if clock is None else list(clock.ms),
+            turn_started=None if clock is None else clock.turn_started,
         )
 
     def locked(self, match_id: str, func: Callable[[Live], T]) -> T:
@@ -347,10 +432,26 @@ class MatchService:
 
     @staticmethod
     def opponent(live: Live) -> str:
-        """``computer``, ``hotseat`` or ``friend``: the kind of game in the first API's words."""
+        """``computer``, ``bot``, ``hotseat`` or ``friend``: the kind of game in the first
+        API's words (and ``bot``)."""
         if live.has_computer():
             return "computer"
+        if any(seat.kind == BOT for seat in live.seats):
+            return "bot"
         return "hotseat" if live.people() == 1 else "friend"
+
+    @staticmethod
+    def undo_refusal(live: Live) -> str | None:
+        """Why no move of the match may be taken back now, or ``None`` if one may."""
+        if live.people() > 1 or any(seat.kind == BOT for seat in live.seats):
+            return "undo is not available in games between two people"
+        if live.clock is not None:
+            return "undo is not available in games with a clock"
+        if live.resigned is not None:
+            return "the game was resigned: it cannot be taken back"
+        if live.outcome() is not None:  # as on the page: a result stands once reached
+            return f"the game is over ({result_text(live)}): moves cannot be taken back"
+        return None
 
     @staticmethod
     def undo_plies(live: Live, held: tuple[int, ...]) -> int:
@@ -382,20 +483,23 @@ class MatchService:
         level: int = 3,
         side: int = 1,
         moves: Sequence[str] = (),
+        clock: str | None = None,
     ) -> tuple[Live, str]:
         """A new match and the creator's seat token; ``moves``: played already (a game
-        continued against the computer from an imported record, say)."""
+        continued against the computer from an imported record, say); ``clock``: its time
+        control (``3+2``, ``d1``), running from now."""
         game = make_game(game_id, options)
         wanted = seats_from_request(game, seats, opponent, level, side)
+        control = None if clock is None else parse_clock(clock, self.clock_scale)
+        for seat in wanted:
+            if seat["kind"] == "bot":
+                if self.check_bot is None:
+                    raise InvalidRequest("this server takes no bots")
+                self.check_bot(seat["name"], game)
         token = new_token()
-        made = [
-            Seat(n, COMPUTER, None, s["level"])
-            if s["kind"] == "computer"
-            else Seat(n, HUMAN, token if s["kind"] == "me" else new_token())
-            for n, s in enumerate(wanted, 1)
-        ]
+        made = [make_seat(n, s, token) for n, s in enumerate(wanted, 1)]
         creator = next(n for n, s in enumerate(wanted, 1) if s["kind"] == "me")
-        return self.insert(game, list(moves), made, creator), token
+        return self.insert(game, list(moves), made, creator, clock=control), token
 
     def import_record(self, text: str) -> tuple[Live, str]:
         """A hotseat match replaying a PGN or JSON record, and its seat token."""
@@ -423,6 +527,7 @@ class MatchService:
         creator: int,
         *,
         rematch_of: Live | None = None,
+        clock: TimeControl | None = None,
     ) -> Live:
         state, moves, movers = replay_moves(game, texts)
         live = Live(
@@ -434,6 +539,9 @@ class MatchService:
             seats=seats,
             creator_seat=creator,
             version=0,
+            clock=clock,
+            clock_ms=[] if clock is None else [clock.initial_ms] * game.num_players,
+            turn_started=None if clock is None else now_utc(),
         )
         stored = StoredMatch(
             id=live.id,
@@ -445,6 +553,7 @@ class MatchService:
             rematch=None,
             seats=seats,
             moves=list(zip(moves, movers, strict=True)),
+            clock=None if clock is None else clock.text,
         )
         old = None
         if rematch_of is not None:
@@ -462,6 +571,8 @@ class MatchService:
     def move(self, match_id: str, token: str | None, text: str, ply: int) -> Live:
         def play(live: Live) -> Live:
             held = self.held_required(live, token)
+            if self.flag_fell(live):
+                return live  # too late: the game is lost on time, as the answer shows
             self.check_current(live, ply)
             self.check_turn(live, held)
             try:
@@ -479,6 +590,8 @@ class MatchService:
         def play(live: Live) -> Live | None:
             if live.ply != ply or not live.thinking:
                 return None
+            if self.flag_fell(live):
+                return live
             try:
                 self.push(live, live.state.parse_move(text))
             except Conflict:
@@ -487,16 +600,22 @@ class MatchService:
 
         return self.locked(match_id, play)
 
-    def computer_job(self, match_id: str, ply: int) -> tuple[str, dict[str, str], str, int] | None:
+    def computer_job(
+        self, match_id: str, ply: int
+    ) -> tuple[str, dict[str, str], str, int, float | None] | None:
         """What a worker needs for the computer's move at ``ply`` (game id, options, position,
-        level), or ``None`` if the computer is not to move there."""
+        level, and the seconds its clock allows, ``None`` without a clock), or ``None`` if the
+        computer is not to move there."""
 
-        def job(live: Live) -> tuple[str, dict[str, str], str, int] | None:
+        def job(live: Live) -> tuple[str, dict[str, str], str, int, float | None] | None:
             if live.ply != ply or not live.thinking:
                 return None
             level = live.seat(live.state.to_move).level
             assert level is not None
-            return live.game.id, live.game.option_texts(), live.state.fen(), level
+            budget = None
+            if live.clock is not None:
+                budget = live.clock.budget(live.clock_left(now_utc())[live.state.to_move - 1])
+            return live.game.id, live.game.option_texts(), live.state.fen(), level, budget
 
         return self.locked(match_id, job)
 
@@ -506,14 +625,9 @@ class MatchService:
 
         def take_back(live: Live) -> Live:
             held = self.held_required(live, token)
-            if live.people() > 1:
-                raise Conflict("undo is not available in games between two people")
-            if live.resigned is not None:
-                raise Conflict("the game was resigned: it cannot be taken back")
-            if live.outcome() is not None:  # as on the page: a result stands once reached
-                raise Conflict(
-                    f"the game is over ({result_text(live)}): moves cannot be taken back"
-                )
+            refusal = self.undo_refusal(live)
+            if refusal is not None:
+                raise Conflict(refusal)
             self.check_ply(live, ply)
             count = self.undo_plies(live, held)
             if count == 0:
@@ -531,7 +645,7 @@ class MatchService:
             if live.outcome() is not None:
                 raise Conflict(f"the game is over ({result_text(live)})")
             player = live.state.to_move if live.state.to_move in held else held[0]
-            self.write(live, resigned=player)
+            self.write(live, resigned=player, clock=self.stopped_clock(live))
             return live
 
         return self.locked(match_id, give_up)
@@ -549,7 +663,7 @@ class MatchService:
             n = len(live.seats)
             seats = [replace_player(live.seats[p % n], p) for p in range(1, n + 1)]
             creator = next(s.player for s in seats if s.token == live.seat(held[0]).token)
-            return self.insert(live.game, [], seats, creator, rematch_of=live)
+            return self.insert(live.game, [], seats, creator, rematch_of=live, clock=live.clock)
 
         return self.locked(match_id, again)
 
@@ -583,13 +697,96 @@ class MatchService:
         if ply != live.ply:
             raise Conflict(f"stale: the match has {live.ply} moves, not {ply}; reload the match")
 
+    @staticmethod
+    def stopped_clock(live: Live) -> tuple[list[int], datetime] | None:
+        """The clocks stopped now (the game ends): each seat's time left, and now."""
+        if live.clock is None:
+            return None
+        now = now_utc()
+        return live.clock_left(now), now
+
+    def flag_fell(self, live: Live) -> bool:
+        """End the game on time if the flag of the player to move has fallen (call under the
+        lock); whether it had."""
+        if live.clock is None or live.outcome() is not None:
+            return False
+        now, player = now_utc(), live.state.to_move
+        left = live.clock_left(now)
+        if left[player - 1] > 0:
+            return False
+        left[player - 1] = 0
+        self.write(live, forfeit=Forfeit(player, TIME), clock=(left, now))
+        return True
+
+    def flagged(self) -> list[str]:
+        """The unfinished matches whose player to move has no time left."""
+        return self.repository.flagged(now_utc())
+
+    def end_on_time(self, match_id: str) -> bool:
+        """End the match on time if its flag has fallen (the sweeper); whether it did."""
+        return self.locked(match_id, self.flag_fell)
+
+    # -- bots ----------------------------------------------------------------------
+
+    def bot_turns(self, name: str) -> list[str]:
+        """The unfinished matches where bot ``name`` is to move."""
+        return self.repository.pending_bot_moves(name)
+
+    def bot_job(self, match_id: str, name: str) -> dict[str, Any] | None:
+        """What bot ``name`` needs to move in the match (game, options, moves, its player,
+        each player's time left and increment in ms), or ``None`` if it is not to move."""
+
+        def job(live: Live) -> dict[str, Any] | None:
+            if live.bot_to_move() != name:
+                return None
+            return {
+                "match": live.id,
+                "game": live.game.id,
+                "options": live.game.option_texts(),
+                "moves": list(live.moves),
+                "ply": live.ply,
+                "player": live.state.to_move,
+                "clock_ms": live.clock_left(now_utc()) or None,
+                "increment_ms": live.clock.increment_ms if live.clock else 0,
+                "per_move": bool(live.clock and live.clock.per_move),
+            }
+
+        return self.locked(match_id, job)
+
+    def bot_move(self, match_id: str, name: str, ply: int, text: str) -> Live | None:
+        """Bot ``name``'s move at ``ply``; a move that is not legal loses it the game, the
+        reason named.  ``None`` if the bot is not to move there (the match moved on)."""
+
+        def play(live: Live) -> Live | None:
+            if live.ply != ply or live.bot_to_move() != name:
+                return None
+            if self.flag_fell(live):
+                return live
+            try:
+                move = live.state.parse_move(text)
+            except GameError as exc:
+                note = f"{name} sent {text!r}: {exc}"[:300]
+                forfeit = Forfeit(live.state.to_move, ILLEGAL, note)
+                self.write(live, forfeit=forfeit, clock=self.stopped_clock(live))
+                return live
+            self.push(live, move)
+            return live
+
+        return self.locked(match_id, play)
+
     def push(self, live: Live, move: Any) -> None:
         text, player = live.state.move_str(move), live.state.to_move
+        clock = None
+        if live.clock is not None:
+            now = now_utc()
+            left = live.clock_left(now)
+            left[player - 1] = live.clock.after_move(left[player - 1])
+            clock = (left, now)
         live.state.push(move)
         live.moves.append(text)
         live.movers.append(player)
         try:
-            self.write(live, added=1)
+            self.write(live, added=1, clock=clock)
         except BaseException:
             live.state.pop()
             live.moves.pop()
@@ -597,18 +794,36 @@ class MatchService:
             raise
 
     def write(
-        self, live: Live, *, added: int = 0, pop: int = 0, resigned: int | None = None
+        self,
+        live: Live,
+        *,
+        added: int = 0,
+        pop: int = 0,
+        resigned: int | None = None,
+        forfeit: Forfeit | None = None,
+        clock: tuple[list[int], datetime] | None = None,
     ) -> None:
         """Store a change of ``live``: its last ``added`` moves (made in memory by the caller),
-        ``pop`` moves taken back (here), or a resignation -- if nobody wrote the match since
+        ``pop`` moves taken back (here), a resignation or a forfeit, with the clocks now
+        ``clock`` (each seat's time left, the turn's start) -- if nobody wrote the match since
         ``live.version``.  On failure ``live`` is as it was, dropped from memory (the next
         request loads what the database holds), and a write that lost a race a Conflict."""
         undone = [(live.state.pop(), live.moves.pop(), live.movers.pop()) for _ in range(pop)]
-        old_resigned = live.resigned
+        old = live.resigned, live.forfeit, live.clock_ms, live.turn_started
         if resigned is not None:
             live.resigned = resigned
+        if forfeit is not None:
+            live.forfeit = forfeit
+        if clock is not None:
+            live.clock_ms, live.turn_started = clock
         new_moves = [
-            (n + 1, live.movers[n], live.moves[n]) for n in range(live.ply - added, live.ply)
+            (
+                n + 1,
+                live.movers[n],
+                live.moves[n],
+                live.clock_ms[live.movers[n] - 1] if live.clock else None,
+            )
+            for n in range(live.ply - added, live.ply)
         ]
         try:
             try:
@@ -618,7 +833,7 @@ class MatchService:
             except StaleWrite:
                 raise Conflict("stale: the match changed meanwhile; reload the match") from None
         except BaseException:
-            live.resigned = old_resigned
+            live.resigned, live.forfeit, live.clock_ms, live.turn_started = old
             for move, text, player in reversed(undone):
                 live.state.push(move)
                 live.moves.append(text)

@@ -213,8 +213,10 @@ class PoolComputer(Computer):
         job = await run_in_threadpool(self.service.computer_job, match_id, ply)
         if job is None:
             return
-        game_id, options, fen, level = job
+        game_id, options, fen, level, budget = job
         seed = move_seed(match_id, ply)
+        # Under a clock the computer moves within its level's limit and what its clock allows.
+        limit = self.move_time if budget is None else min(self.move_time, budget)
         # The time limit starts with the search: waiting for a worker does not count.
         text = await self.admission.run(
             ticket,
@@ -223,9 +225,9 @@ class PoolComputer(Computer):
             options,
             fen,
             level,
-            self.move_time,
+            limit,
             seed,
-            timeout=hard_cap(self.move_time) + POOL_MARGIN,
+            timeout=hard_cap(limit) + POOL_MARGIN,
         )
         applied = await run_in_threadpool(self.service.computer_move, match_id, ply, text)
         if applied is not None:

@@ -34,6 +34,8 @@ const page = {
   socketOpen: false,
   retry: 0,
   pollTimer: null,
+  clockAt: 0, // performance.now() when the match's clocks were read
+  flagAsked: false, // a refresh asked once the running clock showed zero
 };
 
 // ---------------------------------------------------------------- the board
@@ -484,7 +486,8 @@ function joinNames(names) {
 function describeOutcome(match) {
   const o = match.outcome;
   const mine = mySeats(match);
-  const detail = `${match.result_sentence} (${o.result})`;
+  const note = match.forfeit_note ? ` ${match.forfeit_note}.` : "";
+  const detail = `${match.result_sentence}${note} (${o.result})`;
   if (o.places.every((place) => place === 1)) return { head: "Draw", detail };
   const first = match.players.filter((p) => p.place === 1);
   const names = joinNames(first.map((p) => p.name));
@@ -576,6 +579,7 @@ function playerBar(match, p) {
   name.className = "name";
   let who = p.name;
   if (p.kind === "computer") who += ` \u00b7 computer, level ${p.level}`;
+  else if (p.kind === "bot") who += ` \u00b7 bot ${p.bot}`;
   else if (p.you && mySeats(match).length === 1) who += " \u00b7 you";
   name.textContent = who;
   const note = document.createElement("span");
@@ -586,7 +590,51 @@ function playerBar(match, p) {
   else if (p.out) note.textContent = "out";
   else if (p.to_move) note.textContent = match.thinking ? "thinking\u2026" : "to move";
   bar.append(chip, name, note);
+  if (match.clock) {
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    clock.id = `clock-${p.player}`;
+    clock.setAttribute("role", "timer");
+    clock.setAttribute("aria-label", `${p.name}'s clock`);
+    bar.append(clock);
+  }
   return bar;
+}
+
+// A clock's time: days and hours for correspondence, minutes and seconds, tenths under ten
+// seconds.
+function clockText(ms) {
+  const left = Math.max(0, ms);
+  const seconds = Math.floor(left / 1000);
+  if (seconds >= 86400) return `${Math.floor(seconds / 86400)}d ${Math.floor((seconds % 86400) / 3600)}h`;
+  if (seconds >= 3600) {
+    const m = String(Math.floor((seconds % 3600) / 60)).padStart(2, "0");
+    return `${Math.floor(seconds / 3600)}:${m}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+  if (left < 10000) return `${seconds}.${Math.floor((left % 1000) / 100)}`;
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// Both clocks, the running one counted down from when the server read it; low time warned.
+// The server ends a game whose flag falls: at zero the page asks for the match once.
+function tickClocks() {
+  const clock = page.match && page.match.clock;
+  if (!clock) return;
+  clock.remaining_ms.forEach((ms, index) => {
+    const player = index + 1;
+    const node = $(`clock-${player}`);
+    if (!node) return;
+    const running = clock.running === player;
+    const left = running ? ms - (performance.now() - page.clockAt) : ms;
+    const text = clockText(left);
+    if (node.textContent !== text) node.textContent = text;
+    node.classList.toggle("running", running);
+    node.classList.toggle("low", left < clock.low_ms);
+    if (running && left <= 0 && !page.flagAsked) {
+      page.flagAsked = true;
+      setTimeout(refresh, 500);
+    }
+  });
 }
 
 // Whose turn, where a player looks: the tab title, and a banner over the board.
@@ -619,7 +667,12 @@ function renderPanel() {
   const match = page.match;
   renderTurn(match);
   $("title").textContent = match.title;
-  const kinds = { computer: "against the computer", hotseat: "on one device", friend: "between friends" };
+  const kinds = {
+    computer: "against the computer",
+    hotseat: "on one device",
+    friend: "between friends",
+    bot: "against a bot",
+  };
   $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
   $("rules-link").href = `/rules/${match.game}`;
   $("rules-link").textContent = `Rules of ${match.title}`;
@@ -653,7 +706,7 @@ function renderPanel() {
   $("move-form").hidden = !mine;
   $("move-input").disabled = !canMove || page.viewPly !== null;
   const undo = $("undo");
-  undo.hidden = !mine || match.opponent === "friend";
+  undo.hidden = !mine || match.opponent === "friend" || match.opponent === "bot" || Boolean(match.clock);
   undo.disabled = !match.can_undo || Boolean(match.outcome);
   // A game on one device (an imported record, say) may be carried on against the computer.
   $("hint").hidden = !(mySeats(match).includes(match.to_move) && !match.outcome && !match.thinking);
@@ -781,7 +834,8 @@ function renderNewGameForm() {
   const match = page.match;
   if (form.dataset.ready) return;
   form.dataset.ready = "1";
-  form.elements.opponent.value = match.opponent;
+  // A bot may be gone by then: the form offers the computer instead.
+  form.elements.opponent.value = match.opponent === "bot" ? "computer" : match.opponent;
   for (const [level, text] of Object.entries(page.levels)) {
     form.elements.level.append(new Option(`${level} \u2014 ${text.split(":")[0]}`, level));
   }
@@ -820,7 +874,8 @@ function setMatch(match) {
   const changed =
     first ||
     page.match.moves.join(" ") !== match.moves.join(" ") ||
-    page.match.resigned !== match.resigned;
+    page.match.resigned !== match.resigned ||
+    Boolean(page.match.outcome) !== Boolean(match.outcome);
   // A move played (not a take-back or a first load): sound and animation follow the redraw.
   const moved = !first && match.ply > page.match.ply && page.viewPly === null;
   const before = moved ? movingTokenCell(page.match) : null;
@@ -828,6 +883,8 @@ function setMatch(match) {
   // that focus, hover and what a test or a screen reader is looking at stay put.
   const sameBoard = !changed && page.viewPly === null && page.match.svg === match.svg;
   page.match = match;
+  page.clockAt = performance.now();
+  page.flagAsked = false;
   if (changed || page.viewPly !== null) {
     page.prefix = [];
     page.navigation++;
@@ -837,6 +894,7 @@ function setMatch(match) {
   }
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
+  tickClocks();
   if ((page.prefix.length === 0 || changed) && !sameBoard) redraw();
   if (moved) {
     playMoveSound();
@@ -1295,6 +1353,7 @@ function wire() {
   setupImport($("import-form"));
   wireSettings();
   window.addEventListener("resize", offerFit);
+  setInterval(tickClocks, 100);
 }
 
 wire();

@@ -18,12 +18,14 @@ from sqlalchemy import CursorResult, Table, bindparam, delete, insert, select, u
 from sqlalchemy.orm import Session, sessionmaker
 
 from slimetrail.web.storage.tables import (
+    BOT,
     COMPUTER,
     UNFINISHED,
     MatchRow,
     MoveRow,
     ReviewRow,
     SeatRow,
+    aware,
 )
 
 VERSION_OF = select(MatchRow.version).where(MatchRow.id == bindparam("match_id"))
@@ -45,6 +47,7 @@ class Seat:
     kind: str  # HUMAN or COMPUTER
     token: str | None = None
     level: int | None = None
+    bot: str | None = None  # a BOT seat's bot name
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,28 @@ class RowState:
     to_move: int
     resigned: int | None
     result: str
+    forfeit: Forfeit | None = None
+    clock: ClockState | None = None
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A player who lost otherwise than on the board: ``reason`` an Outcome reason (time, an
+    illegal move), ``note`` what happened, for the players to read."""
+
+    player: int
+    reason: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """Each seat's milliseconds left when the current turn started, when it started, and when
+    the flag of the player to move falls (``None``: the game is over, no flag to fall)."""
+
+    ms: tuple[int, ...]
+    turn_started: datetime
+    flag_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -69,6 +94,9 @@ class StoredMatch:
     rematch: str | None
     seats: list[Seat]
     moves: list[tuple[str, int]]  # (canonical text, who made it) in order
+    clock: str | None = None  # the time control's text
+    clock_state: ClockState | None = None
+    forfeit: Forfeit | None = None
 
 
 class MatchRepository:
@@ -111,9 +139,31 @@ class MatchRepository:
             version=row.version,
             resigned=row.resigned,
             rematch=row.rematch,
-            seats=[Seat(s.seat, s.kind, s.token, s.level) for s in seats],
+            seats=[Seat(s.seat, s.kind, s.token, s.level, s.bot) for s in seats],
             moves=[(text, player) for text, player in moves],
+            clock=row.clock,
+            clock_state=None
+            if row.clock_ms is None or row.turn_started is None
+            else ClockState(
+                tuple(row.clock_ms),
+                aware(row.turn_started),
+                None if row.flag_at is None else aware(row.flag_at),
+            ),
+            forfeit=None
+            if row.forfeit is None
+            else Forfeit(row.forfeit, row.forfeit_reason or "", row.forfeit_note or ""),
         )
+
+    def flagged(self, now: datetime) -> list[str]:
+        """The unfinished matches whose player to move has run out of time by ``now``."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(MatchRow.id).where(
+                        MatchRow.result == UNFINISHED, MatchRow.flag_at <= now
+                    )
+                )
+            )
 
     def pending_computer_moves(self) -> list[tuple[str, int]]:
         """``(match id, ply)`` of every unfinished match whose computer is to move."""
@@ -128,6 +178,22 @@ class MatchRepository:
                 )
             ).all()
         return [(match_id, ply) for match_id, ply in rows]
+
+    def pending_bot_moves(self, name: str) -> list[str]:
+        """The unfinished matches where bot ``name`` is to move."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(MatchRow.id)
+                    .join(SeatRow, SeatRow.match_id == MatchRow.id)
+                    .where(
+                        MatchRow.result == UNFINISHED,
+                        SeatRow.seat == MatchRow.to_move,
+                        SeatRow.kind == BOT,
+                        SeatRow.bot == name,
+                    )
+                )
+            )
 
     def insert(
         self,
@@ -149,6 +215,8 @@ class MatchRepository:
                     ply=row.ply,
                     to_move=row.to_move,
                     result=row.result,
+                    clock=match.clock,
+                    **clock_columns(row),
                     version=0,
                     created=now,
                     updated=now,
@@ -156,7 +224,14 @@ class MatchRepository:
             )
             session.flush()  # the match before the rows naming it (PostgreSQL checks keys)
             session.add_all(
-                SeatRow(match_id=match.id, seat=s.player, kind=s.kind, token=s.token, level=s.level)
+                SeatRow(
+                    match_id=match.id,
+                    seat=s.player,
+                    kind=s.kind,
+                    token=s.token,
+                    level=s.level,
+                    bot=s.bot,
+                )
                 for s in match.seats
             )
             session.add_all(
@@ -166,6 +241,8 @@ class MatchRepository:
             if rematch_of is not None:
                 old_id, old_version, old_row = rematch_of
                 self._bump(session, old_id, old_version, old_row, rematch=match.id)
+            if self.on_change is not None:  # a new match may call for a bot elsewhere
+                self.on_change(session, match.id, 0)
 
     def write(
         self,
@@ -173,12 +250,13 @@ class MatchRepository:
         version: int,
         row: RowState,
         *,
-        added: Sequence[tuple[int, int, str]] = (),
+        added: Sequence[tuple[int, int, str, int | None]] = (),
         truncate: bool = False,
     ) -> None:
         """Store a change of a match at ``version`` (now at ``row``): the moves ``added``
-        (ply, player, text), or with ``truncate`` every move past ``row.ply`` deleted; a
-        :class:`StaleWrite` if somebody wrote the match since ``version``."""
+        (ply, player, text, the mover's clock after it), or with ``truncate`` every move past
+        ``row.ply`` deleted; a :class:`StaleWrite` if somebody wrote the match since
+        ``version``."""
         with self.sessions.begin() as session:
             if truncate:
                 session.execute(
@@ -188,8 +266,14 @@ class MatchRepository:
                 session.execute(
                     ADD_MOVES,
                     [
-                        {"match_id": match_id, "ply": ply, "player": player, "move": text}
-                        for ply, player, text in added
+                        {
+                            "match_id": match_id,
+                            "ply": ply,
+                            "player": player,
+                            "move": text,
+                            "clock_ms": clock_ms,
+                        }
+                        for ply, player, text, clock_ms in added
                     ],
                 )
             self._bump(session, match_id, version, row)
@@ -215,6 +299,10 @@ class MatchRepository:
             "to_move": row.to_move,
             "resigned": row.resigned,
             "result": row.result,
+            **clock_columns(row),
+            "forfeit": row.forfeit.player if row.forfeit else None,
+            "forfeit_reason": row.forfeit.reason if row.forfeit else None,
+            "forfeit_note": row.forfeit.note if row.forfeit else None,
             "version": version + 1,
             "updated": datetime.now(UTC),
             **extra,
@@ -225,3 +313,13 @@ class MatchRepository:
             raise StaleWrite(match_id)
         if self.on_change is not None:
             self.on_change(session, match_id, version + 1)
+
+
+def clock_columns(row: RowState) -> dict[str, Any]:
+    """The match row's clock columns for ``row`` (all ``None`` without a clock)."""
+    clock = row.clock
+    return {
+        "clock_ms": None if clock is None else list(clock.ms),
+        "turn_started": None if clock is None else clock.turn_started,
+        "flag_at": None if clock is None else clock.flag_at,
+    }

@@ -27,12 +27,17 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
-HUMAN, COMPUTER = "human", "computer"
+HUMAN, COMPUTER, BOT = "human", "computer", "bot"
 UNFINISHED = "*"
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """``moment`` in UTC (SQLite gives back naive datetimes for what was stored in UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class Base(DeclarativeBase):
@@ -57,6 +62,20 @@ class MatchRow(Base):
     # The match the players moved on to with "rematch", or None.
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # The time control (``3+2``, ``d1``) or None; each seat's milliseconds left when the
+    # current turn started, and when it started; when the flag of the player to move falls
+    # (indexed: the sweeper ends those games with nobody connected).
+    clock: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    clock_ms: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    turn_started: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    flag_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    # A player who lost otherwise than on the board: on time, or a bot's illegal move
+    # (``forfeit_reason`` an Outcome reason, ``forfeit_note`` what happened).
+    forfeit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    forfeit_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    forfeit_note: Mapped[str | None] = mapped_column(String(300), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
@@ -74,6 +93,7 @@ class SeatRow(Base):
     # A person's secret token (one token on several seats: hotseat); None for the computer.
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     level: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a BOT seat's bot
 
 
 class MoveRow(Base):
@@ -85,6 +105,22 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first move
     player: Mapped[int] = mapped_column(Integer)  # who made it
     move: Mapped[str] = mapped_column(String(200))  # canonical text
+    # The mover's time left after the move (increment included), in a match with a clock.
+    clock_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class BotRow(Base):
+    """A bot the site's admin let in (``slimetrail bot-token``): its token is kept hashed;
+    ``games`` and ``seen`` are what it announced when it last connected and its last sign of
+    life (online while recent)."""
+
+    __tablename__ = "bots"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    games: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ReviewRow(Base):

@@ -1,0 +1,51 @@
+"""Clocks in the browser: a game started from the home page with a clock shows both clocks,
+the running one ticking and warned when low; left alone (the page closed, nobody connected)
+the 1+0 game is lost on time, as the page shows when opened again.  The server's
+``clock_scale`` makes a minute nine seconds (under ten: low time from the start)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from liveserver import LiveServer, running_server
+from pagetools import match_api, start_from_home
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def quick_clock_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveServer]:
+    args = ("--workers", "1", "--limit", "clock_scale=0.15", "--limit", "clock_sweep=0.2")
+    with running_server(tmp_path, *args) as server:
+        yield server
+
+
+def test_a_one_minute_game_is_lost_on_time_with_nobody_connected(
+    quick_clock_server, open_page
+) -> None:
+    page = open_page()
+    start_from_home(page, quick_clock_server, "slimetrail", opponent="friend", clock="1+0")
+    match = match_api(quick_clock_server, page)
+    assert match["clock"]["control"] == "1+0"
+    # Both clocks shown; mine runs, under ten seconds it is marked low, and it ticks.
+    page.wait_for_selector("#clock-1.running.low")
+    assert "running" not in (page.get_attribute("#clock-2", "class") or "")
+    assert page.inner_text("#clock-2") == "9.0"
+    first = page.inner_text("#clock-1")
+    page.wait_for_function("t => document.getElementById('clock-1').textContent !== t", arg=first)
+    page.close()  # nobody is connected now
+    # The server alone ends the game (reading the match ends nothing: the sweeper does).
+    url = f"{quick_clock_server}/api/matches/{match['id']}"
+    deadline = time.monotonic() + 30
+    while httpx.get(url).json()["outcome"] is None:
+        assert time.monotonic() < deadline, "the flag did not fall"
+        time.sleep(0.2)
+    later = open_page(f"{quick_clock_server}/play/{match['id']}")
+    later.wait_for_selector("#result:not([hidden])")
+    assert "ran out of time" in later.inner_text("#result")
+    assert later.inner_text("#clock-1") == "0.0"
+    assert match_api(quick_clock_server, later)["outcome"]["reason"] == "time"
