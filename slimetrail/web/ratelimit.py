@@ -1,6 +1,6 @@
 """Per-client rate limits (the ``limits`` library) and load shedding (in-flight requests).
 
-* :class:`RateLimits`: match creation and analysis requests per client in a moving window;
+* :class:`RateLimits`: match creation, seeks and analysis requests per client in a moving window;
   over the rate a request is refused (429 with ``Retry-After``) before it does anything.  The
   storage is a ``limits`` URI (``Limits.rate_storage``); by default the server's database when
   it is PostgreSQL (:mod:`slimetrail.web.storage.pgstorage`: every process counts a
@@ -32,8 +32,8 @@ from slimetrail.web.service.admission import Refused
 from slimetrail.web.settings import Limits
 from slimetrail.web.storage.pgstorage import PostgresStorage  # registers the postgresql:// scheme
 
-CREATE, ANALYSE = "create", "analyse"
-WHAT = {CREATE: "new matches", ANALYSE: "analyses"}
+CREATE, ANALYSE, SEEK = "create", "analyse", "seek"
+WHAT = {CREATE: "new matches", ANALYSE: "analyses", SEEK: "seeks for an opponent"}
 # Answered however busy the server is: a load balancer's probe, the page's own files.
 UNSHED = ("/healthz", "/static/", "/palette.css")
 
@@ -56,7 +56,11 @@ class RateLimits:
         # A storage elsewhere costs a round trip: counted in a thread, off the event loop.
         self.remote = not uri.startswith(MEMORY)
         self.limiter = MovingWindowRateLimiter(self.storage)
-        self.items = {CREATE: parse(limits.create_rate), ANALYSE: parse(limits.analyse_rate)}
+        self.items = {
+            CREATE: parse(limits.create_rate),
+            ANALYSE: parse(limits.analyse_rate),
+            SEEK: parse(limits.seek_rate),
+        }
 
     async def hit(self, what: str, client: str) -> None:
         """Count one request of ``what`` by ``client``, or :class:`Refused` (429) over the rate."""

@@ -226,7 +226,7 @@ def new_token() -> str:
 
 
 def replace_player(seat: Seat, player: int) -> Seat:
-    return Seat(player, seat.kind, seat.token, seat.level)
+    return Seat(player, seat.kind, seat.token, seat.level, seat.owner)
 
 
 class MatchService:
@@ -356,22 +356,26 @@ class MatchService:
         level: int = 3,
         side: int = 1,
         moves: Sequence[str] = (),
+        owner: str | None = None,
     ) -> tuple[Live, str]:
         """A new match and the creator's seat token; ``moves``: played already (a game
-        continued against the computer from an imported record, say)."""
+        continued against the computer from an imported record, say); ``owner``: the
+        creator's player id, on their seats."""
         game = make_game(game_id, options)
         wanted = seats_from_request(game, seats, opponent, level, side)
         token = new_token()
         made = [
             Seat(n, COMPUTER, None, s["level"])
             if s["kind"] == "computer"
-            else Seat(n, HUMAN, token if s["kind"] == "me" else new_token())
+            else Seat(n, HUMAN, token, None, owner)
+            if s["kind"] == "me"
+            else Seat(n, HUMAN, new_token())
             for n, s in enumerate(wanted, 1)
         ]
         creator = next(n for n, s in enumerate(wanted, 1) if s["kind"] == "me")
         return self.insert(game, list(moves), made, creator), token
 
-    def import_record(self, text: str) -> tuple[Live, str]:
+    def import_record(self, text: str, owner: str | None = None) -> tuple[Live, str]:
         """A hotseat match replaying a PGN or JSON record, and its seat token."""
         from slimetrail.core.records import parse_record
 
@@ -386,7 +390,7 @@ class MatchService:
                 "records that start from a set-up position (FEN) cannot be played here"
             )
         token = new_token()
-        seats = [Seat(n, HUMAN, token) for n in range(1, record.game.num_players + 1)]
+        seats = [Seat(n, HUMAN, token, None, owner) for n in range(1, record.game.num_players + 1)]
         return self.insert(record.game, list(record.moves), seats, 1), token
 
     def insert(

@@ -38,6 +38,7 @@ class Seat:
     kind: str  # HUMAN or COMPUTER
     token: str | None = None
     level: int | None = None
+    owner: str | None = None  # the player id holding it (slimetrail.web.players)
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class MatchRepository:
             version=row.version,
             resigned=row.resigned,
             rematch=row.rematch,
-            seats=[Seat(s.seat, s.kind, s.token, s.level) for s in seats],
+            seats=[Seat(s.seat, s.kind, s.token, s.level, s.owner) for s in seats],
             moves=[(text, player) for text, player in moves],
         )
 
@@ -149,7 +150,14 @@ class MatchRepository:
             )
             session.flush()  # the match before the rows naming it (PostgreSQL checks keys)
             session.add_all(
-                SeatRow(match_id=match.id, seat=s.player, kind=s.kind, token=s.token, level=s.level)
+                SeatRow(
+                    match_id=match.id,
+                    seat=s.player,
+                    kind=s.kind,
+                    token=s.token,
+                    level=s.level,
+                    owner=s.owner,
+                )
                 for s in match.seats
             )
             session.add_all(

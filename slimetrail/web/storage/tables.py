@@ -19,6 +19,7 @@ from sqlalchemy import (
     JSON,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -74,6 +75,8 @@ class SeatRow(Base):
     # A person's secret token (one token on several seats: hotseat); None for the computer.
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     level: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The player (a browser: :mod:`slimetrail.web.players`) holding the seat, once known.
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -85,6 +88,46 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first move
     player: Mapped[int] = mapped_column(Integer)  # who made it
     move: Mapped[str] = mapped_column(String(200))  # canonical text
+
+
+class PlayerRow(Base):
+    """A browser's player id (its signed cookie) and the display name it chose, if any."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class SeekRow(Base):
+    """A visitor waiting for an opponent in ``pool`` (game, options and clock).
+
+    Times are seconds since the epoch (``time.time()``): ``seen`` is renewed while the
+    waiting page is connected.  ``claimed`` is the player pairing with it (set by one
+    conditional update: two cannot both claim it), then ``match_id``/``token`` the seat."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(32))
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, str]] = mapped_column(JSON)
+    clock: Mapped[str] = mapped_column(String(16))
+    pool: Mapped[str] = mapped_column(String(400))
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+    claimed: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class SecretRow(Base):
+    """Keys the site makes once and every process shares (the player cookie's)."""
+
+    __tablename__ = "site_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
 
 
 def default_db_url() -> str:
