@@ -70,15 +70,18 @@ class Seekers:
                     return
                 event.clear()
                 woken = asyncio.ensure_future(event.wait())
-                # Jittered: two seeks that keep missing each other stop trying in step.
-                await asyncio.wait({left, woken}, timeout=TICK * random.uniform(0.5, 1.5))
-                woken.cancel()
+                try:
+                    # Jittered: two seeks that keep missing each other stop trying in step.
+                    await asyncio.wait({left, woken}, timeout=TICK * random.uniform(0.5, 1.5))
+                finally:
+                    woken.cancel()
         finally:
             left.cancel()
             if self.waiting.get(seek_id) is event:
                 del self.waiting[seek_id]
             if not paired:
-                await run_in_threadpool(self.pairing.cancel, seek_id)
+                # Shielded: a server cancelling the handler as the page goes still drops it.
+                await asyncio.shield(run_in_threadpool(self.pairing.cancel, seek_id))
 
     @staticmethod
     async def until_closed(websocket: WebSocket) -> None:
