@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-
 from waiting import wait_until
 
 from slimetrail.web.app import create_app

@@ -9,9 +9,9 @@ never paired twice; a pairing that cannot gather enough players gives back what 
   players; if there are enough, the match is made at once (colours at random), else the
   visitor's own seek waits.
 * A waiting seek tries again itself (:meth:`Pairing.wait`, called by its page's WebSocket
-  every few seconds, which also shows the seek is alive): two visitors seeking at the same
-  instant, each not yet seeing the other, still meet.  To try, it first claims its own seek,
-  so that nobody pairs it meanwhile.
+  when it connects and every few seconds, which also shows the seek is alive): two visitors
+  seeking at the same instant, each not yet seeing the other, still meet.  To try, it first
+  claims its own seek, so that nobody pairs it meanwhile, and looks only at older seeks.
 * A seek is gone when its page closes (:meth:`Pairing.cancel`), when its page has not been
   seen for :data:`ALIVE` seconds (its server died), or after ``Limits.seek_timeout``.
 
@@ -136,7 +136,9 @@ class Pairing:
         the claimer's own seek, already claimed by them (released with the rest)."""
         taken: list[Seek] = []
         owners = {owner}
-        others = self.people.candidates(pool, owner, *self.window(), CANDIDATES)
+        # A waiting seek looks only at older ones: two waiting seeks never try to take each
+        # other at the same instant (each holding itself, neither would succeed).
+        others = self.people.candidates(pool, owner, *self.window(), CANDIDATES, before=own)
         candidates = others if first is None else [first, *(s for s in others if s != first)]
         for seek in candidates:
             if len(taken) == need:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, insert, or_, select, update
+from sqlalchemy import CursorResult, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -238,22 +238,32 @@ class PeopleRepository:
             return [to_seek(row) for row in rows]
 
     def candidates(
-        self, pool: str, owner: str, alive_since: float, created_since: float, limit: int
+        self,
+        pool: str,
+        owner: str,
+        alive_since: float,
+        created_since: float,
+        limit: int,
+        before: Seek | None = None,
     ) -> list[Seek]:
-        """Open seeks of ``pool`` by others, oldest first."""
-        with self.sessions() as session:
-            rows = session.scalars(
-                select(SeekRow)
-                .where(
-                    SeekRow.pool == pool,
-                    SeekRow.owner != owner,
-                    SeekRow.claimed.is_(None),
-                    SeekRow.seen >= alive_since,
-                    SeekRow.created >= created_since,
+        """Open seeks of ``pool`` by others, oldest first; only those older than ``before``
+        if given (by creation time, then id: every two seeks are ordered)."""
+        query = select(SeekRow).where(
+            SeekRow.pool == pool,
+            SeekRow.owner != owner,
+            SeekRow.claimed.is_(None),
+            SeekRow.seen >= alive_since,
+            SeekRow.created >= created_since,
+        )
+        if before is not None:
+            query = query.where(
+                or_(
+                    SeekRow.created < before.created,
+                    and_(SeekRow.created == before.created, SeekRow.id < before.id),
                 )
-                .order_by(SeekRow.created)
-                .limit(limit)
-            ).all()
+            )
+        with self.sessions() as session:
+            rows = session.scalars(query.order_by(SeekRow.created).limit(limit)).all()
             return [to_seek(row) for row in rows]
 
     def claim(self, seek_id: str, claimer: str) -> bool:
