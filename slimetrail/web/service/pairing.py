@@ -41,7 +41,12 @@ ALIVE = 15.0
 CANDIDATES = 20  # seeks looked at per attempt (some may be claimed meanwhile)
 # The clock text groups seeks (its meaning is the clocks' business): "3+2", "d1", "" none.
 CLOCK = re.compile(r"[0-9a-z+.]{0,16}")
-NO_CREATOR = 0  # a paired match has no creator: nobody is shown another's seat link
+NO_CREATOR = 0
+# A lobby join finding the seek held by its own page's attempt asks again this often.
+JOIN_TRIES, JOIN_PAUSE = (
+    20,
+    0.05,
+)  # a paired match has no creator: nobody is shown another's seat link
 
 
 @dataclass(frozen=True)
@@ -93,15 +98,20 @@ class Pairing:
 
     def join(self, owner: str, seek_id: str) -> Paired:
         """Pair ``owner`` with the open seek ``seek_id`` (a click in the lobby)."""
-        seek = self.people.seek(seek_id)
-        if seek is None or seek.claimed is not None:
-            raise NotFound("that seek is gone: somebody was paired with it, or it was cancelled")
-        if seek.owner == owner:
-            raise Conflict("that seek is yours: you cannot be paired with yourself")
-        paired = self.gather(owner, seek.pool, self.players(seek) - 1, seek)
-        if paired is None:
-            raise NotFound("that seek is gone: somebody was paired with it, or it was cancelled")
-        return paired
+        gone = "that seek is gone: somebody was paired with it, or it was cancelled"
+        for _ in range(JOIN_TRIES):
+            seek = self.people.seek(seek_id)
+            if seek is None or seek.claimed not in (None, seek.owner):
+                raise NotFound(gone)
+            if seek.owner == owner:
+                raise Conflict("that seek is yours: you cannot be paired with yourself")
+            if seek.claimed is None:
+                paired = self.gather(owner, seek.pool, self.players(seek) - 1, seek)
+                if paired is not None:
+                    return paired
+            # Held by its own page's attempt at pairing (a moment): ask again.
+            time.sleep(JOIN_PAUSE)
+        raise NotFound(gone)
 
     def wait(self, seek_id: str, owner: str) -> Paired | None:
         """One round of a waiting seek: its match if it has one (or can make one now), else
@@ -115,10 +125,12 @@ class Pairing:
             minutes = round(self.limits.seek_timeout / 60)
             raise NotFound(f"nobody came within {minutes} minutes; try again later")
         self.people.touch(seek_id, time.time())
-        if seek.claimed is None and self.people.claim(seek_id, owner):
-            paired = self.gather(owner, seek.pool, self.players(seek) - 1, None, own=seek)
-            if paired is not None:
-                return paired
+        if seek.claimed is not None or not self.people.candidates(
+            seek.pool, owner, *self.window(), 1, before=seek
+        ):
+            return None  # nobody older waits: no need to hold the seek for an attempt
+        if self.people.claim(seek_id, owner):
+            return self.gather(owner, seek.pool, self.players(seek) - 1, None, own=seek)
         return None
 
     def cancel(self, seek_id: str) -> None:

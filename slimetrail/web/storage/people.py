@@ -224,12 +224,13 @@ class PeopleRepository:
             return None if row is None else to_seek(row)
 
     def open_seeks(self, alive_since: float, created_since: float) -> list[Seek]:
-        """Every seek waiting for an opponent (seen lately, not timed out), oldest first."""
+        """Every seek waiting for an opponent (seen lately, not timed out), oldest first:
+        those held for a moment by their own page's attempt at pairing too."""
         with self.sessions() as session:
             rows = session.scalars(
                 select(SeekRow)
                 .where(
-                    SeekRow.claimed.is_(None),
+                    or_(SeekRow.claimed.is_(None), SeekRow.claimed == SeekRow.owner),
                     SeekRow.seen >= alive_since,
                     SeekRow.created >= created_since,
                 )
