@@ -21,6 +21,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     create_engine,
@@ -107,6 +108,7 @@ class SeekRow(Base):
     conditional update: two cannot both claim it), then ``match_id``/``token`` the seat."""
 
     __tablename__ = "seeks"
+    __table_args__ = (Index("ix_seeks_pool", "pool", "created"),)  # a pool's oldest first
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     owner: Mapped[str] = mapped_column(String(32))
