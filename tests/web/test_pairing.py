@@ -167,3 +167,21 @@ def test_a_forged_cookie_is_a_new_player(browsers) -> None:
     answer = forged.get("/my-games")
     assert "No games yet" in answer.text
     assert answer.cookies[COOKIE].split(".")[0] != player
+
+
+def test_a_three_player_game_waits_for_three_people(browsers) -> None:
+    a, b, c = browsers
+    link = "/new/snake-pit?opponent=human"
+    first, second = seek(a, link), seek(b, link)
+    assert first.startswith("/seek/") and second.startswith("/seek/")
+    with (
+        a.websocket_connect(f"/ws/seeks/{first.split('/')[-1]}") as one,
+        b.websocket_connect(f"/ws/seeks/{second.split('/')[-1]}") as two,
+    ):
+        third = seek(c, link)
+        urls = [json.loads(one.receive_text())["url"], json.loads(two.receive_text())["url"]]
+    assert third.startswith("/play/")
+    pages = zip((a, b, c), [*urls, third], strict=True)
+    matches = [match_of(browser, url) for browser, url in pages]
+    assert len({m["id"] for m in matches}) == 1
+    assert sorted(m["seats"][0] for m in matches) == [1, 2, 3]
