@@ -25,7 +25,7 @@ from slimetrail.web import views
 from slimetrail.web.deps import Client, Pairs, Players, Rates, Service, Waiters
 from slimetrail.web.errors import status_of
 from slimetrail.web.players import SCOPE_KEY, Player
-from slimetrail.web.ratelimit import SEEK
+from slimetrail.web.ratelimit import SEEK, RateLimits
 from slimetrail.web.seekers import Seekers
 from slimetrail.web.service.errors import MatchError, NotFound
 from slimetrail.web.service.pairing import Paired, Pairing
@@ -36,6 +36,18 @@ router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 FORM_TYPE = "application/x-www-form-urlencoded"
 NAME_FIELD_LIMIT = 200
+# What a player reads of the seats and results listed (one place, for the translations).
+WORDS = {
+    "computer": "the computer (level {level})",
+    "invited": "an invited friend",
+    "anonymous": "an anonymous player",
+    "yourself": "yourself (one device)",
+    "ongoing": "ongoing",
+    "won": "won",
+    "lost": "lost",
+    "draw": "draw",
+    "shared": "shared first place",
+}
 
 
 def game_title(game_id: str) -> str:
@@ -54,7 +66,7 @@ def seek_link(seek: Seek) -> str:
 async def seek(
     pairing: Pairing,
     seekers: Seekers,
-    rates: Any,
+    rates: RateLimits,
     client: str,
     player: str,
     wanted: dict[str, Any],
@@ -105,10 +117,10 @@ async def waiting_socket(websocket: WebSocket, seek_id: str, seekers: Waiters) -
 def seat_name(seat: SeatOf) -> str:
     """How a seat's holder is shown to others."""
     if seat.kind == COMPUTER:
-        return f"the computer (level {seat.level})"
+        return WORDS["computer"].format(level=seat.level)
     if seat.owner is None:
-        return "an invited friend"
-    return seat.name or "an anonymous player"
+        return WORDS["invited"]
+    return seat.name or WORDS["anonymous"]
 
 
 def live_row(match: MatchOf) -> dict[str, Any]:
@@ -131,7 +143,7 @@ async def lobby(request: Request, pairing: Pairs, people: Players, player: Playe
             "title": game_title(s.game),
             "options": ", ".join(f"{k}={v}" for k, v in s.options.items()),
             "clock": s.clock,
-            "who": names.get(s.owner) or "an anonymous player",
+            "who": names.get(s.owner) or WORDS["anonymous"],
             "mine": s.owner == player,
         }
         for s in seeks
@@ -160,16 +172,16 @@ async def join(
 def my_result(match: MatchOf) -> str:
     """The result as this player reads it: ongoing, won, lost, or a shared first place."""
     if match.result == UNFINISHED:
-        return "ongoing"
+        return WORDS["ongoing"]
     shares = match.result.split("-")
     mine = {shares[p - 1] for p in match.mine if p <= len(shares)}
     if len(match.mine) == len(match.seats):
         return match.result  # every seat yours (one device): the plain result
     if mine == {"1"}:
-        return "won"
+        return WORDS["won"]
     if mine == {"0"}:
-        return "lost"
-    return "draw" if len(shares) == 2 else "shared first place"
+        return WORDS["lost"]
+    return WORDS["draw"] if len(shares) == 2 else WORDS["shared"]
 
 
 def my_row(match: MatchOf) -> dict[str, Any]:
@@ -177,7 +189,7 @@ def my_row(match: MatchOf) -> dict[str, Any]:
     return {
         "id": match.id,
         "title": game_title(match.game),
-        "opponents": ", ".join(others) or "yourself (one device)",
+        "opponents": ", ".join(others) or WORDS["yourself"],
         "result": my_result(match),
         "ongoing": match.result == UNFINISHED,
         "ply": match.ply,
