@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass
 
@@ -26,15 +27,23 @@ class Seated:
         return self.url.removeprefix("/play/").split("?")[0]
 
 
-async def seek(base: str, link: str, ws_base: str | None = None, timeout: float = 120.0) -> Seated:
+async def seek(
+    base: str,
+    link: str,
+    ws_base: str | None = None,
+    timeout: float = 120.0,
+    arriving: asyncio.Semaphore | None = None,
+) -> Seated:
     """One browser: POST the /new link, and if sent to a seek page, wait on its WebSocket
-    (at ``ws_base``, another server of the site, if given) until paired."""
+    (at ``ws_base``, another server of the site, if given) until paired.  ``arriving``:
+    how many browsers may be opening the link at once (the rest arrive as they finish)."""
     async with httpx.AsyncClient(base_url=base, timeout=timeout) as client:
-        while True:
-            answer = await client.post(link, follow_redirects=False)
-            if answer.status_code != BUSY:
-                break
-            await asyncio.sleep(0.05)
+        async with arriving or contextlib.nullcontext():
+            while True:
+                answer = await client.post(link, follow_redirects=False)
+                if answer.status_code != BUSY:
+                    break
+                await asyncio.sleep(0.05)
         assert answer.status_code == 303, answer.text
         location = answer.headers["location"]
         cookie = client.cookies[COOKIE]
