@@ -78,7 +78,10 @@ def compiled_kernels() -> None:
 
 # Every test of the session comes from 127.0.0.1: the shared servers' per-client rates are
 # raised so that they count no test against another (the rate limit tests set their own).
-SHARED_LIMITS = ("--limit", "create_rate=10000/minute", "--limit", "analyse_rate=10000/minute")
+SHARED_LIMITS = (
+    *("--limit", "create_rate=10000/minute", "--limit", "analyse_rate=10000/minute"),
+    *("--limit", "seek_rate=10000/minute"),
+)
 
 
 @pytest.fixture(scope="session")

@@ -72,7 +72,7 @@ def test_home_offers_every_game_with_its_options(client: TestClient) -> None:
     assert set(parser.forms) == {f"/new/{game_id}" for game_id in GAMES}
     for game_id, cls in GAMES.items():
         form = parser.forms[f"/new/{game_id}"]
-        assert form["opponent"] == ["computer", "hotseat", "friend"]
+        assert form["opponent"] == ["computer", "human", "hotseat", "friend"]
         # Each game's own ladder (Snake Pit's is shorter than the Slime Trail games').
         assert form["level"] == [str(level) for level in sorted(levels_for(cls()))]
         assert form["side"] == [str(p) for p in range(1, cls.num_players + 1)]
@@ -105,7 +105,9 @@ def test_every_choice_on_the_home_page_starts_a_game(client: TestClient) -> None
             for value in values:
                 answer = client.post(action, params={name: value}, follow_redirects=False)
                 assert answer.status_code == 303, (action, name, value, answer.text)
-                assert re.fullmatch(r"/play/[\w-]+\?seat=[\w-]+", answer.headers["location"])
+                # A person online: the seek's waiting page (nobody else seeks here).
+                started = r"/seek/[\w-]+" if value == "human" else r"/play/[\w-]+\?seat=[\w-]+"
+                assert re.fullmatch(started, answer.headers["location"])
 
 
 TRAIL_GAMES = [

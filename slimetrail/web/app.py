@@ -16,8 +16,9 @@ from fastapi.staticfiles import StaticFiles
 
 from slimetrail.web.errors import install_api_errors
 from slimetrail.web.hardening import LimitExcept, RequestGuard, ServerTiming, document_errors
+from slimetrail.web.players import PlayerCookie
 from slimetrail.web.ratelimit import InFlightLimit
-from slimetrail.web.routes import analysis, atlas, bots, live, matches, pages, review
+from slimetrail.web.routes import analysis, atlas, bots, live, lobby, matches, pages, review
 from slimetrail.web.settings import Limits
 from slimetrail.web.site import Site
 
@@ -28,13 +29,21 @@ def create_app(
     workers: int = 2,
     move_time: float = 1.0,
     limits: Limits | None = None,
+    secret_key: str | None = None,
 ) -> FastAPI:
     """``workers=0`` (PostgreSQL only): a web-only process, whose computer moves and analyses
     go to the shared job queue for ``slimetrail worker``."""
-    site = Site(db_url, workers=workers, move_time=move_time, limits=limits or Limits())
+    site = Site(
+        db_url,
+        workers=workers,
+        move_time=move_time,
+        limits=limits or Limits(),
+        secret_key=secret_key,
+    )
     app = FastAPI(title="Slimetrail", lifespan=site.lifespan)
     site.install(app.state)
     app.add_middleware(RequestGuard)
+    app.add_middleware(PlayerCookie, key=site.player_key)
     # Around the guard: sheds before a body is read.
     app.add_middleware(
         LimitExcept,
@@ -48,7 +57,7 @@ def create_app(
     app.add_middleware(ServerTiming)  # outermost: the time includes any wait for a place
     document_errors(app)
     install_api_errors(app)
-    for module in (matches, analysis, review, atlas, live, bots, pages):
+    for module in (matches, analysis, review, atlas, live, lobby, bots, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
     pages.install_error_pages(app)  # styled error pages; the API keeps its JSON errors

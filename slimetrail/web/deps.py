@@ -14,8 +14,11 @@ from starlette.requests import HTTPConnection
 from slimetrail.web.bots import BotHub
 from slimetrail.web.hub import Hub
 from slimetrail.web.ratelimit import RateLimits
+from slimetrail.web.seekers import Seekers
 from slimetrail.web.service.computer import Computer
 from slimetrail.web.service.matches import MatchService
+from slimetrail.web.service.pairing import Pairing
+from slimetrail.web.service.people import People
 
 
 async def match_service(connection: HTTPConnection) -> MatchService:
@@ -38,6 +41,18 @@ async def rates(connection: HTTPConnection) -> RateLimits:
     return connection.app.state.rates
 
 
+async def pairing(connection: HTTPConnection) -> Pairing:
+    return connection.app.state.pairing
+
+
+async def people(connection: HTTPConnection) -> People:
+    return connection.app.state.people
+
+
+async def seekers(connection: HTTPConnection) -> Seekers:
+    return connection.app.state.seekers
+
+
 async def client_of(connection: HTTPConnection) -> str:
     """Whom per-client limits count a request against: its address."""
     return connection.client.host if connection.client else "unknown"
@@ -49,3 +64,6 @@ Watchers = Annotated[Hub, Depends(hub)]
 Bots = Annotated[BotHub, Depends(bots)]
 Rates = Annotated[RateLimits, Depends(rates)]
 Client = Annotated[str, Depends(client_of)]
+Pairs = Annotated[Pairing, Depends(pairing)]
+Waiters = Annotated[Seekers, Depends(seekers)]
+Players = Annotated[People, Depends(people)]

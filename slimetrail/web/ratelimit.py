@@ -1,6 +1,6 @@
 """Per-client rate limits (the ``limits`` library) and load shedding (in-flight requests).
 
-* :class:`RateLimits`: match creation and analysis requests per client in a moving window;
+* :class:`RateLimits`: match creation, seeks and analysis requests per client in a moving window;
   over the rate a request is refused (429 with ``Retry-After``) before it does anything.  The
   storage is a ``limits`` URI (``Limits.rate_storage``); by default the server's database when
   it is PostgreSQL (:mod:`slimetrail.web.storage.pgstorage`: every process counts a
@@ -32,8 +32,13 @@ from slimetrail.web.service.admission import Refused
 from slimetrail.web.settings import Limits
 from slimetrail.web.storage.pgstorage import PostgresStorage  # registers the postgresql:// scheme
 
-CREATE, ANALYSE, BOT = "create", "analyse", "bot"
-WHAT = {CREATE: "new matches", ANALYSE: "analyses", BOT: "bot connections"}
+CREATE, ANALYSE, BOT, SEEK = "create", "analyse", "bot", "seek"
+WHAT = {
+    CREATE: "new matches",
+    ANALYSE: "analyses",
+    BOT: "bot connections",
+    SEEK: "seeks for an opponent",
+}
 # Answered however busy the server is: a load balancer's probe, the page's own files.
 UNSHED = ("/healthz", "/static/", "/palette.css")
 
@@ -60,6 +65,7 @@ class RateLimits:
             CREATE: parse(limits.create_rate),
             ANALYSE: parse(limits.analyse_rate),
             BOT: parse(limits.bot_connect_rate),
+            SEEK: parse(limits.seek_rate),
         }
 
     async def hit(self, what: str, client: str) -> None:

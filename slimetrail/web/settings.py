@@ -29,6 +29,10 @@ class Limits:
     # "" for the database when it is PostgreSQL (shared by all processes), else memory://.
     create_rate: str = "30/minute"
     analyse_rate: str = "30/minute"
+    # Seeks for an opponent (/new?opponent=human, a join in the lobby) per client, and how
+    # long a seek waits before it is dropped (seconds).
+    seek_rate: str = "30/minute"
+    seek_timeout: float = 600.0
     rate_storage: str = ""
     # WebSocket watchers per match and in total.
     match_watchers: int = 100

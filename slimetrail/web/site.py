@@ -4,14 +4,18 @@
 hub, the rate limits and the computer's backend (:func:`make_computer`: this process's
 worker pool, or with ``workers=0`` the shared PostgreSQL job queue).  On PostgreSQL every
 change is announced to the other processes and their changes heard
-(:mod:`slimetrail.web.live`).  At startup every unfinished match whose computer is to move
-gets its move again, so a server killed mid-game carries on where it was.
+(:mod:`slimetrail.web.live`).  The player cookie's key is ``secret_key``, else
+``$SLIMETRAIL_SECRET_KEY``, else one the site makes once and keeps in its database (every
+process and every restart reads the same: a browser stays the same player).  At startup
+every unfinished match whose computer is to move gets its move again, so a server killed
+mid-game carries on where it was.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -24,13 +28,18 @@ from slimetrail.web.bots import BotHub
 from slimetrail.web.hardening import redact_logs
 from slimetrail.web.hub import Hub
 from slimetrail.web.live import MATCH_CHANNEL, Listener, MatchAnnouncer, match_handler, new_origin
+from slimetrail.web.players import PlayerKey
 from slimetrail.web.ratelimit import RateLimits
+from slimetrail.web.seekers import SEEK_CHANNEL, SeekAnnouncer, Seekers
 from slimetrail.web.service.admission import SERVER
 from slimetrail.web.service.computer import make_computer
 from slimetrail.web.service.errors import MatchError
 from slimetrail.web.service.matches import Live, MatchService
+from slimetrail.web.service.pairing import Pairing
+from slimetrail.web.service.people import People
 from slimetrail.web.settings import Limits
 from slimetrail.web.storage.bots import BotRepository
+from slimetrail.web.storage.people import PeopleRepository
 from slimetrail.web.storage.retention import expire_matches
 from slimetrail.web.storage.tables import default_db_url, make_engine, make_sessionmaker, upgrade
 
@@ -39,7 +48,13 @@ log = logging.getLogger("slimetrail.web")
 
 class Site:
     def __init__(
-        self, db_url: str | None, *, workers: int, move_time: float, limits: Limits
+        self,
+        db_url: str | None,
+        *,
+        workers: int,
+        move_time: float,
+        limits: Limits,
+        secret_key: str | None = None,
     ) -> None:
         if move_time <= 0:
             raise ValueError(f"move_time must be positive, not {move_time}")
@@ -59,6 +74,12 @@ class Site:
         self.service = MatchService(
             self.sessions, on_change=announcer, clock_scale=limits.clock_scale
         )
+        people = PeopleRepository(self.sessions, SeekAnnouncer() if postgres else None)
+        self.people = People(people)
+        self.pairing = Pairing(people, self.service, limits)
+        self.seekers = Seekers(self.pairing)
+        key = secret_key or os.environ.get("SLIMETRAIL_SECRET_KEY")
+        self.player_key = PlayerKey(key or people.secret("player_cookie"))
         self.rates = RateLimits(limits, url)
         self.hub = Hub(self.service, limits)
         self.computer = make_computer(
@@ -74,7 +95,10 @@ class Site:
         self.hub.listeners.append(self.bots.changed)
         self.listener: Listener | None = None
         if postgres:
-            handlers = {MATCH_CHANNEL: match_handler(origin, self.hub.notify)}
+            handlers = {
+                MATCH_CHANNEL: match_handler(origin, self.hub.notify),
+                SEEK_CHANNEL: self.seekers.handler(),
+            }
             handlers.update(self.computer.channels())
             self.listener = Listener(url, handlers, on_reconnect=self.tell_all)
 
@@ -82,6 +106,7 @@ class Site:
         """Keep the services on ``app.state``, where :mod:`slimetrail.web.deps` finds them."""
         state.service, state.computer, state.hub = self.service, self.computer, self.hub
         state.rates, state.limits = self.rates, self.limits
+        state.pairing, state.seekers, state.people = self.pairing, self.seekers, self.people
         state.admission = self.computer.admission
         state.bots = self.bots
 

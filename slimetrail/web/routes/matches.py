@@ -25,15 +25,19 @@ from starlette.concurrency import run_in_threadpool
 from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
 from slimetrail.web import views
-from slimetrail.web.deps import Client, ComputerMoves, Rates, Service, Watchers
+from slimetrail.web.deps import Client, ComputerMoves, Pairs, Rates, Service, Waiters, Watchers
+from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import CREATE
+from slimetrail.web.routes.lobby import seek
 from slimetrail.web.routes.review import match_review
 from slimetrail.web.service.clock import parse_clock
 from slimetrail.web.service.computer import Computer
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import Live, MatchService, make_game, seats_from_request
+from slimetrail.web.storage.tables import HUMAN
 
 TEXT_LIMIT = 200
+SEEK_SUMMARY = "You, against the first person online seeking the same game (colours at random)"
 MAX_MOVES = 10_000
 MAX_SEATS = 16
 MAX_CLICKS = 64
@@ -117,6 +121,7 @@ async def create(
     client: str,
     wanted: dict[str, Any],
     moves: list[str] | None = None,
+    owner: str | None = None,
 ) -> tuple[Live, dict[str, Any]]:
     """A new match as ``wanted`` (``game``, ``options``, ``seats`` or ``opponent``/``level``/
     ``side``), its answer for the creator, the computer's move reserved first if it plays."""
@@ -137,6 +142,7 @@ async def create(
             side=wanted["side"],
             moves=moves or (),
             clock=wanted["clock"],
+            owner=owner,
         )
         return live, {"token": token, "match": views.match_for(live, token)}
 
@@ -164,6 +170,7 @@ async def create_match(
     hub: Watchers,
     rates: Rates,
     client: Client,
+    player: Player,
 ) -> dict[str, Any]:
     await rates.hit(CREATE, client)
     wanted = body.model_dump(exclude={"moves"})
@@ -172,7 +179,7 @@ async def create_match(
             {name: value for name, value in seat.items() if value is not None}
             for seat in wanted["seats"]
         ]
-    live, made = await create(service, computer, client, wanted, body.moves)
+    live, made = await create(service, computer, client, wanted, body.moves, player)
     hub.notify(live.id)  # a bot may be to move
     return made["match"]
 
@@ -205,16 +212,22 @@ async def new_match(
     hub: Watchers,
     rates: Rates,
     client: Client,
+    player: Player,
+    pairing: Pairs,
+    seekers: Waiters,
 ) -> RedirectResponse:
     """A new match from a link or a form: ``opponent``/``level``/``side`` or ``seats=me,
     computer:2,friend``, and any option the game declares, by its name (in the query or
-    a form body)."""
+    a form body); ``opponent=human`` seeks a person online instead
+    (:mod:`slimetrail.web.routes.lobby`)."""
     fields = dict(request.query_params)
     if request.headers.get("content-type", "").startswith(FORM_TYPE):
         fields.update(parse_qsl((await request.body()).decode("utf-8", "replace")))
     wanted = new_match_request(game_id, fields)
+    if wanted["opponent"] == HUMAN:
+        return await seek(pairing, seekers, rates, client, player, wanted)
     await rates.hit(CREATE, client)
-    live, made = await create(service, computer, client, wanted)
+    live, made = await create(service, computer, client, wanted, owner=player)
     hub.notify(live.id)
     return RedirectResponse(f"/play/{live.id}?seat={made['token']}", status_code=303)
 
@@ -327,10 +340,10 @@ async def record(
 
 @router.post("/api/import", status_code=201)
 async def import_record(
-    body: ImportBody, service: Service, rates: Rates, client: Client
+    body: ImportBody, service: Service, rates: Rates, client: Client, player: Player
 ) -> dict[str, Any]:
     await rates.hit(CREATE, client)
-    live, token = await run_in_threadpool(service.import_record, body.record)
+    live, token = await run_in_threadpool(service.import_record, body.record, player)
     return {"url": f"/play/{live.id}?seat={token}", "match": await answered(live, token)}
 
 
@@ -383,6 +396,8 @@ def new_match_request(game_id: str, fields: dict[str, str]) -> dict[str, Any]:
 
 def new_match_summary(game: Game, wanted: dict[str, Any]) -> list[str]:
     """Who plays each seat of the match ``wanted`` (checked: a bad seat is refused)."""
+    if wanted["opponent"] == HUMAN:
+        return [SEEK_SUMMARY]
     seats = seats_from_request(
         game, wanted["seats"], wanted["opponent"], wanted["level"], wanted["side"]
     )

@@ -30,10 +30,11 @@ from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
-from slimetrail.web.deps import Bots, Service
+from slimetrail.web.deps import Bots, Players, Service
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.errors import refused as json_refusal
 from slimetrail.web.errors import status_of
+from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import refusal_headers
 from slimetrail.web.service.admission import Refused
 from slimetrail.web.service.clock import CLOCK_CHOICES
@@ -46,6 +47,7 @@ fragments = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined
 
 OPPONENTS = (
     ("computer", "the computer"),
+    ("human", "a person online"),
     ("hotseat", "a friend on this device"),
     ("friend", "a friend by link"),
 )
@@ -167,19 +169,28 @@ def rules(request: Request, game_id: str) -> HTMLResponse:
 
 
 @router.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-def play(request: Request, match_id: str, service: Service, seat: str = "") -> HTMLResponse:
+def play(
+    request: Request,
+    match_id: str,
+    service: Service,
+    people: Players,
+    player: Player,
+    seat: str = "",
+) -> HTMLResponse:
     try:
         loaded = service.load(match_id)
     except NotFound:
         detail = f"There is no game {match_id!r} here: the link may be mistyped or incomplete."
         return error_page(request, 404, detail, heading="No such game")
     try:
-        loaded.held_by(seat)
+        held = loaded.held_by(seat)
     except SeatRefused:
         # A mistyped seat link: say so rather than draw a spectator's page with a dead token.
         detail = "This seat link is not valid for this game: it may be mistyped or incomplete."
         ways = [(f"/play/{match_id}", "Watch this game"), ("/", "Start a new game")]
         return error_page(request, 403, detail, heading="Not your seat", ways=ways)
+    if held:
+        people.opened(loaded, held, seat, player)  # a friend's seat is theirs once opened
     available = levels_for(loaded.game)
     return templates.TemplateResponse(
         request,

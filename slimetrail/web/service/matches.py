@@ -146,6 +146,7 @@ class Live:
         """Whether the players may see a review: the game is over, or one person holds
         every seat (a hotseat game, an imported record), so nobody is told how to play."""
         return self.outcome() is not None or (self.people() == 1 and not self.has_computer())
+
     def bot_to_move(self) -> str | None:
         """The name of the bot to move, if a bot is."""
         seat = self.seat(self.state.to_move)
@@ -291,17 +292,20 @@ def new_token() -> str:
 
 
 def replace_player(seat: Seat, player: int) -> Seat:
-    return Seat(player, seat.kind, seat.token, seat.level, seat.bot)
+    return Seat(player, seat.kind, seat.token, seat.level, seat.bot, seat.owner)
 
 
-def make_seat(player: int, wanted: dict[str, Any], token: str) -> Seat:
-    """The seat of ``player`` as ``wanted`` (checked by :func:`seats_from_request`)."""
+def make_seat(player: int, wanted: dict[str, Any], token: str, owner: str | None) -> Seat:
+    """The seat of ``player`` as ``wanted`` (checked by :func:`seats_from_request`);
+    ``owner``: the creator's player id, on their own seats."""
     kind = wanted["kind"]
     if kind == "computer":
         return Seat(player, COMPUTER, None, wanted["level"])
     if kind == "bot":
         return Seat(player, BOT, None, None, wanted["name"])
-    return Seat(player, HUMAN, token if kind == "me" else new_token())
+    if kind == "me":
+        return Seat(player, HUMAN, token, None, None, owner)
+    return Seat(player, HUMAN, new_token())
 
 
 class BotCheck(Protocol):
@@ -484,10 +488,12 @@ class MatchService:
         side: int = 1,
         moves: Sequence[str] = (),
         clock: str | None = None,
+        owner: str | None = None,
     ) -> tuple[Live, str]:
         """A new match and the creator's seat token; ``moves``: played already (a game
         continued against the computer from an imported record, say); ``clock``: its time
-        control (``3+2``, ``d1``), running from now."""
+        control (``3+2``, ``d1``), running from now; ``owner``: the creator's player id, on
+        their seats."""
         game = make_game(game_id, options)
         wanted = seats_from_request(game, seats, opponent, level, side)
         control = None if clock is None else parse_clock(clock, self.clock_scale)
@@ -497,11 +503,11 @@ class MatchService:
                     raise InvalidRequest("this server takes no bots")
                 self.check_bot(seat["name"], game)
         token = new_token()
-        made = [make_seat(n, s, token) for n, s in enumerate(wanted, 1)]
+        made = [make_seat(n, s, token, owner) for n, s in enumerate(wanted, 1)]
         creator = next(n for n, s in enumerate(wanted, 1) if s["kind"] == "me")
         return self.insert(game, list(moves), made, creator, clock=control), token
 
-    def import_record(self, text: str) -> tuple[Live, str]:
+    def import_record(self, text: str, owner: str | None = None) -> tuple[Live, str]:
         """A hotseat match replaying a PGN or JSON record, and its seat token."""
         from slimetrail.core.records import parse_record
 
@@ -516,7 +522,9 @@ class MatchService:
                 "records that start from a set-up position (FEN) cannot be played here"
             )
         token = new_token()
-        seats = [Seat(n, HUMAN, token) for n in range(1, record.game.num_players + 1)]
+        seats = [
+            Seat(n, HUMAN, token, None, None, owner) for n in range(1, record.game.num_players + 1)
+        ]
         return self.insert(record.game, list(record.moves), seats, 1), token
 
     def insert(

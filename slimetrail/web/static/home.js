@@ -18,7 +18,12 @@ for (const form of document.querySelectorAll("form.new-game")) {
     if (!each) {
       // Closed, the seats mirror the simple choice: opening starts from what it would make.
       const opponent = form.elements.opponent.value;
-      const other = { computer: `computer:${form.elements.level.value}`, hotseat: "me", friend: "friend" };
+      const other = {
+        computer: `computer:${form.elements.level.value}`,
+        hotseat: "me",
+        friend: "friend",
+        human: "friend",
+      };
       for (const select of seats) {
         select.value = select.dataset.seat === form.elements.side.value ? "me" : other[opponent];
       }
@@ -27,7 +32,9 @@ for (const form of document.querySelectorAll("form.new-game")) {
     if (!each) {
       const opponent = form.elements.opponent.value;
       form.querySelectorAll(".computer-only").forEach((el) => show(el, opponent === "computer"));
-      form.querySelectorAll(".seat-only").forEach((el) => show(el, opponent !== "hotseat"));
+      // Paired with a person online, the colours are drawn at random: no side to choose.
+      const side = opponent !== "hotseat" && opponent !== "human";
+      form.querySelectorAll(".seat-only").forEach((el) => show(el, side));
     }
     joined.disabled = !each;
     joined.value = seats.map((select) => select.value).join(",");

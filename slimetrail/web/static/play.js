@@ -848,7 +848,8 @@ function renderNewGameForm() {
   const update = () => {
     const opponent = form.elements.opponent.value;
     form.querySelector(".computer-only").hidden = opponent !== "computer";
-    form.querySelector(".seat-only").hidden = opponent === "hotseat";
+    // Paired with a person online, the colours are drawn at random.
+    form.querySelector(".seat-only").hidden = opponent === "hotseat" || opponent === "human";
   };
   form.addEventListener("change", update);
   update();
@@ -856,7 +857,9 @@ function renderNewGameForm() {
     event.preventDefault();
     const params = new URLSearchParams({ opponent: form.elements.opponent.value });
     if (params.get("opponent") === "computer") params.set("level", form.elements.level.value);
-    if (params.get("opponent") !== "hotseat") params.set("side", form.elements.side.value);
+    if (!["hotseat", "human"].includes(params.get("opponent"))) {
+      params.set("side", form.elements.side.value);
+    }
     for (const [k, v] of Object.entries(match.options || {})) params.set(k, v);
     window.location.assign(`/new/${match.game}?${params}`);
   });

@@ -48,6 +48,7 @@ class Seat:
     token: str | None = None
     level: int | None = None
     bot: str | None = None  # a BOT seat's bot name
+    owner: str | None = None  # the player id holding it (slimetrail.web.players)
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ class MatchRepository:
             version=row.version,
             resigned=row.resigned,
             rematch=row.rematch,
-            seats=[Seat(s.seat, s.kind, s.token, s.level, s.bot) for s in seats],
+            seats=[Seat(s.seat, s.kind, s.token, s.level, s.bot, s.owner) for s in seats],
             moves=[(text, player) for text, player in moves],
             clock=row.clock,
             clock_state=None
@@ -231,6 +232,7 @@ class MatchRepository:
                     token=s.token,
                     level=s.level,
                     bot=s.bot,
+                    owner=s.owner,
                 )
                 for s in match.seats
             )

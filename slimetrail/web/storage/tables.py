@@ -19,7 +19,9 @@ from sqlalchemy import (
     JSON,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     create_engine,
@@ -94,6 +96,8 @@ class SeatRow(Base):
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a BOT seat's bot
+    # The player (a browser: :mod:`slimetrail.web.players`) holding the seat, once known.
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -134,6 +138,47 @@ class ReviewRow(Base):
     )
     version: Mapped[int] = mapped_column(Integer)
     review: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class PlayerRow(Base):
+    """A browser's player id (its signed cookie) and the display name it chose, if any."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class SeekRow(Base):
+    """A visitor waiting for an opponent in ``pool`` (game, options and clock).
+
+    Times are seconds since the epoch (``time.time()``): ``seen`` is renewed while the
+    waiting page is connected.  ``claimed`` is the player pairing with it (set by one
+    conditional update: two cannot both claim it), then ``match_id``/``token`` the seat."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (Index("ix_seeks_pool", "pool", "created"),)  # a pool's oldest first
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(32))
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, str]] = mapped_column(JSON)
+    clock: Mapped[str] = mapped_column(String(16))
+    pool: Mapped[str] = mapped_column(String(400))
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+    claimed: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class SecretRow(Base):
+    """Keys the site makes once and every process shares (the player cookie's)."""
+
+    __tablename__ = "site_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
 
 
 def default_db_url() -> str:
