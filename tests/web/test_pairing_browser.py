@@ -8,8 +8,8 @@ import httpx2 as httpx
 from pagetools import legal_cells, match_api, wait_loaded
 from waiting import wait_until
 
-# A board of its own (5x5, clock "b1"): no other test's seek on the shared server matches.
-LINK = "/new/slimetrail?opponent=human&size=5&clock=b1"
+# A board and clock of its own (5x5, 59+30): no other test's seek on the shared server matches.
+LINK = "/new/slimetrail?opponent=human&size=5&clock=59%2B30"
 
 
 def lobby(server: str) -> str:
