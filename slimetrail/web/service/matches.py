@@ -304,7 +304,7 @@ def make_seat(player: int, wanted: dict[str, Any], token: str, owner: str | None
     if kind == "bot":
         return Seat(player, BOT, None, None, wanted["name"])
     if kind == "me":
-        return Seat(player, HUMAN, token, None, None, owner)
+        return Seat(player, HUMAN, token, owner=owner)
     return Seat(player, HUMAN, new_token())
 
 
@@ -522,9 +522,7 @@ class MatchService:
                 "records that start from a set-up position (FEN) cannot be played here"
             )
         token = new_token()
-        seats = [
-            Seat(n, HUMAN, token, None, None, owner) for n in range(1, record.game.num_players + 1)
-        ]
+        seats = [Seat(n, HUMAN, token, owner=owner) for n in range(1, record.game.num_players + 1)]
         return self.insert(record.game, list(record.moves), seats, 1), token
 
     def insert(

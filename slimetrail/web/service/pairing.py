@@ -179,7 +179,7 @@ class Pairing:
         random.shuffle(people)
         tokens = [new_token() for _ in people]
         seats = [
-            Seat(n, HUMAN, token, None, None, who)
+            Seat(n, HUMAN, token, owner=who)
             for n, (token, (who, _)) in enumerate(zip(tokens, people, strict=True), 1)
         ]
         clock = parse_clock(first.clock, self.matches.clock_scale) if first.clock else None
