@@ -181,7 +181,11 @@ def test_the_computer_takes_the_pie_and_the_page_says_so(live_server, new_page):
     wait_for_moves(page, 3)
     assert mv_colours(page)[:3] == [black, white, white]
     # White's bar on the white panel is an outline, not white on white.
-    style = page.eval_on_selector(
-        "#move-list .mv[data-ply='3']", "b => getComputedStyle(b).borderLeftStyle"
+    # (asked again until it holds: the list is redrawn when the computer answers)
+    page.wait_for_function(
+        """() => {
+            const b = document.querySelector("#move-list .mv[data-ply='3']");
+            return b && getComputedStyle(b).borderLeftStyle === 'double';
+        }""",
+        timeout=5000,
     )
-    assert style == "double"
