@@ -80,11 +80,14 @@ def test_correspondence_resets_and_blitz_adds_the_increment() -> None:
     assert parse_clock("3+2").after_move(1_000) == 3_000
 
 
-def test_a_flag_against_a_player_who_cannot_win_is_a_draw(monkeypatch) -> None:
+def test_a_flag_against_a_player_who_cannot_win_is_a_draw() -> None:
     state = get_game("slimetrail").new_state()
     assert forfeited(state, Forfeit(1, TIME)) == Outcome.ranking([[2], 1], reason=TIME)
-    monkeypatch.setattr(type(state), "can_win", lambda self, player: False)
-    assert forfeited(state, Forfeit(1, TIME)) == Outcome.draw(2, reason=TIME)
+    # Slime-Moku 4x4, four in a row: black stones block every row, column and diagonal of
+    # White's, so Black's flag falling is a draw; White's falling still loses.
+    moku = get_game("slime-moku", size=4, k=4).state_from_fen("2x1/1x2/o1@x/x1oo 2")
+    assert forfeited(moku, Forfeit(1, TIME)) == Outcome.draw(2, reason=TIME)
+    assert forfeited(moku, Forfeit(2, TIME)) == Outcome.ranking([[1], 2], reason=TIME)
 
 
 def test_the_api_takes_a_clock_and_gives_each_seats_time(client) -> None:

@@ -272,6 +272,16 @@ class MokuState(State):
     def outcome(self) -> Outcome | None:
         return self._result
 
+    def can_win(self, player: int) -> bool:
+        """Whether some k-window still holds none of the opponent's stones (the slime's cell
+        counts as free: the stone it leaves may be anyone's).  Without one, a row is out of
+        ``player``'s reach whatever is played."""
+        if self._result is not None:
+            return self._result.winner == player
+        theirs = self.white if player == 1 else self.black
+        board = self.game.board
+        return board.has_row(board.mask & ~theirs)
+
     def move_str(self, move: Move) -> str:
         return self.game.board.name(move)  # type: ignore[arg-type]
 

@@ -391,3 +391,48 @@ def test_evaluation_prefers_the_side_with_more_open_lines() -> None:
     # Mirror images are worth the same.
     flipped = game().state_from_fen("15/15/15/15/15/15/15/7@7/15/15/15/15/10xxx2/15/10o1o1o 1")
     assert flipped.evaluate() == pytest.approx(mine.evaluate())
+
+
+# -- whether a player can still win (a fallen flag against them is then a draw) --------------
+
+
+def model_can_win(model: Model, colour: str) -> bool:
+    """Some whole line of k cells holds no stone of the other colour."""
+    other = "W" if colour == "B" else "B"
+    return any(
+        all(model.stones.get(cell) != other for cell in line)
+        for line in every_line(model.n, model.k)
+    )
+
+
+@pytest.mark.parametrize(("n", "k"), [(4, 4), (5, 4), (6, 5)])
+def test_can_win_agrees_with_the_model_on_random_boards(n: int, k: int) -> None:
+    rng = random.Random(n * 10 + k)
+    seen = {True: 0, False: 0}
+    for _ in range(300):
+        model = Model.start(n, k)
+        cells = [(c, r) for r in range(n) for c in range(n) if (c, r) != model.slime]
+        # Stone counts as play makes them: black has as many as white or one more.
+        placed = rng.sample(cells, rng.randrange(len(cells)))
+        for i, cell in enumerate(placed):
+            model.stones[cell] = "BW"[i % 2]
+        model.to_move = "BW"[len(placed) % 2]
+        # Only positions in which nobody has a row yet: the game would be over otherwise.
+        if model.has_row("B") or model.has_row("W") or not model.empty_cells():
+            continue
+        state = engine(model)
+        for player, colour in ((1, "B"), (2, "W")):
+            expected = model_can_win(model, colour)
+            assert state.can_win(player) is expected, (model.fen(), colour)
+            seen[expected] += 1
+    assert seen[True] and seen[False]  # both answers were exercised
+
+
+def test_a_finished_game_can_be_won_only_by_its_winner() -> None:
+    # Black's slime step from d1 leaves a black stone there: a1 b1 c1 d1.
+    model = from_rows(5, 4, [".....", ".....", ".....", "ooo..", "xxx@."], "B")
+    state = engine(model)
+    assert state.outcome() is None and state.can_win(1) and state.can_win(2)
+    state.push_str("d2")
+    assert state.outcome() is not None and state.outcome().winner == 1
+    assert state.can_win(1) and not state.can_win(2)
