@@ -234,3 +234,11 @@ def test_a_board_a_little_too_wide_opens_fitted_until_the_player_says_otherwise(
     wait_frames(page)
     assert not fit.is_checked() and not board_fits(page)
     assert page.evaluate("document.getElementById('board').scrollLeft") == 0
+
+
+def test_the_snake_pit_cell_table_is_whole_on_a_phone(live_server, open_page) -> None:
+    page = open_page(f"{live_server}/rules/snake-pit", PHONE)
+    table = page.locator("article.rules pre")
+    assert "m13" in table.inner_text()
+    width, room = table.evaluate("pre => [pre.scrollWidth, pre.clientWidth]")
+    assert width <= room, f"the cell table is {width} px in a {room} px box"
