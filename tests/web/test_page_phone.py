@@ -242,3 +242,19 @@ def test_the_snake_pit_cell_table_is_whole_on_a_phone(live_server, open_page) ->
     assert "m13" in table.inner_text()
     width, room = table.evaluate("pre => [pre.scrollWidth, pre.clientWidth]")
     assert width <= room, f"the cell table is {width} px in a {room} px box"
+
+
+def test_the_browser_bar_coming_and_going_keeps_the_board_where_the_player_scrolled(
+    live_server, open_page
+) -> None:
+    """A phone's browser bar hides and shows as the page scrolls, resizing the window: the
+    board scrolled sideways by the player stays where it is."""
+    page = open_page(f"{live_server}/new/slime-moku?opponent=hotseat", PHONE)
+    wait_loaded(page)
+    wait_frames(page)
+    page.evaluate("document.getElementById('board').scrollLeft = 200")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1] - 60})
+    wait_frames(page)
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    wait_frames(page)
+    assert page.evaluate("document.getElementById('board').scrollLeft") == 200

@@ -951,8 +951,11 @@ function offerFit() {
   const narrow = window.matchMedia("(max-width: 860px)").matches;
   const room = $("board").clientWidth;
   $("fit-board").hidden = !(narrow && units * TAP_PX > room + 1);
-  if (storedSetting("fit") === null) {
-    $("setting-fit").checked = !$("fit-board").hidden && room / units >= FIT_PX;
+  // Only on a change: a phone's browser bar coming and going resizes the window, and must not
+  // scroll the board back to its edge.
+  const fitted = !$("fit-board").hidden && room / units >= FIT_PX;
+  if (storedSetting("fit") === null && fitted !== enabled("fit")) {
+    $("setting-fit").checked = fitted;
     applySetting("fit");
   }
 }
