@@ -83,3 +83,17 @@ def test_the_atlas_and_the_explorer_fit_a_phone(live_server, open_page, path) ->
     page = open_page(f"{live_server}{path}", size=(390, 844))
     page.wait_for_selector("svg [data-cell]", state="attached", timeout=90_000)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+
+
+def test_the_atlas_reads_on_a_phone(live_server, open_page) -> None:
+    """On a 390 px screen each result's facts go under its diagram, at the card's width (they
+    were squeezed beside it, one letter a line)."""
+    page = open_page(f"{live_server}/solved", (390, 844))
+    widths = page.eval_on_selector_all(
+        ".atlas-row",
+        "rows => rows.map(r => [r.getBoundingClientRect().width,"
+        " r.querySelector('.atlas-facts').getBoundingClientRect().width])",
+    )
+    assert widths
+    for card, facts in widths:
+        assert facts >= card - 40, (card, facts)

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.browser
 
 PHONE = (390, 844)
 TAP = 40  # px: the least width of a cell a finger is to hit
+FIT = 36  # px: a board whose cells fitted are this wide or more opens fitted (play.js)
 # The games the live server knows (the toy games of the tests register in this process only).
 BUILT_IN = [game for game, cls in GAMES.items() if cls.__module__.startswith("slimetrail.")]
 
@@ -44,9 +45,10 @@ def test_no_page_of_a_game_scrolls_sideways_on_a_phone(live_server, open_page, g
     wait_frames(page)
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE[0], f"the play page is {width} px wide"
-    # Cells a finger can hit: the board scrolls in its own box where it is wider than that.
+    # Cells a finger can hit: the board scrolls in its own box where it is wider than that,
+    # or opens fitted where that keeps its cells nearly as wide (10x10 hex).
     cell = page.locator("#board [data-cell] .cell-shape").first.bounding_box()
-    assert cell is not None and round(cell["width"]) >= TAP, cell
+    assert cell is not None and round(cell["width"]) >= FIT, cell
 
 
 def test_snake_pit_cells_are_big_enough_to_tap_on_a_phone(live_server, open_page) -> None:
@@ -159,3 +161,100 @@ def test_no_fit_switch_where_the_board_fits(live_server, open_page, game, size) 
     wait_frames(page)
     assert board_fits(page)
     assert page.locator("#fit-board").is_hidden()
+
+
+def across(page, selector: str, texts: tuple[str, ...] = ()) -> list[list[float]]:
+    """The left and right edges on the screen of every element ``selector`` picks (only
+    those whose text is one of ``texts``, if given)."""
+    return page.eval_on_selector_all(
+        selector,
+        """(nodes, texts) => nodes
+            .filter(n => !texts.length || texts.includes(n.textContent))
+            .map(n => [n.getBoundingClientRect().left, n.getBoundingClientRect().right])""",
+        list(texts),
+    )
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "slimetrail-hex?size=10",
+        "slimetrail-hex?size=9",
+        "slimetrail-hex?size=8",
+        "slimetrail-square",
+        "slimetrail?size=9",
+        "slime-moku",
+        "slither",
+        "slither?size=13",
+        "snake-pit",
+    ],
+)
+def test_a_phone_player_sees_the_whole_board_or_the_switch_to_see_it(
+    live_server, open_page, query
+) -> None:
+    """Each game at its biggest common size on a phone: the board opens with its row "1" and
+    column "a" labels and both goals on the screen (10x10 hex, 406 px at 40 px cells, opens
+    fitted), and where it is still wider than the screen, the fit switch is in the first
+    screen, over the board."""
+    game, _, options = query.partition("?")
+    page = open_page(f"{live_server}/new/{game}?opponent=hotseat&{options}", PHONE)
+    wait_loaded(page)
+    wait_frames(page)
+    labels = across(page, "#board .coords text", ("1", "a"))
+    assert len(labels) == 2
+    goals = across(page, "#board [data-cell][class*='mark-goal-']")
+    for left, right in labels + goals:
+        assert left >= 0 and right <= PHONE[0], (left, right)
+    fit = page.locator("#fit-board")
+    if board_fits(page) and not fit.is_visible():
+        assert round(least_cell(page)) >= TAP
+        return
+    box = fit.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE[1]
+    if page.get_by_label("Fit board to screen").is_checked():
+        assert board_fits(page) and round(least_cell(page)) >= FIT
+    else:
+        assert round(least_cell(page)) >= TAP
+
+
+def test_a_board_a_little_too_wide_opens_fitted_until_the_player_says_otherwise(
+    live_server, open_page
+) -> None:
+    page = open_page(f"{live_server}/new/slimetrail-hex?opponent=hotseat&size=10", PHONE)
+    wait_loaded(page)
+    wait_frames(page)
+    fit = page.get_by_label("Fit board to screen")
+    assert fit.is_checked() and board_fits(page)
+    fit.uncheck()
+    wait_frames(page)
+    assert round(least_cell(page)) >= TAP and not board_fits(page)
+    # The choice is remembered: the next 10x10 board opens scrolled, on its labelled edge.
+    page.goto(f"{live_server}/new/slimetrail-hex?opponent=hotseat&size=10")
+    wait_loaded(page)
+    wait_frames(page)
+    assert not fit.is_checked() and not board_fits(page)
+    assert page.evaluate("document.getElementById('board').scrollLeft") == 0
+
+
+def test_the_snake_pit_cell_table_is_whole_on_a_phone(live_server, open_page) -> None:
+    page = open_page(f"{live_server}/rules/snake-pit", PHONE)
+    table = page.locator("article.rules pre")
+    assert "m13" in table.inner_text()
+    width, room = table.evaluate("pre => [pre.scrollWidth, pre.clientWidth]")
+    assert width <= room, f"the cell table is {width} px in a {room} px box"
+
+
+def test_the_browser_bar_coming_and_going_keeps_the_board_where_the_player_scrolled(
+    live_server, open_page
+) -> None:
+    """A phone's browser bar hides and shows as the page scrolls, resizing the window: the
+    board scrolled sideways by the player stays where it is."""
+    page = open_page(f"{live_server}/new/slime-moku?opponent=hotseat", PHONE)
+    wait_loaded(page)
+    wait_frames(page)
+    page.evaluate("document.getElementById('board').scrollLeft = 200")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1] - 60})
+    wait_frames(page)
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    wait_frames(page)
+    assert page.evaluate("document.getElementById('board').scrollLeft") == 200

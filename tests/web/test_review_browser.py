@@ -3,8 +3,11 @@ jumps to a move, the turning point marked on the board."""
 
 from __future__ import annotations
 
+import httpx2 as httpx
 import pytest
 from pagetools import moves, wait_for_moves, wait_my_turn
+
+from slimetrail.core.registry import get_game
 
 pytestmark = pytest.mark.browser
 
@@ -45,3 +48,30 @@ def test_no_review_button_while_a_game_against_the_computer_goes_on(live_server,
     page = open_page(f"{live_server}/new/slimetrail?opponent=computer&level=1&side=1")
     wait_my_turn(page)
     assert page.locator("#review").is_hidden()
+
+
+def test_a_verdict_is_never_split_across_lines(live_server, open_page) -> None:
+    """A 5x5 game to its end with many turning points: in the narrow move list, a move's
+    verdict ("missed a win") goes to the next line whole, never "missed a" and "win"."""
+    options = {"size": 5}
+    match = httpx.post(
+        f"{live_server}/api/matches",
+        json={"game": "slimetrail", "options": options, "opponent": "hotseat"},
+    ).json()
+    token = match["links"]["1"].split("seat=")[1]
+    state = get_game("slimetrail", **options).new_state()
+    ply = 0
+    while state.outcome() is None:  # a move a third of the way down the list each turn
+        choices = state.legal_move_strs()
+        move = choices[len(choices) // 3]
+        body = {"seat": token, "move": move, "ply": ply}
+        state.push_str(move)
+        ply += 1
+        httpx.post(f"{live_server}/api/matches/{match['id']}/move", json=body).raise_for_status()
+    page = open_page(live_server + match["links"]["1"])
+    page.click("#review")
+    page.wait_for_selector("#review-graph svg .ply-hit", state="attached", timeout=90_000)
+    lines = page.eval_on_selector_all(
+        "#move-list .mv-verdict", "notes => notes.map(n => n.getClientRects().length)"
+    )
+    assert len(lines) >= 4 and set(lines) == {1}, lines

@@ -906,7 +906,7 @@ function setMatch(match) {
   if (first || changed) initialFocus();
   if (first) {
     offerFit();
-    centreBoard();
+    showBoardStart();
   }
   if (changed && !first) returnFocus();
   schedulePoll();
@@ -924,21 +924,40 @@ function returnFocus() {
   drawFocus();
 }
 
-// A board wider than a phone (it scrolls in its own box) opens on its middle.
-function centreBoard() {
+// A board wider than a phone (it scrolls in its own box) opens on its left edge, where the
+// row numbers and column "a" are, unless that hides the focused cell (the snail, say): then
+// scrolled just enough to show it.  The cut cells on the right say that the board goes on.
+function showBoardStart() {
   const box = $("board");
-  box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+  box.scrollLeft = 0;
+  const cell = page.focus && box.querySelector(`[data-cell="${page.focus}"]`);
+  if (!cell) return;
+  const hidden = cell.getBoundingClientRect().right - box.getBoundingClientRect().right;
+  if (hidden > 0) box.scrollLeft = hidden + TAP_PX / 2;
 }
 
-// The least width of a cell a finger can hit (px): the style sheet's, on a phone.
+// The tap rule, on a phone: a cell is at least TAP_PX wide, and a board wider than its box at
+// that size scrolls.  Where the overflow is small (the fitted cells still FIT_PX wide, 90% of
+// TAP_PX, well above WCAG's 24 px), the board opens fitted instead: a scroll hiding an edge
+// and a goal costs more than a few pixels of cell.  The "Fit board to screen" switch, above
+// the board, is shown wherever the board is wider than its box at TAP_PX; the player's own
+// choice, once made, is remembered and wins.
 const TAP_PX = 40;
+const FIT_PX = 36;
 
-// "Fit board to screen" is offered only where tappable cells make the board wider than its box.
 function offerFit() {
   const svg = $("board").querySelector("svg");
   const units = svg ? parseFloat(getComputedStyle(svg).getPropertyValue("--board-units")) : 0;
   const narrow = window.matchMedia("(max-width: 860px)").matches;
-  $("fit-board").hidden = !(narrow && units * TAP_PX > $("board").clientWidth + 1);
+  const room = $("board").clientWidth;
+  $("fit-board").hidden = !(narrow && units * TAP_PX > room + 1);
+  // Only on a change: a phone's browser bar coming and going resizes the window, and must not
+  // scroll the board back to its edge.
+  const fitted = !$("fit-board").hidden && room / units >= FIT_PX;
+  if (storedSetting("fit") === null && fitted !== enabled("fit")) {
+    $("setting-fit").checked = fitted;
+    applySetting("fit");
+  }
 }
 
 function initialFocus() {
@@ -1072,13 +1091,17 @@ const SETTINGS = {
   fit: "slimetrail.fit",
 };
 
-function setting(name) {
-  let stored = null;
+// "on", "off", or null where the player has not chosen (or storage is refused).
+function storedSetting(name) {
   try {
-    stored = window.localStorage.getItem(SETTINGS[name]);
+    return window.localStorage.getItem(SETTINGS[name]);
   } catch {
-    // storage refused (a privacy mode): the defaults
+    return null; // storage refused (a privacy mode): the defaults
   }
+}
+
+function setting(name) {
+  const stored = storedSetting(name);
   if (stored !== null) return stored === "on";
   if (name === "animation") return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   return name !== "names" && name !== "fit";
@@ -1105,7 +1128,7 @@ function applySetting(name) {
   if (name === "names") $("board").classList.toggle("show-names", enabled("names"));
   if (name === "fit") {
     $("board").classList.toggle("fit", enabled("fit"));
-    centreBoard();
+    showBoardStart();
   }
 }
 
