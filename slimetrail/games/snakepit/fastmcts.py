@@ -6,8 +6,10 @@ other node its ``width`` best by the snakes' exits (:func:`.kernel.quick_best_tu
 best first, then chosen by UCB1 on the mover's own mean return (max^n); a leaf is valued by
 :func:`.kernel.rollout` (``turns`` playout turns, each the best of ``tries`` random turns by
 exits) after which the players still in are ranked by the evaluation: returns 1, 0.5 and 0
-by place, the players out placed by the order they went out.  In numba the search runs tens
-of times more iterations in a move than in Python.
+by place, the players out placed by the order they went out -- or, with a ``temperature``,
+the expected place under a logistic chance for each pair (:func:`soft_returns`), which
+TODO-RESULT.  In numba the search runs tens of times more iterations in a move than in
+Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
 node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
@@ -59,14 +61,53 @@ def leaf_returns(out, n_out, values, returns):
         returns[p] = (2 - above) / 2
 
 
+@nb.njit(cache=True)
+def soft_returns(out, n_out, values, temperature, returns):
+    """:func:`leaf_returns` for a position still in play, smoothed: each pair of players
+    still in is ordered by a logistic chance ``1 / (1 + exp(-(v_p - v_q) / temperature))``
+    rather than outright, so that a leaf two turns ahead counts more than one a hair ahead.
+    ``returns[p]`` is player ``p``'s expected place score (1, 0.5, 0): half a point for each
+    player already out plus half the chance of staying in longer than each other one.  With
+    ``temperature`` 0 it is :func:`leaf_returns` exactly."""
+    if temperature <= 0.0:
+        leaf_returns(out, n_out, values, returns)
+        return
+    returns[:] = 0.0
+    gone = np.zeros(4, np.bool_)
+    for i in range(n_out):
+        gone[out[i]] = True
+    if n_out == 2:
+        returns[out[1]] = 0.5
+    for p in range(1, 4):
+        if gone[p]:
+            continue
+        total = 0.5 * n_out
+        for q in range(1, 4):
+            if q != p and not gone[q]:
+                total += 0.5 / (1.0 + math.exp((values[q] - values[p]) / temperature))
+        returns[p] = total
+
+
+@nb.njit(cache=True)
+def span(empty, turns, endgame):
+    """The turns of a leaf's rollout: ``turns``, or to the end of the game once at most
+    ``endgame`` cells are empty -- where the evaluation's rooms, which count cells rather
+    than paths through them, are least exact and a playout to the end is short."""
+    left = 0
+    for cell in range(empty.shape[0]):
+        left += empty[cell]
+    return kernel.MAX_PLIES if left <= endgame else turns
+
+
 @nb.njit(cache=True, nogil=True)
 def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, budget):
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
     run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
-    the nodes in use; ``params`` = (width, tries, turns, exploration)."""
+    the nodes in use; ``params`` = (width, tries, turns, exploration, temperature,
+    endgame)."""
     moves, players, firsts, counts, tried, visits, sums = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
-    exploration = params[3]
+    exploration, temperature, endgame = params[3], params[4], np.int64(params[5])
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((width, 3, 2), np.int64)
@@ -86,8 +127,10 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
             if firsts[node] < 0:
                 if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
                     seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
-                    no = kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, turns, values)
-                    leaf_returns(o, no, values, returns)
+                    no = kernel.rollout(
+                        h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
+                    )
+                    soft_returns(o, no, values, temperature, returns)
                     break
                 m = kernel.quick_best_turns(h, e, mv, kk, nbr, width, chosen)
                 first = meta[0]
@@ -123,8 +166,10 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                     leaf_returns(o, no, values, returns)
                 else:
                     seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
-                    no = kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, turns, values)
-                    leaf_returns(o, no, values, returns)
+                    no = kernel.rollout(
+                        h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
+                    )
+                    soft_returns(o, no, values, temperature, returns)
                 break
         for i in range(depth + 1):
             n = path[i]
@@ -187,13 +232,15 @@ class CompiledMcts:
         tries: int,
         turns: int,
         exploration: float = EXPLORATION,
+        temperature: float = 0.0,
+        endgame: int = 0,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
             raise GameError("the game is over: there is nothing to search")
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
-        self.params = np.array([width, tries, turns, exploration], np.float64)
+        self.params = np.array([width, tries, turns, exploration, temperature, endgame], np.float64)
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
         self.moves = np.empty((capacity, 3, 2), np.int64)
