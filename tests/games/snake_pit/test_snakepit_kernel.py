@@ -179,3 +179,41 @@ def test_a_playout_stopped_at_once_ranks_by_the_evaluation() -> None:
     for seed in range(5):
         assert state.playout(random.Random(seed)).place(1) == 3
     assert state.fen() == before
+
+
+def reference_quick_turns(state: SnakePitState, width: int, crowd: bool) -> list[tuple]:
+    """The nodes' turn order by its definition, on the rules' bitboards: each snake of the
+    mover after the turn scores its empty neighbours (at most 3; none costs 4), eight times
+    that, plus (with ``crowd``) how many other players' snakes touch the destinations (at
+    most 7); ties in the rules' order."""
+    mover = state.to_move
+    others = [c for p in (1, 2, 3) if p != mover for c in board.CELLS if state.heads[p] >> c & 1]
+
+    def key(turn: tuple) -> int:
+        empty = state.empty & ~sum(1 << b for _, b in turn)
+        moved = dict(turn)
+        exits = 0
+        for cell in (c for c in board.CELLS if state.heads[mover] >> c & 1):
+            free = (board.NEIGHBOURS[moved.get(cell, cell)] & empty).bit_count()
+            exits += min(free, 3) if free else -4
+        touching = sum(board.NEIGHBOURS[b] >> c & 1 for _, b in turn for c in others)
+        return -(8 * exits + (min(touching, 7) if crowd else 0))
+
+    return sorted(turns(state.heads[mover], state.empty, state.k), key=key)[:width]
+
+
+@pytest.mark.parametrize("crowd", [False, True])
+def test_node_turn_order_is_the_exits_then_the_crowding_of_other_snakes(crowd: bool) -> None:
+    differ = 0
+    for state in random_positions(5, 40):
+        if state.is_over():
+            continue
+        heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+        chosen = np.empty((12, 3, 2), np.int64)
+        n = kernel.quick_best_turns(
+            heads, empty, state.to_move, state.k, kernel.NBR, 12, chosen, crowd
+        )
+        got = [tuple((int(a), int(b)) for a, b in chosen[i, : state.k]) for i in range(n)]
+        assert got == reference_quick_turns(state, 12, crowd)
+        differ += got != reference_quick_turns(state, 12, not crowd)
+    assert differ > 10  # the tie-break changes most nodes' offer
