@@ -73,13 +73,12 @@ def top_level(settings: tuple[str, ...]) -> ai.CompiledMctsLevel:
     top = ai.LADDER.levels[ai.LADDER.top]
     assert isinstance(top, ai.CompiledMctsLevel)
     names = {f.name: f.type for f in fields(top)}
-    changes: dict[str, float | bool] = {}
+    changes: dict[str, float] = {}
     for setting in settings:
         name, _, value = setting.partition("=")
         if name not in names or name == "description":
             raise SystemExit(f"--set {setting}: the top level has no setting {name!r}")
-        kind = {"int": int, "bool": lambda v: bool(int(v))}.get(names[name], float)
-        changes[name] = kind(value)
+        changes[name] = int(value) if names[name] == "int" else float(value)
     return replace(top, **changes)  # type: ignore[arg-type]
 
 

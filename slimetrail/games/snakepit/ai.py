@@ -70,13 +70,12 @@ def best_turns(state: SnakePitState, width: int) -> list[Move]:
     return [tuple((int(a), int(b)) for a, b in chosen[i, :k]) for i in range(n)]
 
 
-def quick_turns(state: SnakePitState, width: int, crowd: bool = False) -> list[Move]:
-    """The mover's ``width`` best turns by :func:`.kernel.exits_score`, best first (ties
-    to the turns crowding the other players' snakes with ``crowd``)."""
+def quick_turns(state: SnakePitState, width: int) -> list[Move]:
+    """The mover's ``width`` best turns by :func:`.kernel.exits_score`, best first."""
     heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
     chosen = np.empty((width, 3, 2), np.int64)
     k = state.k
-    n = kernel.quick_best_turns(heads, empty, state.to_move, k, kernel.NBR, width, chosen, crowd)
+    n = kernel.quick_best_turns(heads, empty, state.to_move, k, kernel.NBR, width, chosen)
     return [tuple((int(a), int(b)) for a, b in chosen[i, :k]) for i in range(n)]
 
 
@@ -146,9 +145,8 @@ class SnakeMcts(MCTS):
         root_width: int,
         tries: int,
         turns: int | None,
-        crowd: bool = False,
     ) -> None:
-        self.width, self.root_width, self.crowd = width, root_width, crowd
+        self.width, self.root_width = width, root_width
         super().__init__(state, seed=seed)
         # The playout policy, on the search's private copy only.
         self.pit = pit(self.state)  # the search's private copy, which it pushes and pops
@@ -159,7 +157,7 @@ class SnakeMcts(MCTS):
         if node.move is None:
             node.untried = best_turns(pit(self.state), self.root_width)[::-1]  # pop(): best first
         else:
-            node.untried = quick_turns(pit(self.state), self.width, self.crowd)[::-1]
+            node.untried = quick_turns(pit(self.state), self.width)[::-1]
 
 
 @dataclass(frozen=True)
@@ -175,7 +173,6 @@ class CompiledMctsLevel:
     exploration: float = 0.5  # measured better than the generic 1.0 (bench/RESULTS.md)
     temperature: float = 1.0  # of the leaves' soft ranking, in turns; 0 = outright ranks
     endgame: int = 0  # empty cells from which leaves are played out to the end
-    crowd: bool = False  # the nodes' turns tied by exits: those crowding others' snakes first
     time_share: float = 0.93  # of a move's time limit for the MCTS: worst moves 1.0x (RESULTS.md)
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
@@ -198,7 +195,6 @@ class CompiledMctsLevel:
             exploration=self.exploration,
             temperature=self.temperature,
             endgame=self.endgame,
-            crowd=self.crowd,
         )
 
 

@@ -104,11 +104,10 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
     run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
     the nodes in use; ``params`` = (width, tries, turns, exploration, temperature,
-    endgame, crowd)."""
+    endgame)."""
     moves, players, firsts, counts, tried, visits, sums = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
     exploration, temperature, endgame = params[3], params[4], np.int64(params[5])
-    crowd = params[6] > 0
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((width, 3, 2), np.int64)
@@ -133,7 +132,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                     )
                     soft_returns(o, no, values, temperature, returns)
                     break
-                m = kernel.quick_best_turns(h, e, mv, kk, nbr, width, chosen, crowd)
+                m = kernel.quick_best_turns(h, e, mv, kk, nbr, width, chosen)
                 first = meta[0]
                 meta[0] += m
                 firsts[node], counts[node], tried[node] = first, m, 0
@@ -235,16 +234,13 @@ class CompiledMcts:
         exploration: float = EXPLORATION,
         temperature: float = 0.0,
         endgame: int = 0,
-        crowd: bool = False,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
             raise GameError("the game is over: there is nothing to search")
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
-        self.params = np.array(
-            [width, tries, turns, exploration, temperature, endgame, crowd], np.float64
-        )
+        self.params = np.array([width, tries, turns, exploration, temperature, endgame], np.float64)
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
         self.moves = np.empty((capacity, 3, 2), np.int64)

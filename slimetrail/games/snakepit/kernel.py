@@ -236,28 +236,14 @@ def playout(heads, empty, mover, k, out, n_out, nbr, seed, record, tries):
 
 
 @nb.njit(cache=True)
-def quick_best_turns(heads, empty, mover, k, nbr, width, chosen, crowd):
-    """The mover's ``width`` best turns by :func:`exits_score` into ``chosen``; returns how
-    many.  Ties go in the rules' order, or with ``crowd`` first to the turns whose
-    destinations touch the most snakes of the other players (taking their exits: without
-    it the rules' order favours the low-numbered snakes and cells among the many ties)."""
+def quick_best_turns(heads, empty, mover, k, nbr, width, chosen):
+    """The mover's ``width`` best turns by :func:`exits_score` (ties in the rules' order)
+    into ``chosen``; returns how many."""
     buf = np.empty((MAX_TURNS, 3, 2), np.int64)
     scores = np.empty(MAX_TURNS, np.int64)
-    near = np.zeros(NBITS, np.int64)  # how many other players' snakes touch a cell
-    if crowd:
-        for p in range(1, 4):
-            for j in range(4 if p != mover else 0):
-                for i in range(6):
-                    cell = nbr[heads[p, j], i]
-                    if cell < 0:
-                        break
-                    near[cell] += 1
     n = gen_turns(heads[mover], empty, k, nbr, buf)
     for t in range(n):
-        touching = 0
-        for i in range(k):
-            touching += near[buf[t, i, 1]]
-        scores[t] = -(8 * exits_score(heads, empty, mover, buf, t, k, nbr) + min(touching, 7))
+        scores[t] = -exits_score(heads, empty, mover, buf, t, k, nbr)
     order = np.argsort(scores[:n], kind="mergesort")
     m = min(width, n)
     for i in range(m):
