@@ -172,7 +172,7 @@ class CompiledMctsLevel:
     turns: int = 3
     exploration: float = 0.5  # measured better than the generic 1.0 (bench/RESULTS.md)
     temperature: float = 1.0  # of the leaves' soft ranking, in turns; 0 = outright ranks
-    endgame: int = 0  # empty cells from which leaves are played out to the end
+    endgame: int = 45  # empty cells from which leaves are played out to the end
     time_share: float = 0.93  # of a move's time limit for the MCTS: worst moves 1.0x (RESULTS.md)
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:

@@ -7,9 +7,9 @@ best first, then chosen by UCB1 on the mover's own mean return (max^n); a leaf i
 :func:`.kernel.rollout` (``turns`` playout turns, each the best of ``tries`` random turns by
 exits) after which the players still in are ranked by the evaluation: returns 1, 0.5 and 0
 by place, the players out placed by the order they went out -- or, with a ``temperature``,
-the expected place under a logistic chance for each pair (:func:`soft_returns`), which
-TODO-RESULT.  In numba the search runs tens of times more iterations in a move than in
-Python.
+the expected place under a logistic chance for each pair (:func:`soft_returns`); from the
+endgame on (``endgame`` empty cells) the leaves are played to the end instead.  In numba
+the search runs tens of times more iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
 node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
