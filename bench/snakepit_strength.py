@@ -46,9 +46,8 @@ from slimetrail.core.game import Move, State
 from slimetrail.core.registry import get_game
 from slimetrail.games.snakepit import ai
 
-# Git main's level 5 before this session: outright leaf ranks, no playouts to the end, 85%
-# of the time.
-PREVIOUS = ai.CompiledMctsLevel("previous top level", temperature=0.0, endgame=0, time_share=0.85)
+# Git main's level 5 before this session: no playouts to the end, 85% of the time.
+PREVIOUS = ai.CompiledMctsLevel("previous top level", endgame=0, time_share=0.85)
 PAIRINGS = ("old-nodes", "old-time", "base-time", "prev-base-time", "base-nodes")
 
 # (state, seed) -> (the move, the search work it took)

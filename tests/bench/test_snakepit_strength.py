@@ -8,10 +8,10 @@ from bench import snakepit_strength
 
 
 def test_a_short_run_prints_each_pairing_with_its_interval(capsys):
-    pairings = ["--pairings", "old-nodes,base-time", "--set", "temperature=2"]
+    pairings = ["--pairings", "old-nodes,base-time", "--set", "endgame=60"]
     snakepit_strength.main(["--games", "3", "--iterations", "30", "--time", "0.05", *pairings])
     lines = capsys.readouterr().out.splitlines()
-    assert "3 games a pairing" in lines[0] and "temperature=2" in lines[0]
+    assert "3 games a pairing" in lines[0] and "endgame=60" in lines[0]
     nodes = next(line.split() for line in lines if line.lstrip().startswith("old-nodes"))
     timed = next(line.split() for line in lines if line.lstrip().startswith("base-time"))
     assert nodes[1] == "3" and nodes[2].endswith("/3") and nodes[4].startswith("[")
@@ -25,7 +25,7 @@ def test_a_game_is_played_out_and_settings_are_checked():
     assert report.won == (report.score == 1.0)
     # 0: a winning turn is played without a search
     assert set(report.work["test"]) <= {0, 20} and set(report.work["opp"]) == {20}
-    assert snakepit_strength.top_level(("temperature=0.5",)).temperature == 0.5
+    assert snakepit_strength.top_level(("exploration=0.3",)).exploration == 0.3
     with pytest.raises(SystemExit, match="no setting 'warmth'"):
         snakepit_strength.top_level(("warmth=1",))
     assert snakepit_strength.wilson(15, 30) == pytest.approx((0.332, 0.668), abs=0.001)

@@ -15,8 +15,8 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
   maximising its own return) with progressive widening: the root offers only its best turns
   by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
   compiled playout turns (each the best of three random turns by exits), after which the
-  evaluation ranks the players -- the outcome the position promises (the compiled top
-  level softens the ranking by how far apart the players are).  The top level
+  evaluation ranks the players -- the outcome the position promises (from the endgame on,
+  the compiled top level plays its leaves to the end instead).  The top level
   plays it compiled (:mod:`.fastmcts`, :class:`CompiledMctsLevel`), some 35 times more
   iterations a move; this Python one is its readable reference.
 """
@@ -171,7 +171,6 @@ class CompiledMctsLevel:
     tries: int = 3
     turns: int = 3
     exploration: float = 0.5  # measured better than the generic 1.0 (bench/RESULTS.md)
-    temperature: float = 1.0  # of the leaves' soft ranking, in turns; 0 = outright ranks
     endgame: int = 45  # empty cells from which leaves are played out to the end
     time_share: float = 0.93  # of a move's time limit for the MCTS: worst moves 1.0x (RESULTS.md)
 
@@ -193,7 +192,6 @@ class CompiledMctsLevel:
             tries=self.tries,
             turns=self.turns,
             exploration=self.exploration,
-            temperature=self.temperature,
             endgame=self.endgame,
         )
 

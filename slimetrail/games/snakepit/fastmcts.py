@@ -6,9 +6,8 @@ other node its ``width`` best by the snakes' exits (:func:`.kernel.quick_best_tu
 best first, then chosen by UCB1 on the mover's own mean return (max^n); a leaf is valued by
 :func:`.kernel.rollout` (``turns`` playout turns, each the best of ``tries`` random turns by
 exits) after which the players still in are ranked by the evaluation: returns 1, 0.5 and 0
-by place, the players out placed by the order they went out -- or, with a ``temperature``,
-the expected place under a logistic chance for each pair (:func:`soft_returns`); from the
-endgame on (``endgame`` empty cells) the leaves are played to the end instead.  In numba
+by place, the players out placed by the order they went out; from the endgame on
+(``endgame`` empty cells) the leaves are played to the end instead.  In numba
 the search runs tens of times more iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
@@ -62,33 +61,6 @@ def leaf_returns(out, n_out, values, returns):
 
 
 @nb.njit(cache=True)
-def soft_returns(out, n_out, values, temperature, returns):
-    """:func:`leaf_returns` for a position still in play, smoothed: each pair of players
-    still in is ordered by a logistic chance ``1 / (1 + exp(-(v_p - v_q) / temperature))``
-    rather than outright, so that a leaf two turns ahead counts more than one a hair ahead.
-    ``returns[p]`` is player ``p``'s expected place score (1, 0.5, 0): half a point for each
-    player already out plus half the chance of staying in longer than each other one.  With
-    ``temperature`` 0 it is :func:`leaf_returns` exactly."""
-    if temperature <= 0.0:
-        leaf_returns(out, n_out, values, returns)
-        return
-    returns[:] = 0.0
-    gone = np.zeros(4, np.bool_)
-    for i in range(n_out):
-        gone[out[i]] = True
-    if n_out == 2:
-        returns[out[1]] = 0.5
-    for p in range(1, 4):
-        if gone[p]:
-            continue
-        total = 0.5 * n_out
-        for q in range(1, 4):
-            if q != p and not gone[q]:
-                total += 0.5 / (1.0 + math.exp((values[q] - values[p]) / temperature))
-        returns[p] = total
-
-
-@nb.njit(cache=True)
 def span(empty, turns, endgame):
     """The turns of a leaf's rollout: ``turns``, or to the end of the game once at most
     ``endgame`` cells are empty -- where the evaluation's rooms, which count cells rather
@@ -103,11 +75,10 @@ def span(empty, turns, endgame):
 def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, budget):
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
     run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
-    the nodes in use; ``params`` = (width, tries, turns, exploration, temperature,
-    endgame)."""
+    the nodes in use; ``params`` = (width, tries, turns, exploration, endgame)."""
     moves, players, firsts, counts, tried, visits, sums = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
-    exploration, temperature, endgame = params[3], params[4], np.int64(params[5])
+    exploration, endgame = params[3], np.int64(params[4])
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((width, 3, 2), np.int64)
@@ -130,7 +101,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                     no = kernel.rollout(
                         h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
                     )
-                    soft_returns(o, no, values, temperature, returns)
+                    leaf_returns(o, no, values, returns)
                     break
                 m = kernel.quick_best_turns(h, e, mv, kk, nbr, width, chosen)
                 first = meta[0]
@@ -169,7 +140,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                     no = kernel.rollout(
                         h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
                     )
-                    soft_returns(o, no, values, temperature, returns)
+                    leaf_returns(o, no, values, returns)
                 break
         for i in range(depth + 1):
             n = path[i]
@@ -232,7 +203,6 @@ class CompiledMcts:
         tries: int,
         turns: int,
         exploration: float = EXPLORATION,
-        temperature: float = 0.0,
         endgame: int = 0,
         capacity: int = 1_000_000,
     ) -> None:
@@ -240,7 +210,7 @@ class CompiledMcts:
             raise GameError("the game is over: there is nothing to search")
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
-        self.params = np.array([width, tries, turns, exploration, temperature, endgame], np.float64)
+        self.params = np.array([width, tries, turns, exploration, endgame], np.float64)
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
         self.moves = np.empty((capacity, 3, 2), np.int64)

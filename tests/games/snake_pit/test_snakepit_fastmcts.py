@@ -5,7 +5,6 @@ the time, iteration and stop bounds."""
 from __future__ import annotations
 
 import itertools
-import math
 import random
 import threading
 import time
@@ -51,79 +50,25 @@ def test_leaf_returns_are_the_outcome_ranking_of_the_python_playout() -> None:
             assert tuple(returns[1:]) == expected, (out, values)
 
 
-def reference_soft_returns(out: tuple[int, ...], values: list[float], t: float) -> list[float]:
-    """A place score by the definition: over the orders of the players still in, each order
-    weighted as the product of its pairs' logistic chances (normalised), the players out
-    placed below them, the last to go out highest."""
-    left = [p for p in (1, 2, 3) if p not in out]
-    weights = {}
-    for order in itertools.permutations(left):
-        weight = 1.0
-        for i, p in enumerate(order):
-            for q in order[i + 1 :]:
-                weight *= 1 / (1 + math.exp(-(values[p] - values[q]) / t))
-        weights[order] = weight
-    total = sum(weights.values())
-    returns = [0.0] * 4
-    for order, weight in weights.items():
-        for p, place in zip([*order, *reversed(out)], (1.0, 0.5, 0.0), strict=True):
-            returns[p] += place * weight / total
-    return returns
-
-
-def test_soft_returns_are_expected_places_and_sharpen_into_the_ranking() -> None:
-    rng = random.Random(5)
-    for n_out in (0, 1):
-        for out in itertools.permutations((1, 2, 3), n_out):
-            for _ in range(20):
-                values = [0.0] + [rng.choice((2.0, 5.0, 5.01, rng.uniform(0, 15))) for _ in "abc"]
-                gone = np.zeros(2, np.int64)
-                gone[:n_out] = out
-                returns, hard, sharp = np.zeros(4), np.zeros(4), np.zeros(4)
-                fastmcts.soft_returns(gone, n_out, np.array(values), 1.5, returns)
-                # Pairwise chances give the exact expected place for two players; for three,
-                # the pairwise sum is the expectation under the pairs' independent coin flips.
-                expected = reference_soft_returns(out, values, 1.5)
-                if n_out == 1:
-                    assert np.allclose(returns[1:], expected[1:]), (out, values)
-                assert math.isclose(returns[1:].sum(), 1.5) and (returns[1:] >= 0).all()
-                for p in (1, 2, 3):
-                    if p not in out:
-                        beaten = sum(values[p] > values[q] for q in (1, 2, 3) if q not in out)
-                        assert (returns[p] > 0.5 * n_out + 0.25 * beaten) or beaten == 0
-                fastmcts.leaf_returns(gone, n_out, np.array(values), hard)
-                fastmcts.soft_returns(gone, n_out, np.array(values), 0.0, sharp)
-                assert tuple(sharp) == tuple(hard)
-                far = [v * 1e5 for v in values]  # far apart: the ranking itself
-                fastmcts.soft_returns(gone, n_out, np.array(far), 1.5, sharp)
-                fastmcts.leaf_returns(gone, n_out, np.array(far), hard)
-                assert np.allclose(sharp, hard, atol=1e-6) or len(set(far[1:])) < 3
-
-
 def test_leaves_are_played_to_the_end_from_the_endgame_on() -> None:
     state = random_state(7, 10)
     empty = kernel.arrays(state.heads, state.empty, state.out)[1]
     left = int(empty.sum())
     assert fastmcts.span(empty, 3, left - 1) == 3
     assert fastmcts.span(empty, 3, left) == kernel.MAX_PLIES
-    # Played to the end, every leaf's returns are places (0, 0.5, 1) even when soft.
-    sums = {}
-    for endgame in (0, left):
+    # Every position of the tree is in the endgame: the same search as full playouts.
+    trees = []
+    for turns, endgame in ((3, left), (kernel.MAX_PLIES, 0), (3, 0)):
         search = fastmcts.CompiledMcts(
-            state,
-            seed=1,
-            width=4,
-            root_width=6,
-            tries=3,
-            turns=3,
-            temperature=1.0,
-            endgame=endgame,
+            state, seed=1, width=4, root_width=6, tries=3, turns=turns, endgame=endgame
         )
         search.run(Limit(nodes=200))
         used = int(search.meta[0])
-        sums[endgame] = 2 * search.sums[1:used, 1:]
-    assert np.allclose(sums[left], np.round(sums[left]))
-    assert not np.allclose(sums[0], np.round(sums[0]))
+        trees.append((search.visits[:used].copy(), search.sums[:used].copy()))
+    assert all((a == b).all() for a, b in zip(trees[0], trees[1], strict=True))
+    assert not all(
+        (a.shape == b.shape and (a == b).all()) for a, b in zip(trees[0], trees[2], strict=True)
+    )
 
 
 @pytest.mark.parametrize("plies", [0, 3, 12])
