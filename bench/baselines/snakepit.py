@@ -449,11 +449,20 @@ class SnakePitUCT:
         search(nodes, values, ends, meta, warm, warm.copy(), rng, 1, exploration)
 
     def choose(self, state: State, seconds: float, seed: int) -> tuple[Move, int]:
+        return self.search_from(state, seed, seconds=seconds)
+
+    def choose_playouts(self, state: State, playouts: int, seed: int) -> tuple[Move, int]:
+        """The move after exactly ``playouts`` iterations, however long they take."""
+        return self.search_from(state, seed, playouts=playouts)
+
+    def search_from(
+        self, state: State, seed: int, *, seconds: float = 0.0, playouts: int | None = None
+    ) -> tuple[Move, int]:
         if state.is_over():
             raise ValueError(f"no move to choose: the game is over ({state.fen()})")
         started = time.perf_counter()
         root_state = pack_state(state)
-        capacity = max(10_000, int(seconds * 400_000))
+        capacity = max(10_000, int(seconds * 400_000), (playouts or 0) + 1)
         nodes = np.empty((capacity, FIELDS), np.int64)
         values = np.empty(capacity)
         ends = np.empty((capacity, 3))
@@ -461,10 +470,12 @@ class SnakePitUCT:
         rng = np.array([seed * 0x9E3779B97F4A7C15 % (1 << 64) or 1], np.uint64)
         work = root_state.copy()
         new_node(nodes, meta, 0, 0)
-        chunk = 1
+        chunk = 1 if playouts is None else playouts
         while True:
             chunk_started = time.perf_counter()
             search(nodes, values, ends, meta, root_state, work, rng, chunk, self.exploration)
+            if playouts is not None:
+                break
             now = time.perf_counter()
             left = started + seconds - now
             if left <= 0:

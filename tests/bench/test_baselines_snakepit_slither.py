@@ -129,6 +129,16 @@ def test_snake_pit_baseline_plays_a_legal_move_in_its_time():
         assert playouts > 0
 
 
+def test_snake_pit_baseline_runs_exactly_a_playout_budget():
+    game = get_game("snake-pit")
+    baseline = snakepit.make_baseline(game)
+    state = random_position(game, 5, seed=2)
+    fen = state.fen()
+    move, playouts = baseline.choose_playouts(state, 1234, seed=3)
+    assert playouts == 1234 and move in state.legal_moves() and state.fen() == fen
+    assert baseline.choose_playouts(state, 1234, seed=3) == (move, 1234)  # seeded
+
+
 def test_snake_pit_baseline_takes_a_win_in_1():
     game = get_game("snake-pit")
     state = game.state_from_fen(SNAKE_PIT_WIN_IN_1)

@@ -15,7 +15,8 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
   maximising its own return) with progressive widening: the root offers only its best turns
   by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
   compiled playout turns (each the best of three random turns by exits), after which the
-  evaluation ranks the players -- the outcome the position promises.  The top level
+  evaluation ranks the players -- the outcome the position promises (from the endgame on,
+  the compiled top level plays its leaves to the end instead).  The top level
   plays it compiled (:mod:`.fastmcts`, :class:`CompiledMctsLevel`), some 35 times more
   iterations a move; this Python one is its readable reference.
 """
@@ -38,8 +39,6 @@ from slimetrail.core.game import GameError, Move, State
 from slimetrail.games.snakepit import kernel
 from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
-
-TIME_SHARE = 0.85  # of a move's time limit, for the MCTS iterations
 
 
 def turn_scores(state: SnakePitState) -> tuple[list[Move], np.ndarray]:
@@ -172,13 +171,15 @@ class CompiledMctsLevel:
     tries: int = 3
     turns: int = 3
     exploration: float = 0.5  # measured better than the generic 1.0 (bench/RESULTS.md)
+    endgame: int = 45  # empty cells from which leaves are played out to the end
+    time_share: float = 0.93  # of a move's time limit for the MCTS: worst moves 1.0x (RESULTS.md)
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
         if limit.time is not None:  # leave room for the answer
-            limit = Limit(time=TIME_SHARE * limit.time, nodes=limit.nodes)
+            limit = Limit(time=self.time_share * limit.time, nodes=limit.nodes)
         if limit.time is None and limit.nodes is None:
-            limit = Limit(time=TIME_SHARE)
+            limit = Limit(time=self.time_share)
         return self.search(pit(state), rng.getrandbits(64)).run(limit, started=started)
 
     def search(self, state: SnakePitState, seed: int) -> CompiledMcts:
@@ -191,6 +192,7 @@ class CompiledMctsLevel:
             tries=self.tries,
             turns=self.turns,
             exploration=self.exploration,
+            endgame=self.endgame,
         )
 
 

@@ -6,8 +6,9 @@ other node its ``width`` best by the snakes' exits (:func:`.kernel.quick_best_tu
 best first, then chosen by UCB1 on the mover's own mean return (max^n); a leaf is valued by
 :func:`.kernel.rollout` (``turns`` playout turns, each the best of ``tries`` random turns by
 exits) after which the players still in are ranked by the evaluation: returns 1, 0.5 and 0
-by place, the players out placed by the order they went out.  In numba the search runs tens
-of times more iterations in a move than in Python.
+by place, the players out placed by the order they went out; from the endgame on
+(``endgame`` empty cells) the leaves are played to the end instead.  In numba
+the search runs tens of times more iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
 node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
@@ -59,14 +60,25 @@ def leaf_returns(out, n_out, values, returns):
         returns[p] = (2 - above) / 2
 
 
+@nb.njit(cache=True)
+def span(empty, turns, endgame):
+    """The turns of a leaf's rollout: ``turns``, or to the end of the game once at most
+    ``endgame`` cells are empty -- where the evaluation's rooms, which count cells rather
+    than paths through them, are least exact and a playout to the end is short."""
+    left = 0
+    for cell in range(empty.shape[0]):
+        left += empty[cell]
+    return kernel.MAX_PLIES if left <= endgame else turns
+
+
 @nb.njit(cache=True, nogil=True)
 def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, budget):
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
     run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
-    the nodes in use; ``params`` = (width, tries, turns, exploration)."""
+    the nodes in use; ``params`` = (width, tries, turns, exploration, endgame)."""
     moves, players, firsts, counts, tried, visits, sums = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
-    exploration = params[3]
+    exploration, endgame = params[3], np.int64(params[4])
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((width, 3, 2), np.int64)
@@ -86,7 +98,9 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
             if firsts[node] < 0:
                 if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
                     seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
-                    no = kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, turns, values)
+                    no = kernel.rollout(
+                        h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
+                    )
                     leaf_returns(o, no, values, returns)
                     break
                 m = kernel.quick_best_turns(h, e, mv, kk, nbr, width, chosen)
@@ -123,7 +137,9 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                     leaf_returns(o, no, values, returns)
                 else:
                     seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
-                    no = kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, turns, values)
+                    no = kernel.rollout(
+                        h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
+                    )
                     leaf_returns(o, no, values, returns)
                 break
         for i in range(depth + 1):
@@ -187,13 +203,14 @@ class CompiledMcts:
         tries: int,
         turns: int,
         exploration: float = EXPLORATION,
+        endgame: int = 0,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
             raise GameError("the game is over: there is nothing to search")
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
-        self.params = np.array([width, tries, turns, exploration], np.float64)
+        self.params = np.array([width, tries, turns, exploration, endgame], np.float64)
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
         self.moves = np.empty((capacity, 3, 2), np.int64)

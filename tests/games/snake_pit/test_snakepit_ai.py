@@ -9,7 +9,7 @@ import pytest
 
 from slimetrail.ai import Ladder, Limit, analyse, levels_for, play
 from slimetrail.core.game import GameError
-from slimetrail.games.snakepit import ai, kernel
+from slimetrail.games.snakepit import ai, board, kernel
 from slimetrail.games.snakepit.ai import KERNELS
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
 
@@ -163,3 +163,33 @@ def test_warm_up_plays_every_level_and_changes_nothing_shared() -> None:
     before = GAME.new_state().fen()
     ai.warm_up()
     assert GAME.new_state().fen() == before and GAME.new_state().playout_tries == 1
+
+
+def hand_made_endgame() -> SnakePitState:
+    """Red is out; Green (to move) and Blue are walled apart.  Green's snakes c3 and f3 have
+    corridors of six cells, i5 a fork: i4 leads into a pocket of two cells, i6 into a
+    corridor of five (one exit each way, so the snakes' exits cannot tell them apart); l12
+    is walled in.  Blue's three free snakes have two cells each.  After i6 Green outlasts
+    Blue; after i4 Green has two free snakes on its third turn and is out first."""
+    cells = "c4 c5 c6 c7 c8 c9 f4 f5 f6 f7 f8 f9 i4 i3 i6 i7 i8 i9 i10 k6 k7 m9 m10 a2 a3"
+    snakes = {1: "c3 f3 i5 l12", 2: "k5 m8 a1 e12", 3: "g13 a7 m6 g1"}
+    used = {board.parse_cell(c) for c in " ".join([cells, *snakes.values()]).split()}
+    walls = ",".join(board.name(c) for c in board.CELLS if c not in used)
+    green, blue, red = (snakes[p].replace(" ", ",") for p in (1, 2, 3))
+    return GAME.state_from_fen(f"{green}/{walls} {blue}/- {red}/- 1 3 3")
+
+
+def test_the_top_level_keeps_out_of_a_dead_end_and_wins_the_endgame() -> None:
+    state = hand_made_endgame()
+    trap, safe = (state.parse_move(f"c3-c4,f3-f4,i5-{cell}") for cell in ("i4", "i6"))
+    assert sorted(state.legal_moves()) == sorted([trap, safe])
+    after = state.copy()
+    after.push(trap)  # the trap really loses: whatever Blue does, Green is out first
+    for _ in range(3):
+        after.push(after.legal_moves()[0])
+    assert after.is_over() and after.outcome().winner == 2
+    for seed in range(3):
+        assert play(state, 5, FAST, seed=seed).move == safe
+    while not state.is_over():  # and the top level, on both sides, brings the win home
+        state.push(play(state, 5, FAST, seed=1).move)
+    assert state.outcome().winner == 1

@@ -14,7 +14,7 @@ import pytest
 
 from slimetrail.ai import Limit
 from slimetrail.core.game import GameError, Outcome
-from slimetrail.games.snakepit import ai, fastmcts
+from slimetrail.games.snakepit import ai, fastmcts, kernel
 from slimetrail.games.snakepit.ai import KERNELS
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
 
@@ -48,6 +48,27 @@ def test_leaf_returns_are_the_outcome_ranking_of_the_python_playout() -> None:
             gone[:n_out] = out
             fastmcts.leaf_returns(gone, n_out, np.array(values), returns)
             assert tuple(returns[1:]) == expected, (out, values)
+
+
+def test_leaves_are_played_to_the_end_from_the_endgame_on() -> None:
+    state = random_state(7, 10)
+    empty = kernel.arrays(state.heads, state.empty, state.out)[1]
+    left = int(empty.sum())
+    assert fastmcts.span(empty, 3, left - 1) == 3
+    assert fastmcts.span(empty, 3, left) == kernel.MAX_PLIES
+    # Every position of the tree is in the endgame: the same search as full playouts.
+    trees = []
+    for turns, endgame in ((3, left), (kernel.MAX_PLIES, 0), (3, 0)):
+        search = fastmcts.CompiledMcts(
+            state, seed=1, width=4, root_width=6, tries=3, turns=turns, endgame=endgame
+        )
+        search.run(Limit(nodes=200))
+        used = int(search.meta[0])
+        trees.append((search.visits[:used].copy(), search.sums[:used].copy()))
+    assert all((a == b).all() for a, b in zip(trees[0], trees[1], strict=True))
+    assert not all(
+        (a.shape == b.shape and (a == b).all()) for a, b in zip(trees[0], trees[2], strict=True)
+    )
 
 
 @pytest.mark.parametrize("plies", [0, 3, 12])

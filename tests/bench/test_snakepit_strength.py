@@ -1,0 +1,31 @@
+"""bench/snakepit_strength.py: the top level against the previous one and the plain UCT."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import snakepit_strength
+
+
+def test_a_short_run_prints_each_pairing_with_its_interval(capsys):
+    pairings = ["--pairings", "old-nodes,base-time", "--set", "endgame=60"]
+    snakepit_strength.main(["--games", "3", "--iterations", "30", "--time", "0.05", *pairings])
+    lines = capsys.readouterr().out.splitlines()
+    assert "3 games a pairing" in lines[0] and "endgame=60" in lines[0]
+    nodes = next(line.split() for line in lines if line.lstrip().startswith("old-nodes"))
+    timed = next(line.split() for line in lines if line.lstrip().startswith("base-time"))
+    assert nodes[1] == "3" and nodes[2].endswith("/3") and nodes[4].startswith("[")
+    assert 25 <= int(nodes[-2]) <= 30 and 25 <= int(nodes[-1]) <= 30  # iterations a move
+    assert len(timed) == len(nodes) + 2  # and the worst move of each side / the limit
+
+
+def test_a_game_is_played_out_and_settings_are_checked():
+    pairing, report = snakepit_strength.play_game(("base-nodes", 4, 1, 20, 0.1, ()))
+    assert pairing == "base-nodes" and report.score in (0.0, 0.5, 1.0)
+    assert report.won == (report.score == 1.0)
+    # 0: a winning turn is played without a search
+    assert set(report.work["test"]) <= {0, 20} and set(report.work["opp"]) == {20}
+    assert snakepit_strength.top_level(("exploration=0.3",)).exploration == 0.3
+    with pytest.raises(SystemExit, match="no setting 'warmth'"):
+        snakepit_strength.top_level(("warmth=1",))
+    assert snakepit_strength.wilson(15, 30) == pytest.approx((0.332, 0.668), abs=0.001)
