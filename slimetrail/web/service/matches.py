@@ -165,8 +165,13 @@ class Live:
 
     def absent(self) -> list[int]:
         """The players whose seat is a person's that nobody has taken yet (an invite nobody
-        opened); the computer and bots are always there."""
-        return [seat.player for seat in self.seats if seat.kind == HUMAN and seat.owner is None]
+        opened); the creator, the computer and bots are always there."""
+        creator = self.seat(self.creator_seat).token
+        return [
+            seat.player
+            for seat in self.seats
+            if seat.kind == HUMAN and seat.owner is None and seat.token != creator
+        ]
 
     @property
     def aborted(self) -> bool:
