@@ -156,13 +156,15 @@ class EndReason:
 
 
 # Endings the platform itself makes, for every game (a web match's resignation).
-RESIGNED, TIME, ILLEGAL = "resigned", "time", "illegal move"
+RESIGNED, TIME, ILLEGAL, ABORTED = "resigned", "time", "illegal move", "aborted"
 PLATFORM_REASONS: Mapping[str, EndReason] = {
     RESIGNED: EndReason("{last} resigned: {verdict}"),
     TIME: EndReason(
         "{last} ran out of time: {verdict}", draw="time ran out, but no opponent could win: a draw"
     ),
     ILLEGAL: EndReason("{last} sent an illegal move: {verdict}"),
+    # A clocked game nobody came to play: ended without a result (everybody shares a place).
+    ABORTED: EndReason("the game was aborted: the opponent did not arrive in time, no result"),
 }
 # An outcome without a reason just says who won.
 NO_REASON = EndReason("{verdict}")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from limits import parse
 
 # Limits for which 0 means nothing sensible (a clock of no time, a sweep that never rests).
-POSITIVE = ("clock_scale", "clock_sweep", "bot_online")
+POSITIVE = ("clock_scale", "clock_sweep", "arrival_wait", "bot_online")
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,11 @@ class Limits:
     # Clocks (slimetrail.web.service.clock): every duration of a time control is multiplied by
     # ``clock_scale`` (1 in play; a test makes a minute a second), and fallen flags are looked
     # for every ``clock_sweep`` seconds, so a game ends on time with nobody connected.
+    # Clocks start when every seat is taken; a game still missing a player ``arrival_wait``
+    # seconds after it was made (a correspondence move's time if longer) is aborted.
     clock_scale: float = 1.0
     clock_sweep: float = 1.0
+    arrival_wait: float = 86_400.0
     # Bots (slimetrail.web.bots): connections per client (a bot's reconnects), and how long a
     # bot counts as online after its last sign of life (it beats every third of that).
     bot_connect_rate: str = "10/minute"

@@ -72,10 +72,13 @@ class Site:
         origin = new_origin()
         announcer = MatchAnnouncer(origin) if postgres else None
         self.service = MatchService(
-            self.sessions, on_change=announcer, clock_scale=limits.clock_scale
+            self.sessions,
+            on_change=announcer,
+            clock_scale=limits.clock_scale,
+            arrival_wait=limits.arrival_wait,
         )
         people = PeopleRepository(self.sessions, SeekAnnouncer() if postgres else None)
-        self.people = People(people)
+        self.people = People(people, self.service)
         self.pairing = Pairing(people, self.service, limits)
         self.seekers = Seekers(self.pairing)
         key = secret_key or os.environ.get("SLIMETRAIL_SECRET_KEY")

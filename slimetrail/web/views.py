@@ -15,7 +15,7 @@ from slimetrail.core.game import Game, GameError, Outcome, State, outcome_senten
 from slimetrail.core.registry import GAMES
 from slimetrail.web.service.clock import LOW_TIME_MS
 from slimetrail.web.service.matches import Live, MatchService, now_utc, result_text
-from slimetrail.web.storage.tables import BOT, COMPUTER
+from slimetrail.web.storage.tables import BOT, COMPUTER, UNFINISHED
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -174,14 +174,17 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
 
 def clock_json(live: Live) -> dict[str, Any] | None:
     """The time control, each seat's milliseconds left now (by seat, player 1 first), whose
-    clock runs (``None``: none, the game is over) and below how many ms the page warns."""
+    clock runs (``None``: none, the game is over or not started), whether the clocks wait
+    for a player to arrive, and below how many ms the page warns."""
     if live.clock is None:
         return None
+    waiting = live.clock_waits and live.outcome() is None
     return {
         "control": live.clock.text,
         "per_move": live.clock.per_move,
         "remaining_ms": live.clock_left(now_utc()),
-        "running": live.state.to_move if live.outcome() is None else None,
+        "running": live.state.to_move if live.outcome() is None and not waiting else None,
+        "waiting": waiting,
         "low_ms": LOW_TIME_MS,
     }
 
@@ -293,7 +296,8 @@ def record_text(live: Live, format: str, review: dict[str, Any] | None = None) -
     if live.clock is not None:
         tags["TimeControl"] = live.clock.text
     record = Record.from_state(live.state, **tags)
-    record.result = result_text(live)  # a resignation ends the game too
+    # A resignation ends the game too; an aborted one has no result (``*``).
+    record.result = UNFINISHED if live.aborted else result_text(live)
     if review is not None:
         from slimetrail.review import verdict_comment
 

@@ -1,7 +1,8 @@
-"""Clocks in the browser: a game started from the home page with a clock shows both clocks,
-the running one ticking and warned when low; left alone (the page closed, nobody connected)
-the 1+0 game is lost on time, as the page shows when opened again.  The server's
-``clock_scale`` makes a minute nine seconds (under ten: low time from the start)."""
+"""Clocks in the browser: a game started from the home page with a clock waits, clocks
+stopped, until the friend opens their link; then both clocks show, the running one ticking
+and warned when low; left alone (the pages closed, nobody connected) the 1+0 game is lost on
+time, as the page shows when opened again.  The server's ``clock_scale`` makes a minute nine
+seconds (under ten: low time from the start)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ def test_a_one_minute_game_is_lost_on_time_with_nobody_connected(
     start_from_home(page, quick_clock_server, "slimetrail", opponent="friend", clock="1+0")
     match = match_api(quick_clock_server, page)
     assert match["clock"]["control"] == "1+0"
+    friend = open_page(f"{quick_clock_server}{match['links']['2']}")
+    friend.wait_for_selector("#clock-1.running")
+    friend.close()
     # Both clocks shown; mine runs, under ten seconds it is marked low, and it ticks.
     page.wait_for_selector("#clock-1.running.low")
     assert "running" not in (page.get_attribute("#clock-2", "class") or "")
@@ -49,3 +53,26 @@ def test_a_one_minute_game_is_lost_on_time_with_nobody_connected(
     assert "ran out of time" in later.inner_text("#result")
     assert later.inner_text("#clock-1") == "0.0"
     assert match_api(quick_clock_server, later)["outcome"]["reason"] == "time"
+
+
+def test_a_friend_game_waits_for_the_friend_and_starts_when_they_arrive(
+    quick_clock_server, open_page
+) -> None:
+    page = open_page()
+    start_from_home(page, quick_clock_server, "slimetrail", opponent="friend", clock="1+0")
+    page.wait_for_selector("#clock-wait:not([hidden])")
+    assert "the clocks start when they arrive" in page.inner_text("#clock-wait")
+    assert page.inner_text("#clock-1") == "9.0" and page.inner_text("#clock-2") == "9.0"
+    assert page.locator(".clock.running").count() == 0
+    time.sleep(10)  # longer than the (scaled) minute: nobody's flag falls
+    match = match_api(quick_clock_server, page)
+    assert match["outcome"] is None and match["clock"]["remaining_ms"] == [9_000, 9_000]
+    assert page.inner_text("#clock-1") == "9.0"
+    friend = open_page(f"{quick_clock_server}{match['links']['2']}")
+    friend.wait_for_selector("#clock-1.running")
+    assert friend.is_hidden("#clock-wait")
+    # The creator's page is told at once: the sentence goes, their clock ticks.
+    page.wait_for_selector("#clock-1.running")
+    page.wait_for_selector("#clock-wait", state="hidden")
+    page.wait_for_function("() => document.getElementById('clock-1').textContent !== '9.0'")
+    assert match_api(quick_clock_server, page)["outcome"] is None

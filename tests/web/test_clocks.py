@@ -1,6 +1,8 @@
 """Clocks: ``M+I`` and ``dN`` read in one place, the time kept with every move (a ``kill -9``
 loses none), a fallen flag ending the game with nobody connected, and the computer moving
-within its clock.  Short clocks come from the ``clock_scale`` limit (a minute made a second)."""
+within its clock.  Clocks start when the last player arrives (a friend opening their link);
+a game nobody comes to is aborted.  Short clocks come from the ``clock_scale`` limit (a
+minute made a second) and the ``arrival_wait`` limit."""
 
 from __future__ import annotations
 
@@ -36,6 +38,12 @@ def client(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[TestCli
     with TestClient(create_app(url, workers=1, move_time=0.2, limits=limits)) as test_client:
         test_client.db_url = url  # type: ignore[attr-defined]
         yield test_client
+
+
+def arrive(client: TestClient, made: dict, seat: str = "2") -> None:
+    """The friend opens their seat link in a browser of their own."""
+    friend = TestClient(client.app)
+    assert friend.get(made["links"][seat]).status_code == 200
 
 
 def wait_until(check, timeout: float = 20.0):
@@ -96,7 +104,10 @@ def test_the_api_takes_a_clock_and_gives_each_seats_time(client) -> None:
     )
     assert made.status_code == 201
     clock = made.json()["clock"]
-    assert clock["control"] == "30+2" and clock["running"] == 1
+    assert clock["control"] == "30+2" and clock["running"] is None and clock["waiting"] is True
+    arrive(client, made.json())
+    clock = client.get(f"/api/matches/{made.json()['id']}").json()["clock"]
+    assert clock["running"] == 1 and clock["waiting"] is False
     assert 25_000 < clock["remaining_ms"][0] <= 30_000 and clock["remaining_ms"][1] == 30_000
     token = made.json()["links"]["1"].split("seat=")[1]
     time.sleep(0.3)
@@ -125,6 +136,7 @@ def test_a_flag_falls_with_nobody_connected(client) -> None:
     made = client.post(
         "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "1+0"}
     ).json()
+    arrive(client, made)
 
     engine = make_engine(client.db_url)
 
@@ -178,6 +190,12 @@ def test_a_restart_loses_no_time(restartable_server, tmp_path) -> None:
         json={"game": "slimetrail", "opponent": "friend", "clock": "5+0"},
     ).json()
     token = made["links"]["1"].split("seat=")[1]
+    # Waiting for the friend, the clocks stand still through a kill -9 and a restart.
+    time.sleep(0.5)
+    restartable_server.restart()
+    waiting = httpx.get(f"{restartable_server}/api/matches/{made['id']}").json()["clock"]
+    assert waiting["remaining_ms"] == [300_000, 300_000] and waiting["waiting"] is True
+    assert httpx.get(f"{restartable_server}{made['links']['2']}").status_code == 200
     time.sleep(1.0)
     moved = httpx.post(
         f"{restartable_server}/api/matches/{made['id']}/move",
@@ -202,6 +220,7 @@ def test_a_watcher_arriving_later_reads_the_clock_then(client) -> None:
     made = client.post(
         "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "60+0"}
     ).json()
+    arrive(client, made)
     path = f"/ws/matches/{made['id']}"
     with client.websocket_connect(path) as first:
         early = first.receive_json()["match"]["clock"]["remaining_ms"][0]
@@ -211,7 +230,70 @@ def test_a_watcher_arriving_later_reads_the_clock_then(client) -> None:
     assert late <= early - 450
 
 
-@pytest.mark.parametrize("name", ["clock_scale", "clock_sweep", "bot_online"])
+def test_a_friends_clock_waits_for_them_and_starts_when_they_open_the_link(client) -> None:
+    made = client.post(
+        "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "1+0"}
+    ).json()
+    service = client.app.state.service
+    token = made["links"]["1"].split("seat=")[1]
+    # The creator may move first: it costs no time, and nobody's clock runs yet.
+    moved = client.post(
+        f"/api/matches/{made['id']}/move", json={"seat": token, "move": "d5", "ply": 0}
+    ).json()
+    assert moved["clock"]["remaining_ms"] == [1_000, 1_000]
+    time.sleep(1.5)  # longer than the (scaled) minute, the sweeper looking ten times a second
+    match = client.get(f"/api/matches/{made['id']}").json()
+    assert match["outcome"] is None
+    assert match["clock"]["remaining_ms"] == [1_000, 1_000] and match["clock"]["running"] is None
+    assert made["id"] not in service.flagged() and not service.end_on_time(made["id"])
+    assert service.read(made["id"]).clock_waits  # as stored: a restart keeps them waiting
+    arrive(client, made)
+    started = client.get(f"/api/matches/{made['id']}").json()["clock"]
+    assert started["running"] == 2 and started["waiting"] is False
+    stored = service.read(made["id"])  # the start is stored, not only in memory
+    assert stored.turn_started is not None and not stored.clock_waits
+    # The friend's clock runs from their arrival: their flag falls a (scaled) minute later.
+    ended = wait_until(
+        lambda: (m := client.get(f"/api/matches/{made['id']}").json())["outcome"] and m
+    )
+    assert ended["outcome"]["reason"] == "time" and ended["outcome"]["winner"] == 1
+
+
+def test_the_computer_and_a_paired_player_are_there_at_once(client) -> None:
+    made = client.post(
+        "/api/matches",
+        json={"game": "slimetrail", "opponent": "computer", "level": 1, "clock": "60+0"},
+    ).json()
+    assert made["clock"]["waiting"] is False and made["clock"]["running"] == 1
+
+
+@pytest.fixture
+def abort_client(tmp_path) -> Iterator[TestClient]:
+    limits = Limits(clock_scale=SCALE, clock_sweep=0.1, arrival_wait=1.0)
+    url = f"sqlite:///{tmp_path / 'abort.db'}"
+    with TestClient(create_app(url, workers=1, move_time=0.2, limits=limits)) as test_client:
+        yield test_client
+
+
+def test_a_game_nobody_comes_to_is_aborted(abort_client) -> None:
+    client = abort_client
+    made = client.post(
+        "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "1+0"}
+    ).json()
+    match = wait_until(
+        lambda: (m := client.get(f"/api/matches/{made['id']}").json())["outcome"] and m
+    )
+    assert match["outcome"]["reason"] == "aborted" and match["outcome"]["winner"] is None
+    assert "aborted" in match["result_sentence"] and match["clock"]["running"] is None
+    assert match["clock"]["remaining_ms"] == [1_000, 1_000]
+    assert '<td class="my-result">aborted</td>' in client.get("/my-games").text
+    assert '[Result "*"]' in client.get("/my-games.pgn").text
+    # The friend arriving too late starts nothing.
+    arrive(client, made)
+    assert client.get(f"/api/matches/{made['id']}").json()["outcome"]["reason"] == "aborted"
+
+
+@pytest.mark.parametrize("name", ["clock_scale", "clock_sweep", "arrival_wait", "bot_online"])
 def test_clock_and_bot_limits_must_be_positive(name) -> None:
     with pytest.raises(ValueError, match=f"{name} must be positive, not 0"):
         Limits().with_text(f"{name}=0")

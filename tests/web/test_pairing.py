@@ -121,6 +121,33 @@ def test_join_from_the_lobby(browsers) -> None:
     assert gone.status_code == 404 and "gone" in gone.text
 
 
+def test_the_lobby_api_gives_the_pages_seeks_and_live_games(browsers) -> None:
+    a, b, _ = browsers
+    b.post("/my-games/name", data={"name": "Grace"})
+    seek_id = seek(b, SEEK + "&size=9&clock=3%2B2").split("/")[-1]
+    with b.websocket_connect(f"/ws/seeks/{seek_id}") as socket:
+        lobby = a.get("/api/lobby").json()
+        assert lobby["live"] == []
+        [row] = lobby["seeks"]
+        assert row["id"] == seek_id and row["game"] == "slimetrail"
+        assert row["game_options"]["size"] == "9" and row["clock"] == "3+2"
+        assert row["who"] == "Grace" and row["mine"] is False
+        assert row["join"] in a.get("/lobby").text  # the page's own Join form
+        assert b.get("/api/lobby").json()["seeks"][0]["mine"] is True
+        joined = a.post(row["join"], follow_redirects=False)
+        assert joined.status_code == 303
+        assert json.loads(socket.receive_text())["type"] == "paired"
+    match_id = joined.headers["location"].removeprefix("/play/").split("?")[0]
+    lobby = a.get("/api/lobby").json()
+    assert lobby["seeks"] == []
+    [live] = lobby["live"]
+    assert live["id"] == match_id and live["game"] == "slimetrail" and live["ply"] == 0
+    assert "Grace" in live["names"] and len(live["names"]) == 2
+    assert live["link"] == f"/play/{match_id}" and live["link"] in a.get("/lobby").text
+    # Both were there at once: the paired game's clock runs from the pairing.
+    assert a.get(f"/api/matches/{match_id}").json()["clock"]["waiting"] is False
+
+
 def test_seeks_are_rate_limited_per_client(browsers) -> None:
     a, b, _ = browsers
     for _ in range(5):

@@ -4,8 +4,9 @@
 :mod:`slimetrail.web.routes.matches`, which hands it to :func:`seek`) pairs the visitor at
 once or sends them to their seek's waiting page ``/seek/{id}``, whose WebSocket
 ``/ws/seeks/{id}`` keeps the seek and brings the match (:mod:`slimetrail.web.seekers`).
-``/lobby`` lists the open seeks (joined with one click) and the live games between people;
-``/my-games`` this browser's matches, its display name, and every record as one PGN file.
+``/lobby`` lists the open seeks (joined with one click) and the live games between people,
+``/api/lobby`` the same lists in JSON; ``/my-games`` this browser's matches, its display
+name, and every record as one PGN file.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
+from slimetrail.core.game import ABORTED
 from slimetrail.core.registry import GAMES
 from slimetrail.web import views
 from slimetrail.web.deps import Client, Pairs, Players, Rates, Service, Waiters
@@ -29,6 +31,7 @@ from slimetrail.web.ratelimit import SEEK, RateLimits
 from slimetrail.web.seekers import Seekers
 from slimetrail.web.service.errors import MatchError, NotFound
 from slimetrail.web.service.pairing import Paired, Pairing
+from slimetrail.web.service.people import People
 from slimetrail.web.storage.people import MatchOf, SeatOf, Seek
 from slimetrail.web.storage.tables import COMPUTER, UNFINISHED
 
@@ -47,6 +50,7 @@ WORDS = {
     "lost": "lost",
     "draw": "draw",
     "shared": "shared first place",
+    "aborted": "aborted",
 }
 
 
@@ -124,36 +128,55 @@ def seat_name(seat: SeatOf) -> str:
 
 
 def live_row(match: MatchOf) -> dict[str, Any]:
+    names = [seat_name(seat) for seat in match.seats]
     return {
         "id": match.id,
+        "game": match.game,
         "title": game_title(match.game),
-        "players": " vs ".join(seat_name(seat) for seat in match.seats),
+        "players": " vs ".join(names),
+        "names": names,
         "ply": match.ply,
+        "link": f"/play/{match.id}",
+    }
+
+
+def seek_row(seek: Seek, names: dict[str, str], player: str) -> dict[str, Any]:
+    return {
+        "id": seek.id,
+        "game": seek.game,
+        "title": game_title(seek.game),
+        "options": ", ".join(f"{k}={v}" for k, v in seek.options.items()),
+        "game_options": seek.options,
+        "clock": seek.clock,
+        "who": names.get(seek.owner) or WORDS["anonymous"],
+        "mine": seek.owner == player,
+        "join": f"/lobby/join/{seek.id}",  # POST: pairs the visitor with the seek's owner
+    }
+
+
+def lobby_lists(pairing: Pairing, people: People, player: str) -> dict[str, Any]:
+    """The open seeks and the live games, as the lobby page and ``/api/lobby`` give them."""
+    seeks = pairing.open_seeks()
+    names = pairing.names({s.owner for s in seeks})
+    return {
+        "seeks": [seek_row(s, names, player) for s in seeks],
+        "live": [live_row(m) for m in people.live_games()],
     }
 
 
 @router.get("/lobby", response_class=HTMLResponse, include_in_schema=False)
 async def lobby(request: Request, pairing: Pairs, people: Players, player: Player) -> Response:
-    seeks = await run_in_threadpool(pairing.open_seeks)
-    names = await run_in_threadpool(pairing.names, {s.owner for s in seeks})
-    live = await run_in_threadpool(people.live_games)
-    rows = [
-        {
-            "id": s.id,
-            "title": game_title(s.game),
-            "options": ", ".join(f"{k}={v}" for k, v in s.options.items()),
-            "clock": s.clock,
-            "who": names.get(s.owner) or WORDS["anonymous"],
-            "mine": s.owner == player,
-        }
-        for s in seeks
-    ]
+    lists = await run_in_threadpool(lobby_lists, pairing, people, player)
     return templates.TemplateResponse(
-        request,
-        "lobby.html",
-        {"seeks": rows, "live": [live_row(m) for m in live]},
-        headers={"Cache-Control": "no-store"},
+        request, "lobby.html", lists, headers={"Cache-Control": "no-store"}
     )
+
+
+@router.get("/api/lobby")
+async def lobby_json(pairing: Pairs, people: Players, player: Player) -> dict[str, Any]:
+    """The lobby's lists (served under the same in-flight limit as the page): open seeks
+    (``join``: the link to POST to play its owner) and live games to watch (``link``)."""
+    return await run_in_threadpool(lobby_lists, pairing, people, player)
 
 
 @router.post("/lobby/join/{seek_id}", include_in_schema=False)
@@ -173,6 +196,8 @@ def my_result(match: MatchOf) -> str:
     """The result as this player reads it: ongoing, won, lost, or a shared first place."""
     if match.result == UNFINISHED:
         return WORDS["ongoing"]
+    if match.result == ABORTED:
+        return WORDS["aborted"]
     shares = match.result.split("-")
     mine = {shares[p - 1] for p in match.mine if p <= len(shares)}
     if len(match.mine) == len(match.seats):

@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Scope
 
@@ -30,7 +31,7 @@ from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
 from slimetrail.core.registry import GAMES
 from slimetrail.render import fit_size, palette_css, state_svg
-from slimetrail.web.deps import Bots, Players, Service
+from slimetrail.web.deps import Bots, Players, Service, Watchers
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.errors import refused as json_refusal
 from slimetrail.web.errors import status_of
@@ -169,16 +170,17 @@ def rules(request: Request, game_id: str) -> HTMLResponse:
 
 
 @router.get("/play/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-def play(
+async def play(
     request: Request,
     match_id: str,
     service: Service,
     people: Players,
     player: Player,
+    hub: Watchers,
     seat: str = "",
 ) -> HTMLResponse:
     try:
-        loaded = service.load(match_id)
+        loaded = await run_in_threadpool(service.load, match_id)
     except NotFound:
         detail = f"There is no game {match_id!r} here: the link may be mistyped or incomplete."
         return error_page(request, 404, detail, heading="No such game")
@@ -189,8 +191,11 @@ def play(
         detail = "This seat link is not valid for this game: it may be mistyped or incomplete."
         ways = [(f"/play/{match_id}", "Watch this game"), ("/", "Start a new game")]
         return error_page(request, 403, detail, heading="Not your seat", ways=ways)
+    # A friend's seat is theirs once opened; the last to arrive starts the clocks.
     if held:
-        people.opened(loaded, held, seat, player)  # a friend's seat is theirs once opened
+        arrived = await run_in_threadpool(people.opened, loaded, held, seat, player)
+        if arrived:
+            hub.notify(match_id)
     available = levels_for(loaded.game)
     return templates.TemplateResponse(
         request,

@@ -23,14 +23,23 @@ import re
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from cachetools import LRUCache
 from sqlalchemy.orm import sessionmaker
 
-from slimetrail.core.game import ILLEGAL, RESIGNED, TIME, Game, GameError, Outcome, State
+from slimetrail.core.game import (
+    ABORTED,
+    ILLEGAL,
+    RESIGNED,
+    TIME,
+    Game,
+    GameError,
+    Outcome,
+    State,
+)
 from slimetrail.core.registry import get_game
 from slimetrail.web.service.clock import TimeControl, parse_clock
 from slimetrail.web.service.errors import (
@@ -82,10 +91,12 @@ class Live:
     rematch: str | None = None
     forfeit: Forfeit | None = None
     # The time control, each seat's milliseconds left when the current turn started, and
-    # when it started (no clock: None, [], None).
+    # when it started (no clock: None, [], None).  Clocks wait, ``turn_started`` None, until
+    # every seat is taken; ``abort_at``: when the game is aborted if one still is not.
     clock: TimeControl | None = None
     clock_ms: list[int] = field(default_factory=list)
     turn_started: datetime | None = None
+    abort_at: datetime | None = None
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
@@ -152,20 +163,43 @@ class Live:
         seat = self.seat(self.state.to_move)
         return seat.bot if self.outcome() is None and seat.kind == BOT else None
 
+    def absent(self) -> list[int]:
+        """The players whose seat is a person's that nobody has taken yet (an invite nobody
+        opened); the creator, the computer and bots are always there."""
+        creator = self.seat(self.creator_seat).token
+        return [
+            seat.player
+            for seat in self.seats
+            if seat.kind == HUMAN and seat.owner is None and seat.token != creator
+        ]
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the game ended because a player never arrived."""
+        return self.forfeit is not None and self.forfeit.reason == ABORTED
+
+    @property
+    def clock_waits(self) -> bool:
+        """Whether the game has clocks that have not started: a player has not arrived."""
+        return self.clock is not None and self.turn_started is None
+
     def clock_left(self, now: datetime) -> list[int]:
         """Each seat's milliseconds left at ``now`` (the clock of the player to move runs
-        until the game is over); ``[]`` without a clock."""
-        if self.clock is None or self.turn_started is None:
+        from the start until the game is over); ``[]`` without a clock."""
+        if self.clock is None:
             return []
         left = list(self.clock_ms)
-        if self.outcome() is None:
+        if self.turn_started is not None and self.outcome() is None:
             spent = (now - self.turn_started) // timedelta(milliseconds=1)
             left[self.state.to_move - 1] -= spent
         return left
 
     def clock_state(self) -> ClockState | None:
-        if self.clock is None or self.turn_started is None:
+        if self.clock is None:
             return None
+        if self.turn_started is None:
+            abort_at = self.abort_at if self.outcome() is None else None
+            return ClockState(tuple(self.clock_ms), None, abort_at)
         flag_at = None
         if self.outcome() is None:
             left = self.clock_ms[self.state.to_move - 1]
@@ -194,6 +228,8 @@ def forfeited(state: State, forfeit: Forfeit) -> Outcome:
     """The forfeiter is ranked last and the others share first place, but a flag that falls
     against opponents none of whom could win is a draw."""
     n = state.game.num_players
+    if forfeit.reason == ABORTED:
+        return Outcome.draw(n, reason=ABORTED)  # nobody won or lost: no game took place
     others = [p for p in range(1, n + 1) if p != forfeit.player]
     if forfeit.reason == TIME and not any(state.can_win(p) for p in others):
         return Outcome.draw(n, reason=TIME)
@@ -205,8 +241,11 @@ def now_utc() -> datetime:
 
 
 def result_text(live: Live) -> str:
+    """The stored result: ``*`` while unfinished, ``aborted`` for a game that never started."""
     outcome = live.outcome()
-    return UNFINISHED if outcome is None else outcome.result_text()
+    if outcome is None:
+        return UNFINISHED
+    return ABORTED if live.aborted else outcome.result_text()
 
 
 def move_seed(match_id: str, ply: int) -> int:
@@ -321,9 +360,11 @@ class MatchService:
         on_change: Callable[[Any, str, int], None] | None = None,
         *,
         clock_scale: float = 1.0,
+        arrival_wait: float = 86_400.0,
     ) -> None:
         self.sessions = sessions
         self.clock_scale = clock_scale
+        self.arrival_wait = timedelta(seconds=arrival_wait)
         # Whether a bot seat may be taken (the site's bots); None: this server takes no bots.
         self.check_bot: BotCheck | None = None
         self.repository = MatchRepository(sessions, on_change)
@@ -417,6 +458,7 @@ class MatchService:
             clock=None if stored.clock is None else parse_clock(stored.clock, self.clock_scale),
             clock_ms=[] if clock is None else list(clock.ms),
             turn_started=None if clock is None else clock.turn_started,
+            abort_at=None if clock is None or clock.turn_started is not None else clock.flag_at,
         )
 
     def locked(self, match_id: str, func: Callable[[Live], T]) -> T:
@@ -492,8 +534,8 @@ class MatchService:
     ) -> tuple[Live, str]:
         """A new match and the creator's seat token; ``moves``: played already (a game
         continued against the computer from an imported record, say); ``clock``: its time
-        control (``3+2``, ``d1``), running from now; ``owner``: the creator's player id, on
-        their seats."""
+        control (``3+2``, ``d1``), running once every seat is taken; ``owner``: the creator's
+        player id, on their seats."""
         game = make_game(game_id, options)
         wanted = seats_from_request(game, seats, opponent, level, side)
         control = None if clock is None else parse_clock(clock, self.clock_scale)
@@ -536,6 +578,7 @@ class MatchService:
         clock: TimeControl | None = None,
     ) -> Live:
         state, moves, movers = replay_moves(game, texts)
+        now = now_utc()
         live = Live(
             id=secrets.token_urlsafe(8),
             game=game,
@@ -547,8 +590,12 @@ class MatchService:
             version=0,
             clock=clock,
             clock_ms=[] if clock is None else [clock.initial_ms] * game.num_players,
-            turn_started=None if clock is None else now_utc(),
         )
+        if clock is not None:
+            if live.absent():
+                live.abort_at = now + self.arrival_limit(clock)
+            else:
+                live.turn_started = now  # everybody is here (a paired game, the computer)
         stored = StoredMatch(
             id=live.id,
             game=game.id,
@@ -711,12 +758,43 @@ class MatchService:
         now = now_utc()
         return live.clock_left(now), now
 
+    def arrival_limit(self, clock: TimeControl) -> timedelta:
+        """How long a game's clocks wait for its players before it is aborted: the server's
+        ``arrival_wait``, or a correspondence move's time if longer (a friend reads mail)."""
+        move = timedelta(milliseconds=clock.initial_ms if clock.per_move else 0)
+        return max(self.arrival_wait, move)
+
+    def arrived(self, match_id: str, token: str, owner: str) -> Live:
+        """The holder of ``token`` took their seats as ``owner`` (the people's repository
+        stored it): when nobody is missing now, the clock of the player to move starts."""
+
+        def arrive(live: Live) -> Live:
+            live.seats = [
+                replace(seat, owner=owner) if seat.token == token and seat.owner is None else seat
+                for seat in live.seats
+            ]
+            if live.clock_waits and live.outcome() is None and not live.absent():
+                self.write(live, clock=(list(live.clock_ms), now_utc()))
+            return live
+
+        try:
+            return self.locked(match_id, arrive)
+        except Conflict:  # another process wrote the match meanwhile: once more, reloaded
+            return self.locked(match_id, arrive)
+
     def flag_fell(self, live: Live) -> bool:
-        """End the game on time if the flag of the player to move has fallen (call under the
-        lock); whether it had."""
+        """End the game on time if the flag of the player to move has fallen, or abort it if
+        a player has not arrived in time (call under the lock); whether it ended."""
         if live.clock is None or live.outcome() is not None:
             return False
         now, player = now_utc(), live.state.to_move
+        if live.turn_started is None:
+            if live.abort_at is None or now < live.abort_at:
+                return False
+            # The absent player is named (the forfeit column needs one); nobody loses.
+            aborted = Forfeit(live.absent()[0] if live.absent() else player, ABORTED)
+            self.write(live, forfeit=aborted)
+            return True
         left = live.clock_left(now)
         if left[player - 1] > 0:
             return False
@@ -783,7 +861,10 @@ class MatchService:
     def push(self, live: Live, move: Any) -> None:
         text, player = live.state.move_str(move), live.state.to_move
         clock = None
-        if live.clock is not None:
+        # Moves made before everybody has arrived (the creator's first, say) are allowed, as
+        # a player sending a link expects to open the game; they cost no time and add no
+        # increment: nobody's clock runs until the last seat is taken.
+        if live.clock is not None and not live.clock_waits:
             now = now_utc()
             left = live.clock_left(now)
             left[player - 1] = live.clock.after_move(left[player - 1])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from slimetrail.web.service.errors import InvalidRequest
-from slimetrail.web.service.matches import Live
+from slimetrail.web.service.matches import Live, MatchService
 from slimetrail.web.storage.people import MatchOf, PeopleRepository
 
 NAME_LENGTH = 40
@@ -28,8 +28,9 @@ def clean_name(text: str) -> str | None:
 
 
 class People:
-    def __init__(self, repository: PeopleRepository) -> None:
+    def __init__(self, repository: PeopleRepository, matches: MatchService) -> None:
         self.repository = repository
+        self.matches = matches
 
     def name(self, player: str) -> str | None:
         return self.repository.name(player)
@@ -39,10 +40,16 @@ class People:
         self.repository.set_name(player, name)
         return name
 
-    def opened(self, live: Live, held: tuple[int, ...], token: str, player: str) -> None:
-        """The holder of ``token`` opened the match: seats of nobody's become ``player``'s."""
-        if any(live.seat(p).owner is None for p in held):
-            self.repository.claim_seat(live.id, token, player)
+    def opened(self, live: Live, held: tuple[int, ...], token: str, player: str) -> bool:
+        """The holder of ``token`` opened the match: seats of nobody's become ``player``'s,
+        and the clocks start if they were the last to arrive; whether the seats were taken
+        (the match changed: its watchers are to be told)."""
+        if not any(live.seat(p).owner is None for p in held):
+            return False
+        if not self.repository.claim_seat(live.id, token, player):
+            return False
+        self.matches.arrived(live.id, token, player)
+        return True
 
     def games_of(self, player: str) -> list[MatchOf]:
         return self.repository.matches_of(player)

@@ -487,6 +487,8 @@ function describeOutcome(match) {
   const o = match.outcome;
   const mine = mySeats(match);
   const note = match.forfeit_note ? ` ${match.forfeit_note}.` : "";
+  // A game aborted before everybody arrived has no result to show.
+  if (o.reason === "aborted") return { head: "Aborted", detail: match.result_sentence };
   const detail = `${match.result_sentence}${note} (${o.result})`;
   if (o.places.every((place) => place === 1)) return { head: "Draw", detail };
   const first = match.players.filter((p) => p.place === 1);
@@ -683,6 +685,7 @@ function renderPanel() {
   // Once the game is over the result box shows it; the live region still announces it.
   $("status").classList.toggle("sr-only", Boolean(match.outcome));
   $("thinking").hidden = !match.thinking;
+  $("clock-wait").hidden = !(match.clock && match.clock.waiting);
   const result = $("result");
   if (match.outcome) {
     const { head, detail } = describeOutcome(match);

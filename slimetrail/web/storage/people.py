@@ -141,16 +141,18 @@ class PeopleRepository:
 
     # -- seats -------------------------------------------------------------------------
 
-    def claim_seat(self, match_id: str, token: str, owner: str) -> None:
-        """The seats ``token`` holds are ``owner``'s, unless somebody opened them first."""
+    def claim_seat(self, match_id: str, token: str, owner: str) -> bool:
+        """The seats ``token`` holds are ``owner``'s, unless somebody opened them first;
+        whether they were nobody's."""
         with self.sessions.begin() as session:
-            session.execute(
+            taken = session.execute(
                 update(SeatRow)
                 .where(
                     SeatRow.match_id == match_id, SeatRow.token == token, SeatRow.owner.is_(None)
                 )
                 .values(owner=owner)
             )
+            return rowcount(taken) > 0
 
     def matches_of(self, owner: str) -> list[MatchOf]:
         """Every match with a seat of ``owner``: unfinished first, then the latest changed."""

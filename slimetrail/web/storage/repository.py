@@ -77,10 +77,13 @@ class Forfeit:
 @dataclass(frozen=True)
 class ClockState:
     """Each seat's milliseconds left when the current turn started, when it started, and when
-    the flag of the player to move falls (``None``: the game is over, no flag to fall)."""
+    the flag of the player to move falls (``None``: the game is over, no flag to fall).
+
+    Clocks waiting for a player to arrive have no ``turn_started``, and their ``flag_at`` is
+    when the game is aborted if nobody has (the sweeper finds both by ``flag_at``)."""
 
     ms: tuple[int, ...]
-    turn_started: datetime
+    turn_started: datetime | None
     flag_at: datetime | None
 
 
@@ -144,10 +147,10 @@ class MatchRepository:
             moves=[(text, player) for text, player in moves],
             clock=row.clock,
             clock_state=None
-            if row.clock_ms is None or row.turn_started is None
+            if row.clock_ms is None
             else ClockState(
                 tuple(row.clock_ms),
-                aware(row.turn_started),
+                None if row.turn_started is None else aware(row.turn_started),
                 None if row.flag_at is None else aware(row.flag_at),
             ),
             forfeit=None
@@ -156,7 +159,8 @@ class MatchRepository:
         )
 
     def flagged(self, now: datetime) -> list[str]:
-        """The unfinished matches whose player to move has run out of time by ``now``."""
+        """The unfinished matches whose player to move has run out of time by ``now`` (or
+        whose players have not all arrived by the time their game is aborted)."""
         with self.sessions() as session:
             return list(
                 session.scalars(
