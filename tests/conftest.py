@@ -34,6 +34,13 @@ import toygames  # noqa: F401  (registers the toy games for every test)
 from hypothesis import settings
 from liveserver import LiveServer, pg_program, running_server, temp_postgres
 
+from slimetrail.web.settings import WARM_UP_VARIABLE
+
+# The suite's servers load a game's kernels when it is first played: most of its many
+# short-lived servers play no computer move, and each warm-up of every game costs seconds of
+# processor time (tests/web/test_warm_up.py checks both settings).
+os.environ.setdefault(WARM_UP_VARIABLE, "0")
+
 settings.register_profile("quick", max_examples=50, deadline=None)
 settings.register_profile("soak", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
