@@ -34,6 +34,13 @@ import toygames  # noqa: F401  (registers the toy games for every test)
 from hypothesis import settings
 from liveserver import LiveServer, pg_program, running_server, temp_postgres
 
+from slimetrail.web.settings import WARM_UP_VARIABLE
+
+# The suite's servers load a game's kernels when it is first played: most of its many
+# short-lived servers play no computer move, and each warm-up of every game costs seconds of
+# processor time (tests/web/test_warm_up.py checks both settings).
+os.environ.setdefault(WARM_UP_VARIABLE, "0")
+
 settings.register_profile("quick", max_examples=50, deadline=None)
 settings.register_profile("soak", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
@@ -48,6 +55,14 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     group.addoption("--numprocesses", dest="numprocesses", default=None)
     group.addoption("--maxprocesses", dest="maxprocesses", default=None)
     group.addoption("--dist", dest="dist", default="no")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules with a test marked ``slow`` run first, each kept whole (its module fixtures
+    set up once), in their order otherwise: xdist's workers start on the long tests and end
+    the run on short ones, instead of one worker finishing a long test while the other idles."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 @pytest.fixture(autouse=True)

@@ -117,8 +117,12 @@ class LiveServer(str):
         self.process.wait()
         self.process = None
 
-    def restart(self) -> None:
+    def restart(self, *extra_args: str) -> None:
+        """kill -9 and start again on the same database and port; with ``extra_args``, with
+        these options instead of the first start's."""
         self.kill()
+        if extra_args:
+            self.extra_args = extra_args
         self.start()
 
 

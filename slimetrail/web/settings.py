@@ -8,9 +8,20 @@ touching the code, and a shared job queue can be put behind the same numbers.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 
 from limits import parse
+
+# SLIMETRAIL_WARM_UP=0: a server's workers load a game's kernels when it is first played,
+# not every game's before the first request.  For the test suite, whose many short-lived
+# servers mostly play no computer move (each warm-up costs seconds of processor time).
+WARM_UP_VARIABLE = "SLIMETRAIL_WARM_UP"
+
+
+def warm_up_wanted() -> bool:
+    return os.environ.get(WARM_UP_VARIABLE, "1") != "0"
+
 
 # Limits for which 0 means nothing sensible (a clock of no time, a sweep that never rests).
 POSITIVE = ("clock_scale", "clock_sweep", "arrival_wait", "bot_online")

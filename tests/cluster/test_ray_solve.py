@@ -33,6 +33,7 @@ def raylet_log_tail(ray_dir: str, lines: int = 15) -> str:
     return "\n".join(found) or "(no raylet or GCS log was written)"
 
 
+@pytest.mark.slow
 def test_ray_cases_in_their_own_process():
     # Short: Ray's socket paths under it must fit a Unix socket name.
     ray_dir = tempfile.mkdtemp(prefix="ray", dir="/tmp")

@@ -47,6 +47,7 @@ def test_the_atlas_lists_every_proven_result_of_the_readme(live_server, open_pag
     page.wait_for_url(re.compile(r"/explore\?rules=rastros&start=e5"))
 
 
+@pytest.mark.slow
 def test_the_explorer_clicks_through_the_opening(live_server, open_page) -> None:
     page = open_page(f"{live_server}/explore?rules=rastros&start=d4")
     page.wait_for_selector("#explore-values li", timeout=90_000)

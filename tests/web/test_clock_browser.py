@@ -25,6 +25,7 @@ def quick_clock_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveS
         yield server
 
 
+@pytest.mark.slow
 def test_a_one_minute_game_is_lost_on_time_with_nobody_connected(
     quick_clock_server, open_page
 ) -> None:

@@ -70,6 +70,7 @@ def test_an_api_client_keeps_the_json_refusal(tmp_path, name: str, headers) -> N
     assert int(answer.headers["retry-after"]) >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_play_now_past_the_creation_rate_shows_when_to_try_again(
     tmp_path, compiled_kernels, open_page

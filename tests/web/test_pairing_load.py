@@ -21,6 +21,7 @@ def server(tmp_path, compiled_kernels):
         yield started
 
 
+@pytest.mark.slow
 def test_two_hundred_seekers_are_all_paired_once(server) -> None:
     async def everybody():
         return await asyncio.gather(

@@ -758,7 +758,8 @@ def test_live_restart_after_kill_keeps_games_and_resumes_the_computer(server, re
     computer = http_json("POST", base, json=body)
     seat = token_of(computer, 2)
     assert http_json("GET", f"{base}/{computer['id']}?seat={seat}")["thinking"]
-    slow_live_server.restart()
+    # Killed mid-move; started again with quick moves, so the two to come take no 3 s each.
+    slow_live_server.restart("--workers", "1", "--move-time", "0.3")
     assert http_json("GET", f"{base}/{hotseat['id']}")["moves"] == ["c3", "b2"]
     assert http_json("GET", f"{base}/{computer['id']}")["ply"] == 0
     match = poll(f"{base}/{computer['id']}?seat={seat}", lambda m: m["ply"] == 1)

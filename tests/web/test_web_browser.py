@@ -118,6 +118,7 @@ def test_spectator_cannot_move(live_server, new_page) -> None:
     assert legal_cells(spectator) == []
 
 
+@pytest.mark.slow
 def test_game_continues_after_the_server_is_killed(restartable_server, new_page) -> None:
     live_server = restartable_server
     page = new_page(f"{live_server}/new/slimetrail?opponent=computer&level=2&side=1")
@@ -431,6 +432,7 @@ def click_and_wait(page, cell: str) -> None:
     wait_for_moves(page, before + 1)
 
 
+@pytest.mark.slow
 def test_three_players_with_a_computer_and_a_friend_then_rematch(toy_server, new_page):
     me = new_page(f"{toy_server}/new/toy-three?seats=me,computer:1,friend")
     invite = me.locator('#link-list input[data-link="3"]').input_value()

@@ -28,7 +28,7 @@ from slimetrail.core.game import Game
 from slimetrail.web.service.admission import ANALYSIS, MOVE, SERVER, Admission, Refused, Ticket
 from slimetrail.web.service.computer import Computer, Reservation
 from slimetrail.web.service.matches import Live, MatchService, move_seed
-from slimetrail.web.settings import Limits
+from slimetrail.web.settings import Limits, warm_up_wanted
 from slimetrail.web.workers import ANALYSIS_JOBS, computer_move, hard_cap, unsolved, warm_up
 
 log = logging.getLogger("slimetrail.web")
@@ -138,7 +138,8 @@ class PoolComputer(Computer):
         self.warming: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.warming = asyncio.create_task(self.warm())
+        if warm_up_wanted():
+            self.warming = asyncio.create_task(self.warm())
 
     async def warm(self) -> None:
         try:

@@ -23,6 +23,7 @@ def agree(state: SlitherState) -> tuple[int, int]:
     return quick.nodes, plain.nodes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
 def test_every_first_turn_of_4x4_and_fewer_nodes(game_id):
     state = get_game(game_id, size="4", pie="off").new_state()
@@ -54,6 +55,7 @@ def test_random_4x4_middle_games(game_id):
         agree(state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
 def test_random_5x5_endgames(game_id):
     checked = 0
