@@ -50,16 +50,19 @@ def run(args: argparse.Namespace) -> int:
     from slimetrail.puzzles.build import SETS, build
 
     if args.game not in SETS:
-        print(f"error: no puzzle set for game {args.game!r} (one of {', '.join(SETS)})",
-              file=sys.stderr)
+        print(
+            f"error: no puzzle set for game {args.game!r} (one of {', '.join(SETS)})",
+            file=sys.stderr,
+        )
         return 2
     if args.count < 1:
         print(f"error: --count must be at least 1, not {args.count}", file=sys.stderr)
         return 2
     try:
         boards = [parse_board(text) for text in args.board] if args.board else None
-        build(args.game, args.count, args.seed, args.out or set_path(args.game), args.minutes,
-              boards)
+        build(
+            args.game, args.count, args.seed, args.out or set_path(args.game), args.minutes, boards
+        )
     except (GameError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -5,7 +5,8 @@ One file a game, ``slimetrail/puzzles/<game>.jsonl.gz``: a puzzle a line (see
 ``options``, the ``moves`` from the start to its position, ``to_move``, ``rating``, the main
 ``line`` of its solution, and the solution ``tree``: at each of the solver's turns ``win``
 (every winning move, with the defender's reply and the next turn's tree; the reply is null
-where the move ends the game, the tree where the reply does) and ``refute`` (every other move, with the opponent's answer).
+where the move ends the game, the tree where the reply does) and ``refute`` (every other
+move, with the opponent's answer).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import functools
 import gzip
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,7 +85,7 @@ def public(puzzle: dict[str, Any]) -> dict[str, Any]:
     return {key: puzzle[key] for key in ("id", "game", "options", "moves", "to_move", "rating")}
 
 
-def position(puzzle: dict[str, Any], line: list[str] = ()) -> State:  # type: ignore[assignment]
+def position(puzzle: dict[str, Any], line: Sequence[str] = ()) -> State:
     """The puzzle's position, after ``line`` (checked legal) if given."""
     state = get_game(puzzle["game"], **puzzle["options"]).new_state()
     for text in [*puzzle["moves"], *line]:
@@ -110,6 +112,7 @@ def answer(puzzle: dict[str, Any], moves: list[str]) -> Verdict:
     state = position(puzzle)
     tree = puzzle["tree"]
     spelt: list[str] = []
+    expected: str | None = None  # the computer's reply due next
     for index, text in enumerate(moves):
         if not isinstance(text, str):
             raise PuzzleError(f"move {index + 1} is not a text: {text!r}")

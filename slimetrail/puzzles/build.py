@@ -51,9 +51,10 @@ BATCH = 20  # puzzles written to the file at a time
 # The boards of each game's set: options as ``get_game`` takes them.
 SETS: dict[str, list[dict[str, str]]] = {
     "slimetrail": [
-        {"rules": rules, "start": start}
+        # the centre unnamed: named, it would be another game to the opening book
+        {"rules": rules} | ({"start": start} if start else {})
         for rules in ("rastros", "taylor")
-        for start in ("d4", "c3", "c4", "d3", "b3", "c5", "e3")
+        for start in ("", "c3", "c4", "d3", "b3", "c5", "e3")
     ],
     "slimetrail-square": [{}],
     "slimetrail-hex": [{"size": "8"}],
@@ -282,7 +283,7 @@ def generate(
             texts.append(state.move_str(move))
             state.push(move)
         kept = 0
-        for ply in range(len(moves) - 1, MIN_PLY - 1, -1):
+        for _ in range(len(moves) - 1, MIN_PLY - 1, -1):
             state.pop()
             texts.pop()
             if kept >= PER_GAME or made >= count:

@@ -38,6 +38,11 @@ def _maps(order: int) -> list[tuple[float, float, float, float]]:
     return out
 
 
+def _nearest(points: list[tuple[float, float]], point: tuple[float, float]) -> int:
+    distances = [math.dist(p, point) for p in points]
+    return distances.index(min(distances))
+
+
 def _symmetries(game: Game) -> tuple[Symmetry, ...]:
     cells = game.describe_board()["cells"]
     points = [(cell["x"], cell["y"]) for cell in cells]
@@ -54,10 +59,7 @@ def _symmetries(game: Game) -> tuple[Symmetry, ...]:
         for name, (x, y) in zip(names, points, strict=True):
             u, v = x - cx, y - cy
             px, py = cx + a * u + b * v, cy + c * u + d * v
-            near = min(
-                range(len(points)),
-                key=lambda i, px=px, py=py: math.dist(points[i], (px, py)),
-            )
+            near = _nearest(points, (px, py))
             if math.dist(points[near], (px, py)) > TOLERANCE * step:
                 break
             image[name] = names[near]

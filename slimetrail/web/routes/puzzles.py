@@ -44,8 +44,9 @@ def board(state: State, playable: bool) -> str:
 
 def known_game(game: str) -> str:
     if game not in puzzles.games():
-        raise NotFound(f"no puzzles for game {game[:TEXT_LIMIT]!r}; there are: "
-                       f"{', '.join(puzzles.games())}")
+        raise NotFound(
+            f"no puzzles for game {game[:TEXT_LIMIT]!r}; there are: {', '.join(puzzles.games())}"
+        )
     return game
 
 
@@ -105,9 +106,11 @@ def check(puzzle_id: str, moves: list[str]) -> dict[str, Any]:
     state = puzzles.position(puzzle, verdict.line)
     playable = verdict.correct and not verdict.solved
     reply = {"next": verdict.reply} if verdict.correct else {"refutation": verdict.reply}
-    return {"correct": verdict.correct, "solved": verdict.solved, "moves": verdict.line} | reply | {
-        "svg": board(state, playable)
-    }
+    return (
+        {"correct": verdict.correct, "solved": verdict.solved, "moves": verdict.line}
+        | reply
+        | {"svg": board(state, playable)}
+    )
 
 
 @router.post("/api/puzzles/{puzzle_id}/answer")
@@ -116,4 +119,3 @@ async def api_answer(puzzle_id: str, body: AnswerBody) -> dict[str, Any]:
     computer's replies, ending with the player's move): ``correct``, and the computer's
     ``next`` move (null when the puzzle is solved) or its ``refutation`` of a wrong one."""
     return await run_in_threadpool(check, puzzle_id, body.moves)
-
