@@ -19,6 +19,7 @@ from slimetrail.puzzles.build import read
 from slimetrail.puzzles.symmetry import position_key, symmetries
 
 TRAIL_GAMES = [g for g in puzzles.games() if g.startswith("slimetrail")]
+OTHER_GAMES = [g for g in puzzles.games() if g not in TRAIL_GAMES]
 SAMPLE = 12  # puzzles a set, besides its first
 REFERENCE_SAMPLE = 6
 LATE = 26  # plies played before the reference solver's puzzles
@@ -66,6 +67,14 @@ def test_sampled_7x7_solutions_are_reproven_by_the_reference_solver() -> None:
     seconds."""
     late = [p for p in puzzles.puzzles("slimetrail") if len(p["moves"]) >= LATE]
     for puzzle in random.Random(26).sample(late, min(REFERENCE_SAMPLE, len(late))):
+        check_solution(puzzle, reference_solve)
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_other_games_solutions_are_reproven_by_the_reference_solver(game: str) -> None:
+    """The reference solver's negamax uses only the game interface: it re-proves the small
+    boards' puzzles (Slime-Moku 5x5) independently of their games' solvers."""
+    for puzzle in sample(game):
         check_solution(puzzle, reference_solve)
 
 
