@@ -42,10 +42,10 @@ def plain_search(state):
     """The compiled solver without its shortcuts (goal pruning, the matching theorem) and
     without the book: where the reference solver takes minutes (8x8 boards, and 7x7
     positions early in the game)."""
-    return solve(state, shortcuts=game_is_7x7(state), book=False)
+    return solve(state, shortcuts=needs_shortcuts(state), book=False)
 
 
-def game_is_7x7(state) -> bool:
+def needs_shortcuts(state) -> bool:
     """Plain search on 7x7; on the 8x8 boards it takes minutes, so there the shortcuts stay
     on (the same solver as the builder's, without the book: a weaker check)."""
     return state.game.size != 7
