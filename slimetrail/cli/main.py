@@ -28,6 +28,7 @@ COMMANDS = (
     "bot_token",
     "bot",
     "compile",
+    "puzzles",
 )
 # The modules each optional dependency set of pyproject.toml brings (by import name).
 EXTRA_MODULES = {

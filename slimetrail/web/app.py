@@ -18,7 +18,17 @@ from slimetrail.web.errors import install_api_errors
 from slimetrail.web.hardening import LimitExcept, RequestGuard, ServerTiming, document_errors
 from slimetrail.web.players import PlayerCookie
 from slimetrail.web.ratelimit import InFlightLimit
-from slimetrail.web.routes import analysis, atlas, bots, live, lobby, matches, pages, review
+from slimetrail.web.routes import (
+    analysis,
+    atlas,
+    bots,
+    live,
+    lobby,
+    matches,
+    pages,
+    puzzles,
+    review,
+)
 from slimetrail.web.settings import Limits
 from slimetrail.web.site import Site
 
@@ -57,7 +67,7 @@ def create_app(
     app.add_middleware(ServerTiming)  # outermost: the time includes any wait for a place
     document_errors(app)
     install_api_errors(app)
-    for module in (matches, analysis, review, atlas, live, lobby, bots, pages):
+    for module in (matches, analysis, review, atlas, puzzles, live, lobby, bots, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
     pages.install_error_pages(app)  # styled error pages; the API keeps its JSON errors

@@ -1,0 +1,143 @@
+"""The shipped puzzle sets and the checking of answers (no HTTP here).
+
+One file a game, ``slimetrail/puzzles/<game>.jsonl.gz``: a puzzle a line (see
+:mod:`slimetrail.puzzles.build` for how they are made), with its ``id``, ``game``,
+``options``, the ``moves`` from the start to its position, ``to_move``, ``rating``, the main
+``line`` of its solution, and the solution ``tree``: at each of the solver's turns ``win``
+(every winning move, with the defender's reply and the next turn's tree; the reply is null
+where the move ends the game, the tree where the reply does) and ``refute`` (every other
+move, with the opponent's answer).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from slimetrail.core.game import GameError, State
+from slimetrail.core.registry import get_game
+
+HERE = Path(__file__).parent
+SUFFIX = ".jsonl.gz"
+# Puzzles offered around the player's rating: within this many points, else the nearest.
+RATING_WINDOW = 200
+MAX_ANSWER_MOVES = 200
+
+
+class PuzzleError(ValueError):
+    """A request about puzzles names something that is not there (the message says what)."""
+
+
+class UnknownPuzzle(PuzzleError):
+    """No puzzle has this id (or no set this game)."""
+
+
+def set_path(game_id: str) -> Path:
+    return HERE / f"{game_id}{SUFFIX}"
+
+
+def games() -> list[str]:
+    """The games with a shipped puzzle set."""
+    return sorted(path.name.removesuffix(SUFFIX) for path in HERE.glob(f"*{SUFFIX}"))
+
+
+@functools.cache
+def puzzles(game_id: str) -> tuple[dict[str, Any], ...]:
+    """A game's puzzles, easiest first."""
+    path = set_path(game_id)
+    if game_id not in games():
+        raise UnknownPuzzle(f"no puzzles for game {game_id!r} (there are: {', '.join(games())})")
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    return tuple(sorted(rows, key=lambda p: (p["rating"], p["id"])))
+
+
+@functools.cache
+def by_id() -> dict[str, dict[str, Any]]:
+    return {p["id"]: p for game in games() for p in puzzles(game)}
+
+
+def find(puzzle_id: str) -> dict[str, Any]:
+    puzzle = by_id().get(puzzle_id)
+    if puzzle is None:
+        raise UnknownPuzzle(f"no puzzle has the id {puzzle_id[:40]!r}")
+    return puzzle
+
+
+def pick(game_id: str, rating: int, rng: random.Random, skip: frozenset[str]) -> dict[str, Any]:
+    """A puzzle of the game near ``rating``, not one of ``skip`` while others are left."""
+    pool = [p for p in puzzles(game_id) if p["id"] not in skip] or list(puzzles(game_id))
+    near = [p for p in pool if abs(p["rating"] - rating) <= RATING_WINDOW]
+    if not near:
+        closest = min(abs(p["rating"] - rating) for p in pool)
+        near = [p for p in pool if abs(p["rating"] - rating) == closest]
+    return rng.choice(near)
+
+
+def public(puzzle: dict[str, Any]) -> dict[str, Any]:
+    """What a player is shown of a puzzle (not its solution)."""
+    return {key: puzzle[key] for key in ("id", "game", "options", "moves", "to_move", "rating")}
+
+
+def position(puzzle: dict[str, Any], line: Sequence[str] = ()) -> State:
+    """The puzzle's position, after ``line`` (checked legal) if given."""
+    state = get_game(puzzle["game"], **puzzle["options"]).new_state()
+    for text in [*puzzle["moves"], *line]:
+        state.push(state.parse_move(text))
+    return state
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    reply: str | None  # the computer's next move, or its refutation of a wrong one
+    solved: bool  # the last move won the game
+    line: list[str]  # the moves checked, in the game's spelling, and the reply if any
+
+
+def answer(puzzle: dict[str, Any], moves: list[str]) -> Verdict:
+    """Check the player's line from the puzzle's position: their moves alternate with the
+    computer's replies and end with a move of theirs.  A winning move is answered by the
+    next reply (none where it wins the game), a losing one by its refutation."""
+    if not moves:
+        raise PuzzleError("moves is empty: send the line from the puzzle's position")
+    if len(moves) > MAX_ANSWER_MOVES:
+        raise PuzzleError(f"at most {MAX_ANSWER_MOVES} moves")
+    state = position(puzzle)
+    tree = puzzle["tree"]
+    spelt: list[str] = []
+    expected: str | None = None  # the computer's reply due next
+    for index, text in enumerate(moves):
+        if not isinstance(text, str):
+            raise PuzzleError(f"move {index + 1} is not a text: {text!r}")
+        try:
+            move = state.parse_move(text)
+        except GameError as exc:
+            raise PuzzleError(f"move {index + 1} ({text[:20]!r}): {exc}") from None
+        name = state.move_str(move)
+        state.push(move)
+        spelt.append(name)
+        last = index == len(moves) - 1
+        if index % 2:  # the computer's reply: it must be the one the puzzle gave
+            if name != expected:
+                raise PuzzleError(
+                    f"move {index + 1} ({name}) is not the computer's answer {expected}"
+                )
+            continue
+        if name in tree["refute"]:
+            if not last:
+                raise PuzzleError(f"move {index + 1} ({name}) loses: the line ends there")
+            refutation = tree["refute"][name]
+            return Verdict(False, refutation, False, spelt + ([refutation] if refutation else []))
+        expected, tree = tree["win"][name]
+        if last:
+            return Verdict(True, expected, tree is None, spelt + ([expected] if expected else []))
+        if tree is None:
+            raise PuzzleError(f"move {index + 1} ({name}) won the game: the line ends there")
+    raise PuzzleError("the line ends with the computer's move: send the player's next move")

@@ -1,0 +1,121 @@
+"""Puzzles from solved positions: ``/puzzles`` (choose a game), ``/puzzles/{game}`` (play
+them by clicks), ``GET /api/puzzles/next`` and ``POST /api/puzzles/{id}/answer`` (the server
+checks every move against the shipped solution, :mod:`slimetrail.puzzles`)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from slimetrail import puzzles
+from slimetrail.core.game import State
+from slimetrail.core.registry import get_game
+from slimetrail.render import state_svg
+from slimetrail.web.routes.matches import TEXT_LIMIT
+from slimetrail.web.service.errors import InvalidRequest, NotFound
+
+router = APIRouter()
+templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
+
+DEFAULT_RATING = 1500
+MAX_SKIP = 200  # ids of puzzles already seen that a request may name
+
+
+class AnswerBody(BaseModel):
+    moves: list[str] = Field(max_length=puzzles.MAX_ANSWER_MOVES)
+
+
+def board(state: State, playable: bool) -> str:
+    """The position by the one renderer, its legal moves clickable while the player moves."""
+    return state_svg(
+        state,
+        interactive=playable,
+        targets=state.legal_move_strs() if playable else [],
+        label=f"{state.game.title}: puzzle",
+    )
+
+
+def known_game(game: str) -> str:
+    if game not in puzzles.games():
+        raise NotFound(
+            f"no puzzles for game {game[:TEXT_LIMIT]!r}; there are: {', '.join(puzzles.games())}"
+        )
+    return game
+
+
+@router.get("/puzzles", response_class=HTMLResponse, include_in_schema=False)
+def puzzles_page(request: Request) -> HTMLResponse:
+    sets = [
+        {"id": game, "title": get_game(game).title, "count": len(puzzles.puzzles(game))}
+        for game in puzzles.games()
+    ]
+    return templates.TemplateResponse(request, "puzzles.html", {"sets": sets})
+
+
+@router.get("/puzzles/{game}", response_class=HTMLResponse, include_in_schema=False)
+def puzzle_page(request: Request, game: str) -> HTMLResponse:
+    title = get_game(known_game(game)).title
+    return templates.TemplateResponse(
+        request,
+        "puzzle.html",
+        {"game": game, "title": title, "count": len(puzzles.puzzles(game))},
+    )
+
+
+def next_puzzle(game: str, rating: int, skip: frozenset[str], puzzle_id: str) -> dict[str, Any]:
+    puzzle = (
+        puzzles.find(puzzle_id) if puzzle_id else puzzles.pick(game, rating, random.Random(), skip)
+    )
+    state = puzzles.position(puzzle)
+    names = [state.player_name(p) for p in range(1, state.game.num_players + 1)]
+    return puzzles.public(puzzle) | {"svg": board(state, True), "players": names}
+
+
+@router.get("/api/puzzles/next")
+async def api_next(
+    game: str, rating: int = DEFAULT_RATING, skip: str = "", id: str = ""
+) -> dict[str, Any]:
+    """A puzzle of ``game`` near ``rating``, none of ``skip`` (comma-separated ids) while
+    others are left; ``id`` asks for that one puzzle."""
+    known_game(game)
+    seen = frozenset(filter(None, skip.split(",")))
+    if len(seen) > MAX_SKIP:
+        raise InvalidRequest(f"skip names at most {MAX_SKIP} puzzles")
+    try:
+        return await run_in_threadpool(next_puzzle, game, rating, seen, id)
+    except puzzles.UnknownPuzzle as exc:
+        raise NotFound(str(exc)) from None
+
+
+def check(puzzle_id: str, moves: list[str]) -> dict[str, Any]:
+    try:
+        puzzle = puzzles.find(puzzle_id)
+    except puzzles.UnknownPuzzle as exc:
+        raise NotFound(str(exc)) from None
+    try:
+        verdict = puzzles.answer(puzzle, moves)
+    except puzzles.PuzzleError as exc:
+        raise InvalidRequest(str(exc)) from None
+    state = puzzles.position(puzzle, verdict.line)
+    playable = verdict.correct and not verdict.solved
+    reply = {"next": verdict.reply} if verdict.correct else {"refutation": verdict.reply}
+    return (
+        {"correct": verdict.correct, "solved": verdict.solved, "moves": verdict.line}
+        | reply
+        | {"svg": board(state, playable)}
+    )
+
+
+@router.post("/api/puzzles/{puzzle_id}/answer")
+async def api_answer(puzzle_id: str, body: AnswerBody) -> dict[str, Any]:
+    """Check the line played from the puzzle's position (the player's moves and the
+    computer's replies, ending with the player's move): ``correct``, and the computer's
+    ``next`` move (null when the puzzle is solved) or its ``refutation`` of a wrong one."""
+    return await run_in_threadpool(check, puzzle_id, body.moves)

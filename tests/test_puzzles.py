@@ -1,0 +1,177 @@
+"""The shipped puzzle sets: every solution starts with its position's only winning move (a
+seeded sample, and the first puzzle of each set, re-proven by the independent reference
+solver), every move of the main line wins, no two puzzles are the same position up to the
+board's symmetries; the build command on a tiny count."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from slimetrail import puzzles
+from slimetrail.cli.main import main as cli
+from slimetrail.core.registry import get_game
+from slimetrail.games.trail.solver import solve
+from slimetrail.games.trail.solver.reference import reference_solve
+from slimetrail.puzzles.build import read
+from slimetrail.puzzles.symmetry import position_key, symmetries
+
+TRAIL_GAMES = [g for g in puzzles.games() if g.startswith("slimetrail")]
+OTHER_GAMES = [g for g in puzzles.games() if g not in TRAIL_GAMES]
+SAMPLE = 12  # puzzles a set, besides its first
+REFERENCE_SAMPLE = 6
+LATE = 26  # plies played before the reference solver's puzzles
+
+
+def sample(game: str) -> list[dict]:
+    shipped = sorted(puzzles.puzzles(game), key=lambda p: p["id"])
+    rng = random.Random(26)
+    return [shipped[0], *rng.sample(shipped, min(SAMPLE, len(shipped)))]
+
+
+def test_puzzle_sets_are_shipped() -> None:
+    assert "slimetrail" in puzzles.games()
+    shipped = puzzles.puzzles("slimetrail")
+    assert {p["options"].get("rules", "rastros") for p in shipped} == {"rastros", "taylor"}
+    assert len({p["options"].get("start") for p in shipped}) >= 3
+
+
+def plain_search(state):
+    """The compiled solver without its shortcuts (goal pruning, the matching theorem) and
+    without the book: where the reference solver takes minutes (8x8 boards, and 7x7
+    positions early in the game)."""
+    return solve(state, shortcuts=needs_shortcuts(state), book=False)
+
+
+def needs_shortcuts(state) -> bool:
+    """Plain search on 7x7; on the 8x8 boards it takes minutes, so there the shortcuts stay
+    on (the same solver as the builder's, without the book: a weaker check)."""
+    return state.game.size != 7
+
+
+def check_solution(puzzle: dict, prove) -> None:
+    state = puzzles.position(puzzle)
+    proof = prove(state)
+    assert [state.move_str(m) for m in proof.winning_moves] == [puzzle["line"][0]], puzzle
+    for wrong in puzzle["tree"]["refute"]:
+        assert proof.move_values[state.parse_move(wrong)] != "win", (puzzle["id"], wrong)
+    # Along the main line every move of the solver's side wins; the line ends in a win.
+    mover = state.to_move
+    for index, text in enumerate(puzzle["line"]):
+        if index % 2 == 0:
+            assert state.parse_move(text) in prove(state).winning_moves, (puzzle["id"], index)
+        state.push(state.parse_move(text))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == mover, puzzle["id"]
+
+
+def test_sampled_7x7_solutions_are_reproven_by_the_reference_solver() -> None:
+    """The reference solver (plain negamax over the game's rules, no regions or pruning)
+    on a seeded sample of the 7x7 puzzles from ``LATE`` plies on, where it answers in
+    seconds."""
+    late = [p for p in puzzles.puzzles("slimetrail") if len(p["moves"]) >= LATE]
+    for puzzle in random.Random(26).sample(late, min(REFERENCE_SAMPLE, len(late))):
+        check_solution(puzzle, reference_solve)
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_other_games_solutions_are_reproven_by_the_reference_solver(game: str) -> None:
+    """The reference solver's negamax uses only the game interface: it re-proves the small
+    boards' puzzles (Slime-Moku 5x5) independently of their games' solvers."""
+    small = [p for p in sample(game) if p["options"].get("size") == "5"]
+    assert small
+    for puzzle in small:
+        check_solution(puzzle, reference_solve)
+
+
+@pytest.mark.parametrize("game", TRAIL_GAMES)
+def test_every_sampled_solution_is_the_only_win_and_wins_to_the_end(game: str) -> None:
+    for puzzle in sample(game):
+        check_solution(puzzle, plain_search)
+
+
+@pytest.mark.parametrize("game", puzzles.games())
+def test_no_two_puzzles_are_one_position_up_to_symmetry(game: str) -> None:
+    keys = [position_key(puzzles.position(p)) for p in puzzles.puzzles(game)]
+    assert len(set(keys)) == len(keys)
+    assert len({p["id"] for p in puzzles.puzzles(game)}) == len(keys)
+
+
+def play(game_id: str, moves: list[str], **options: str):
+    state = get_game(game_id, **options).new_state()
+    for text in moves:
+        state.push(state.parse_move(text))
+    return state
+
+
+def test_the_key_is_the_same_for_mirror_images_and_differs_otherwise() -> None:
+    # 7x7: the a1-g7 diagonal keeps both goals; its mirror image is the same position.
+    line = ["c3", "b3", "b4", "c5"]
+    mirror = ["c3", "c2", "d2", "e3"]
+    assert position_key(play("slimetrail", line)) == position_key(play("slimetrail", mirror))
+    # The other diagonal swaps the goals: the same snail path is another position.
+    other = ["e5", "f5", "f4", "e3"]
+    assert position_key(play("slimetrail", line)) != position_key(play("slimetrail", other))
+    # Colours swapped with the board: a1-g7's anti-diagonal flip maps player 1's position
+    # to player 2's (here: from a start on that diagonal, after an odd and an even ply).
+    assert len(symmetries(get_game("slimetrail"))) == 8
+    assert len(symmetries(get_game("slimetrail-hex", size="8"))) == 4
+    # The rules are part of the key.
+    assert position_key(play("slimetrail", line)) != position_key(
+        play("slimetrail", line, rules="taylor")
+    )
+
+
+def test_the_mirror_image_of_a_shipped_puzzle_is_a_duplicate() -> None:
+    # a start on the a1-g7 diagonal: the mirror image is a game from the same start
+    on_diagonal = (None, "d4", "c3")
+    puzzle = next(
+        p for p in puzzles.puzzles("slimetrail") if p["options"].get("start") in on_diagonal
+    )
+    state = puzzles.position(puzzle)
+    flip = {
+        f"{f}{r}": f"{chr(ord('a') + r - 1)}{ord(f) - ord('a') + 1}"
+        for f in "abcdefg"
+        for r in range(1, 8)
+    }
+    image = play("slimetrail", [flip[m] for m in puzzle["moves"]], **puzzle["options"])
+    assert position_key(image) == position_key(state)
+
+
+def test_the_build_command_adds_new_puzzles_with_one_winning_move(tmp_path: Path) -> None:
+    out = tmp_path / "set.jsonl.gz"
+    args = [
+        "puzzles",
+        "build",
+        "--game",
+        "slimetrail",
+        "--count",
+        "1",
+        "--out",
+        str(out),
+        "--board",
+        "rules=taylor,start=c3",
+    ]
+    assert cli(args) == 0
+    assert cli([*args, "--seed", "2"]) == 0  # a rerun extends the set
+    made = read(out)
+    assert len(made) == 2
+    assert len({position_key(puzzles.position(p)) for p in made}) == 2
+    for puzzle in made:
+        assert puzzle["options"] == {"rules": "taylor", "start": "c3"}
+        state = puzzles.position(puzzle)
+        proof = solve(state, book=False)
+        assert [state.move_str(m) for m in proof.winning_moves] == [puzzle["line"][0]]
+        assert puzzles.answer(puzzle, puzzle["line"][:1]).correct
+
+
+def test_the_build_command_names_bad_input(tmp_path: Path, capsys) -> None:
+    out = str(tmp_path / "x.jsonl.gz")
+    assert cli(["puzzles", "build", "--game", "chess", "--out", out]) == 2
+    assert "no puzzle set for game 'chess'" in capsys.readouterr().err
+    assert cli(["puzzles", "build", "--board", "rules", "--out", out]) == 2
+    assert "expected NAME=VALUE" in capsys.readouterr().err
+    assert cli(["puzzles", "build", "--board", "size=4", "--out", out]) == 2
+    assert not Path(out).exists()

@@ -1,0 +1,118 @@
+"""``/api/puzzles``: the next puzzle (without its solution), answers checked against the
+shipped proof (right, wrong with the refutation, played out to the win), bad input named."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from slimetrail import puzzles
+from slimetrail.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'puzzles.db'}"
+    with TestClient(create_app(url, workers=1, move_time=0.2)) as test_client:
+        yield test_client
+
+
+def a_puzzle() -> dict:
+    """A 7x7 puzzle of at least two of the solver's turns, with a wrong first move and a
+    choice of replies for the defender."""
+    return next(
+        p
+        for p in puzzles.puzzles("slimetrail")
+        if len(p["line"]) >= 3
+        and p["tree"]["refute"]
+        and len(puzzles.position(p, p["line"][:1]).legal_moves()) > 1
+    )
+
+
+def test_next_gives_a_puzzle_near_the_rating_without_its_solution(client) -> None:
+    answer = client.get("/api/puzzles/next", params={"game": "slimetrail", "rating": 1500})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert set(body) == {"id", "game", "options", "moves", "to_move", "rating", "svg", "players"}
+    puzzle = puzzles.find(body["id"])
+    assert body["moves"] == puzzle["moves"] and body["to_move"] == puzzle["to_move"]
+    assert body["game"] == "slimetrail" and "<svg" in body["svg"]
+    ratings = sorted(p["rating"] for p in puzzles.puzzles("slimetrail"))
+    nearest = min(abs(r - 1500) for r in ratings)
+    assert abs(body["rating"] - 1500) <= max(nearest, puzzles.RATING_WINDOW)
+    # A named puzzle, and the ones already seen are skipped.
+    again = client.get("/api/puzzles/next", params={"game": "slimetrail", "id": body["id"]})
+    assert again.json()["id"] == body["id"]
+    other = client.get("/api/puzzles/next", params={"game": "slimetrail", "skip": body["id"]})
+    assert other.json()["id"] != body["id"]
+
+
+def test_the_whole_line_is_played_out_to_the_win(client) -> None:
+    puzzle = a_puzzle()
+    line = puzzle["line"]
+    for index in range(0, len(line), 2):
+        answer = client.post(
+            f"/api/puzzles/{puzzle['id']}/answer", json={"moves": line[: index + 1]}
+        )
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["correct"] is True
+        reply = line[index + 1] if index + 1 < len(line) else None
+        assert body["next"] == reply
+        assert body["solved"] is (index + 2 >= len(line))
+    assert body["moves"] == line
+
+
+def test_a_wrong_move_is_refuted(client) -> None:
+    puzzle = a_puzzle()
+    wrong, refutation = next(iter(puzzle["tree"]["refute"].items()))
+    answer = client.post(f"/api/puzzles/{puzzle['id']}/answer", json={"moves": [wrong]})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["correct"] is False and body["refutation"] == refutation and "next" not in body
+    # The refutation wins for the computer (or the wrong move ended the game).
+    state = puzzles.position(puzzle, [wrong])
+    assert refutation is None or state.game.exact_solver().solve(state).value == "win"
+
+
+@pytest.mark.parametrize(
+    ("moves", "status", "words"),
+    [
+        ([], 400, "moves is empty"),
+        (["z9"], 400, "move 1 ('z9')"),
+        (["FIRST", "OTHER"], 400, "is not the computer's answer"),
+        (["FIRST", "REPLY"], 400, "ends with the computer's move"),
+    ],
+)
+def test_bad_answers_are_named(client, moves, status, words) -> None:
+    puzzle = a_puzzle()
+    after = puzzles.position(puzzle, puzzle["line"][:1])
+    other = next(t for t in after.legal_move_strs() if t != puzzle["line"][1])
+    names = {"FIRST": puzzle["line"][0], "REPLY": puzzle["line"][1], "OTHER": other}
+    moves = [names.get(m, m) for m in moves]
+    answer = client.post(f"/api/puzzles/{puzzle['id']}/answer", json={"moves": moves})
+    assert answer.status_code == status, answer.text
+    assert words in answer.json()["detail"]
+
+
+def test_unknown_puzzles_and_games_are_named(client) -> None:
+    answer = client.post("/api/puzzles/nope/answer", json={"moves": ["c3"]})
+    assert answer.status_code == 404 and "no puzzle has the id 'nope'" in answer.json()["detail"]
+    answer = client.get("/api/puzzles/next", params={"game": "chess"})
+    assert answer.status_code == 404 and "no puzzles for game 'chess'" in answer.json()["detail"]
+    answer = client.get("/api/puzzles/next", params={"game": "slimetrail", "id": "nope"})
+    assert answer.status_code == 404
+    answer = client.post(f"/api/puzzles/{a_puzzle()['id']}/answer", json={"moves": "c3"})
+    assert answer.status_code == 422
+    assert client.get("/puzzles/chess").status_code == 404
+
+
+def test_the_pages_list_the_sets_and_link_from_home(client) -> None:
+    page = client.get("/puzzles")
+    assert page.status_code == 200
+    for game in puzzles.games():
+        assert f'href="/puzzles/{game}"' in page.text
+    assert 'href="/puzzles"' in client.get("/").text
+    assert client.get("/puzzles/slimetrail").status_code == 200
