@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
 from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
@@ -21,6 +19,7 @@ from slimetrail import atlas
 from slimetrail.core.game import GameError
 from slimetrail.render import state_svg
 from slimetrail.web.deps import Client, ComputerMoves, Rates
+from slimetrail.web.language import templates
 from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest
@@ -29,7 +28,6 @@ from slimetrail.web.service.matches import make_game, replay_moves
 router = APIRouter()
 # The explorer's positions wait for a worker in the analyses' queue, outside the in-flight cap.
 UNLIMITED_PATHS = ("/api/explore",)
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 
 EXPLORER_GAME, EXPLORER_SIZE = "slimetrail", "7"
 EXPLORER_RULES = ("rastros", "taylor")

@@ -11,19 +11,18 @@ once or sends them to their seek's waiting page ``/seek/{id}``, whose WebSocket
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail.core.registry import GAMES
 from slimetrail.web import views
 from slimetrail.web.deps import Client, Pairs, Players, Rates, Service, Waiters
 from slimetrail.web.errors import status_of
+from slimetrail.web.language import templates
 from slimetrail.web.players import SCOPE_KEY, Player
 from slimetrail.web.ratelimit import SEEK, RateLimits
 from slimetrail.web.seekers import Seekers
@@ -33,7 +32,6 @@ from slimetrail.web.storage.people import MatchOf, SeatOf, Seek
 from slimetrail.web.storage.tables import COMPUTER, UNFINISHED
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 FORM_TYPE = "application/x-www-form-urlencoded"
 NAME_FIELD_LIMIT = 200
 # What a player reads of the seats and results listed (one place, for the translations).

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 
@@ -26,6 +24,7 @@ from slimetrail.core.game import Game
 from slimetrail.core.registry import GAMES
 from slimetrail.web import views
 from slimetrail.web.deps import Client, ComputerMoves, Pairs, Rates, Service, Waiters, Watchers
+from slimetrail.web.language import templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import CREATE
 from slimetrail.web.routes.lobby import seek
@@ -46,7 +45,6 @@ OptionValue = StrictStr | StrictInt
 Text = Annotated[str, Field(max_length=TEXT_LIMIT)]
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 
 
 class SeatBody(BaseModel):

@@ -13,7 +13,6 @@ again, where an API client or a page's own script keeps the JSON refusal.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -21,7 +20,6 @@ from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
-from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Scope
@@ -34,6 +32,7 @@ from slimetrail.web.deps import Bots, Players, Service
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.errors import refused as json_refusal
 from slimetrail.web.errors import status_of
+from slimetrail.web.language import environment, templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import refusal_headers
 from slimetrail.web.service.admission import Refused
@@ -41,9 +40,8 @@ from slimetrail.web.service.clock import CLOCK_CHOICES
 from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 # Rules fragments: a name the fragment does not define is an error, not an empty string.
-fragments = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+fragments = environment(autoescape=True, undefined=jinja2.StrictUndefined)
 
 OPPONENTS = (
     ("computer", "the computer"),
