@@ -25,6 +25,7 @@ class BuildWithCatalogues(build_py):
         target = Path("slimetrail") if self.editable_mode else Path(self.build_lib, "slimetrail")
         i18n.compile_catalogues(target / "locale")
 
+
 # Population counts are the search's commonest operation: the instruction, where x86-64
 # has it as an extension (every x86-64 CPU since 2008).
 flags = ["-O3", *(["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])]
@@ -38,5 +39,5 @@ setup(
             depends=["slimetrail/games/trail/solver/ckernel_search.h"],
             extra_compile_args=flags,
         )
-    ]
+    ],
 )

@@ -148,6 +148,8 @@ SCRIPT_MESSAGES = script_messages()
 def environment(**options: Any) -> jinja2.Environment:
     """A Jinja environment with the i18n extension speaking the request's language."""
     env = jinja2.Environment(extensions=["jinja2.ext.i18n"], **options)
+    # {% trans %} blocks with their whitespace collapsed, as extracted (web.cfg, games.cfg).
+    env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=gettext, ngettext=ngettext, newstyle=True
     )
