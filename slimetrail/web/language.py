@@ -129,7 +129,9 @@ def script_messages() -> list[str]:
     found: dict[str, None] = {}
     for script in sorted(STATIC.glob("*.js")):
         with script.open("rb") as source:
-            for _line, _function, message, _comments in extract_javascript(source, ["_"], [], {}):
+            for _line, _function, message, _comments in extract_javascript(
+                source, {"_": None}, [], {}
+            ):
                 if isinstance(message, str):
                     found[message] = None
     return list(found)
