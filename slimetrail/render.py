@@ -582,7 +582,7 @@ def board_svg(
             group_class.append("forbidden")
         group: dict[str, Any] = {"class": " ".join(group_class), "data_cell": name}
         if interactive:
-            words = [name, *(style.words.format(player=player_word(p)) for _, style, p in kinds)]
+            words = [name, *(style.words % {"player": player_word(p)} for _, style, p in kinds)]
             group["aria_label"] = ", ".join(words)
         out.append(f"<g{_attrs(group)}>")
         if hexes:

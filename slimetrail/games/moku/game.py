@@ -40,6 +40,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.games.moku.board import DIRECTIONS, MokuBoard, get_board
 
 # Position string symbols: Black (player 1), White (player 2), the slime.
@@ -59,24 +60,24 @@ def _zobrist(cells: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, .
 
 class SlimeMokuGame(Game):
     id = "slime-moku"
-    title = "Slime-Moku"
-    player_names = ("Black", "White")
+    title = N_("Slime-Moku")
+    player_names = (N_("Black"), N_("White"))
     player_colours = ("black", "white")
     turn = TurnShape()
     option_specs = (
-        OptionSpec("size", 15, help="board size n (4 to 19)", low=4, high=19),
-        OptionSpec("k", 5, (4, 5), "stones in a row that win"),
+        OptionSpec("size", 15, help=N_("board size n (4 to 19)"), low=4, high=19),
+        OptionSpec("k", 5, (4, 5), N_("stones in a row that win")),
     )
     marks: ClassVar[dict[str, MarkStyle]] = {
         "stone": STONE,
         "win": WIN_RING,
         "next": NEXT_STONE,
         # The slime that moves from stone to stone is drawn as a snail.
-        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+        "snail": MarkStyle(N_("the snail is here"), (Shape("snail"),), token=True),
     }
     end_reasons: ClassVar[dict[str, EndReason]] = {
-        "row": EndReason("{winner} made {k} in a row"),
-        "full": EndReason("the board is full: a draw"),
+        "row": EndReason(N_("%(winner)s made %(k)s in a row")),
+        "full": EndReason(N_("the board is full: a draw")),
     }
 
     def __init__(self, **options: Any) -> None:

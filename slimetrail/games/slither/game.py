@@ -40,6 +40,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.games.slither.board import (
     BLACK,
     COLOUR_NAMES,
@@ -56,23 +57,23 @@ TURN_TEXT = re.compile(r"([a-z]\d+)-([a-z]\d+)/([a-z]\d+)")
 
 class SlitherGame(Game):
     id = "slither"
-    title = "Slither"
-    player_names = ("Black", "White")
+    title = N_("Slither")
+    player_names = (N_("Black"), N_("White"))
     player_colours = ("black", "white")
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS), repeats=True)
     move_example = "b2-c3/e5"  # a step and a placement (the first move only places)
-    action_words: ClassVar[dict[str, str]] = {SWAP: "swapped colours", PASS: "passed"}
+    action_words: ClassVar[dict[str, str]] = {SWAP: N_("swapped colours"), PASS: N_("passed")}
     option_specs = (
-        OptionSpec("size", 9, help="board size n", low=4, high=19),
-        OptionSpec("pie", True, help="White may swap after Black's first turn"),
+        OptionSpec("size", 9, help=N_("board size n"), low=4, high=19),
+        OptionSpec("pie", True, help=N_("White may swap after Black's first turn")),
     )
     marks: ClassVar[dict[str, MarkStyle]] = {"stone": STONE, "win": WIN_RING}
     end_reasons: ClassVar[dict[str, EndReason]] = {
-        "bottom-top": EndReason("{winner} connected bottom and top"),
-        "left-right": EndReason("{winner} connected left and right"),
+        "bottom-top": EndReason(N_("%(winner)s connected bottom and top")),
+        "left-right": EndReason(N_("%(winner)s connected left and right")),
         # Only a search's random playouts end these two ways, never a game in play.
-        "playout": EndReason("{winner} won a random playout"),
-        "no-turn": EndReason("neither side has a legal turn: a draw"),
+        "playout": EndReason(N_("%(winner)s won a random playout")),
+        "no-turn": EndReason(N_("neither side has a legal turn: a draw")),
     }
     # Advanced Slither: only a stone whose group holds both colours may step.
     advanced: ClassVar[bool] = False
@@ -156,7 +157,7 @@ class SlitherGame(Game):
 
 class AdvancedSlitherGame(SlitherGame):
     id = "slither-advanced"
-    title = "Advanced Slither"
+    title = N_("Advanced Slither")
     advanced = True
 
 

@@ -36,6 +36,7 @@ from slimetrail.core.game import (
     Shape,
     State,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.games.trail.board import Board, get_board
 
 RULES = ("rastros", "taylor")
@@ -56,15 +57,15 @@ class TrailGame(Game):
 
     shape: ClassVar[str]
     marks: ClassVar[dict[str, MarkStyle]] = {
-        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+        "snail": MarkStyle(N_("the snail is here"), (Shape("snail"),), token=True),
         "slime": MarkStyle(
-            "slimed",
+            N_("slimed"),
             cell=CellPaint("slime", "slime-stroke", 0.2, "slime-hatch", dark=True),
         ),
         # The goal: the cell's border in the player's line pattern, and a badge with the
         # player's number in the player's shape.
         "goal": MarkStyle(
-            "goal of {player}",
+            N_("goal of %(player)s"),
             (
                 Shape(
                     "outline", 0.04, line=PLAYER_LINE, width=0.08, dash="player", css="goal-outline"
@@ -88,8 +89,10 @@ class TrailGame(Game):
         ),
     }
     end_reasons: ClassVar[dict[str, EndReason]] = {
-        "goal": EndReason("the snail reached {winner}'s goal: {winner} wins"),
-        "stuck": EndReason("{last} is stuck: {verdict}", draw="the snail is stuck: a draw"),
+        "goal": EndReason(N_("the snail reached %(winner)s's goal: %(winner)s wins")),
+        "stuck": EndReason(
+            N_("%(last)s is stuck: %(verdict)s"), draw=N_("the snail is stuck: a draw")
+        ),
     }
 
     def __init__(self, /, **options: Any) -> None:
@@ -178,27 +181,27 @@ class TrailGame(Game):
 
 class SlimetrailGame(TrailGame):
     id = "slimetrail"
-    title = "Slimetrail (Rastros)"
+    title = N_("Slimetrail (Rastros)")
     shape = "square"
     # Players go by the colour they wear, as in every other game (one naming scheme).
-    player_names = ("Green", "Red")
+    player_names = (N_("Green"), N_("Red"))
     option_specs = (
-        OptionSpec("size", 7, help="board size n (odd)", low=5, high=15, step=2),
-        OptionSpec("rules", "rastros", RULES, "rastros: stuck player loses; taylor: see RULES"),
-        OptionSpec("start", "centre", (), "start cell (Portuguese Rastros: e5)"),
+        OptionSpec("size", 7, help=N_("board size n (odd)"), low=5, high=15, step=2),
+        OptionSpec("rules", "rastros", RULES, N_("rastros: stuck player loses; taylor: see RULES")),
+        OptionSpec("start", "centre", (), N_("start cell (Portuguese Rastros: e5)")),
     )
     presets: ClassVar[dict[str, dict[str, str]]] = {"portuguese": {"start": "e5"}}
 
 
 class SquareSlimeTrailGame(TrailGame):
     id = "slimetrail-square"
-    title = "Square Slime Trail"
+    title = N_("Square Slime Trail")
     shape = "square"
-    player_names = ("Green", "Red")
+    player_names = (N_("Green"), N_("Red"))
     option_specs = (
-        OptionSpec("size", 8, help="board size n", low=5, high=15),
-        OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
-        OptionSpec("start", "centre", (), "start cell (default e5 on 8x8)"),
+        OptionSpec("size", 8, help=N_("board size n"), low=5, high=15),
+        OptionSpec("rules", "taylor", RULES, N_("taylor: goal must stay reachable; rastros")),
+        OptionSpec("start", "centre", (), N_("start cell (default e5 on 8x8)")),
     )
 
     def default_start(self) -> int:
@@ -209,13 +212,13 @@ class SquareSlimeTrailGame(TrailGame):
 
 class HexSlimeTrailGame(TrailGame):
     id = "slimetrail-hex"
-    title = "Slime Trail (hex)"
+    title = N_("Slime Trail (hex)")
     shape = "hex"
-    player_names = ("Green", "Red")
+    player_names = (N_("Green"), N_("Red"))
     option_specs = (
-        OptionSpec("size", 10, help="board size n", low=4, high=15),
-        OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
-        OptionSpec("start", "centre", (), "start cell (default e5 on 10x10)"),
+        OptionSpec("size", 10, help=N_("board size n"), low=4, high=15),
+        OptionSpec("rules", "taylor", RULES, N_("taylor: goal must stay reachable; rastros")),
+        OptionSpec("start", "centre", (), N_("start cell (default e5 on 10x10)")),
     )
 
     def default_start(self) -> int:
