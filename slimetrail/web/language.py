@@ -14,8 +14,10 @@ context variable for the language, so one environment serves every language at o
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -64,6 +66,16 @@ def when(moment: Any) -> str:
     return format_datetime(moment, "medium", locale=CURRENT.get())
 
 
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """The language of what is built meanwhile (a message for watchers of another language)."""
+    token = CURRENT.set(lang)
+    try:
+        yield
+    finally:
+        CURRENT.reset(token)
+
+
 class LanguageChoice:
     """ASGI middleware: the request's language in :data:`CURRENT`; ``?lang=`` sets the cookie.
     An unknown ``?lang=`` is refused (400) naming the languages."""
@@ -87,14 +99,11 @@ class LanguageChoice:
         if lang is None:
             headers = dict(scope.get("headers", ()))
             lang = negotiate(headers.get(b"accept-language", b"").decode("latin-1")) or SOURCE
-        token = CURRENT.set(lang)
-        try:
-            if asked and asked != remembered and scope["type"] == "http":
-                cookie = f"{COOKIE}={asked}; Max-Age={MAX_AGE}; Path=/; SameSite=Lax"
-                send = setting_cookie(send, cookie)
+        if asked and asked != remembered and scope["type"] == "http":
+            cookie = f"{COOKIE}={asked}; Max-Age={MAX_AGE}; Path=/; SameSite=Lax"
+            send = setting_cookie(send, cookie)
+        with speaking(lang):
             await self.app(scope, receive, send)
-        finally:
-            CURRENT.reset(token)
 
 
 def switch_links(request: Request) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from slimetrail import atlas
 from slimetrail.core.game import GameError
 from slimetrail.render import state_svg
 from slimetrail.web.deps import Client, ComputerMoves, Rates
-from slimetrail.web.language import templates
+from slimetrail.web.language import CURRENT, gettext, speaking, templates
 from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest
@@ -40,18 +40,25 @@ ANSWERS: LRUCache[tuple[str, str, tuple[str, ...]], dict[str, Any]] = LRUCache(m
 
 
 @functools.cache
-def diagram(index: int) -> Markup:
-    """Result ``index``'s start position, its winning first moves shaded."""
+def diagram(index: int, lang: str) -> Markup:
+    """Result ``index``'s start position, its winning first moves shaded, labelled in
+    ``lang``."""
     result = atlas.results()[index]
     state = result.start_state()
     cells = {cell["name"] for cell in state.game.describe_board()["cells"]}
+    with speaking(lang):
+        label = gettext("%(game)s %(options)s, start %(cell)s") % {
+            "game": gettext(result.make_game().title),
+            "options": result.options_text,
+            "cell": result.start,
+        }
     return Markup(
         state_svg(
             state,
             size=DIAGRAM_PX,
             coordinates=True,
             targets=[move for move in result.winning_moves if move in cells],
-            label=f"{result.make_game().title} {result.options_text}, start {result.start}",
+            label=label,
             css_class="atlas-diagram",
         )
     )
@@ -69,7 +76,7 @@ def explorer_starts() -> list[str]:
 @router.get("/solved", response_class=HTMLResponse, include_in_schema=False)
 def solved(request: Request) -> HTMLResponse:
     rows = [
-        {"result": result, "diagram": diagram(index)}
+        {"result": result, "diagram": diagram(index, CURRENT.get())}
         for index, result in enumerate(atlas.results())
     ]
     return templates.TemplateResponse(request, "solved.html", {"rows": rows})
@@ -85,7 +92,9 @@ def explore_page(request: Request, rules: str = "rastros", start: str = "d4") ->
             "all_rules": EXPLORER_RULES,
             "start": start,
             "starts": explorer_starts(),
-            "players": json.dumps(list(make_game(EXPLORER_GAME, {}).player_names)),
+            "players": json.dumps(
+                [gettext(name) for name in make_game(EXPLORER_GAME, {}).player_names]
+            ),
         },
     )
 
@@ -172,7 +181,7 @@ async def explore(
             state,
             interactive=True,
             targets=state.legal_move_strs(),
-            label=f"{game.title} from {start}",
+            label=gettext("%(game)s from %(cell)s") % {"game": gettext(game.title), "cell": start},
         )
     except (GameError, ValueError) as exc:
         raise InvalidRequest(str(exc)) from None

@@ -18,11 +18,12 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
 from slimetrail.web import views
 from slimetrail.web.deps import Client, Pairs, Players, Rates, Service, Waiters
 from slimetrail.web.errors import status_of
-from slimetrail.web.language import templates
+from slimetrail.web.language import gettext, templates
 from slimetrail.web.players import SCOPE_KEY, Player
 from slimetrail.web.ratelimit import SEEK, RateLimits
 from slimetrail.web.seekers import Seekers
@@ -36,21 +37,25 @@ FORM_TYPE = "application/x-www-form-urlencoded"
 NAME_FIELD_LIMIT = 200
 # What a player reads of the seats and results listed (one place, for the translations).
 WORDS = {
-    "computer": "the computer (level {level})",
-    "invited": "an invited friend",
-    "anonymous": "an anonymous player",
-    "yourself": "yourself (one device)",
-    "ongoing": "ongoing",
-    "won": "won",
-    "lost": "lost",
-    "draw": "draw",
-    "shared": "shared first place",
+    "computer": N_("the computer (level %(level)s)"),
+    "invited": N_("an invited friend"),
+    "anonymous": N_("an anonymous player"),
+    "yourself": N_("yourself (one device)"),
+    "ongoing": N_("ongoing"),
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "draw": N_("draw"),
+    "shared": N_("shared first place"),
 }
+
+
+def word(key: str) -> str:
+    return gettext(WORDS[key])
 
 
 def game_title(game_id: str) -> str:
     cls = GAMES.get(game_id)
-    return cls.title if cls else game_id
+    return gettext(cls.title) if cls else game_id
 
 
 def seek_link(seek: Seek) -> str:
@@ -115,17 +120,17 @@ async def waiting_socket(websocket: WebSocket, seek_id: str, seekers: Waiters) -
 def seat_name(seat: SeatOf) -> str:
     """How a seat's holder is shown to others."""
     if seat.kind == COMPUTER:
-        return WORDS["computer"].format(level=seat.level)
+        return word("computer") % {"level": seat.level}
     if seat.owner is None:
-        return WORDS["invited"]
-    return seat.name or WORDS["anonymous"]
+        return word("invited")
+    return seat.name or word("anonymous")
 
 
 def live_row(match: MatchOf) -> dict[str, Any]:
     return {
         "id": match.id,
         "title": game_title(match.game),
-        "players": " vs ".join(seat_name(seat) for seat in match.seats),
+        "players": gettext(" vs ").join(seat_name(seat) for seat in match.seats),
         "ply": match.ply,
     }
 
@@ -141,7 +146,7 @@ async def lobby(request: Request, pairing: Pairs, people: Players, player: Playe
             "title": game_title(s.game),
             "options": ", ".join(f"{k}={v}" for k, v in s.options.items()),
             "clock": s.clock,
-            "who": names.get(s.owner) or WORDS["anonymous"],
+            "who": names.get(s.owner) or word("anonymous"),
             "mine": s.owner == player,
         }
         for s in seeks
@@ -170,16 +175,16 @@ async def join(
 def my_result(match: MatchOf) -> str:
     """The result as this player reads it: ongoing, won, lost, or a shared first place."""
     if match.result == UNFINISHED:
-        return WORDS["ongoing"]
+        return word("ongoing")
     shares = match.result.split("-")
     mine = {shares[p - 1] for p in match.mine if p <= len(shares)}
     if len(match.mine) == len(match.seats):
         return match.result  # every seat yours (one device): the plain result
     if mine == {"1"}:
-        return WORDS["won"]
+        return word("won")
     if mine == {"0"}:
-        return WORDS["lost"]
-    return WORDS["draw"] if len(shares) == 2 else WORDS["shared"]
+        return word("lost")
+    return word("draw") if len(shares) == 2 else word("shared")
 
 
 def my_row(match: MatchOf) -> dict[str, Any]:
@@ -187,7 +192,7 @@ def my_row(match: MatchOf) -> dict[str, Any]:
     return {
         "id": match.id,
         "title": game_title(match.game),
-        "opponents": ", ".join(others) or WORDS["yourself"],
+        "opponents": ", ".join(others) or word("yourself"),
         "result": my_result(match),
         "ongoing": match.result == UNFINISHED,
         "ply": match.ply,

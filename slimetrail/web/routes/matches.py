@@ -21,10 +21,11 @@ from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail.core.game import Game
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
 from slimetrail.web import views
 from slimetrail.web.deps import Client, ComputerMoves, Pairs, Rates, Service, Waiters, Watchers
-from slimetrail.web.language import templates
+from slimetrail.web.language import gettext, templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import CREATE
 from slimetrail.web.routes.lobby import seek
@@ -36,7 +37,7 @@ from slimetrail.web.service.matches import Live, MatchService, make_game, seats_
 from slimetrail.web.storage.tables import HUMAN
 
 TEXT_LIMIT = 200
-SEEK_SUMMARY = "You, against the first person online seeking the same game (colours at random)"
+SEEK_SUMMARY = N_("You, against the first person online seeking the same game (colours at random)")
 MAX_MOVES = 10_000
 MAX_SEATS = 16
 MAX_CLICKS = 64
@@ -193,7 +194,7 @@ async def confirm_new_match(request: Request, game_id: str) -> HTMLResponse:
         request,
         "new.html",
         {
-            "game": game,
+            "game": {"title": gettext(game.title)},
             "summary": new_match_summary(game, wanted),
             "action": f"/new/{game_id}" + (f"?{query}" if query else ""),
         },
@@ -395,20 +396,19 @@ def new_match_request(game_id: str, fields: dict[str, str]) -> dict[str, Any]:
 def new_match_summary(game: Game, wanted: dict[str, Any]) -> list[str]:
     """Who plays each seat of the match ``wanted`` (checked: a bad seat is refused)."""
     if wanted["opponent"] == HUMAN:
-        return [SEEK_SUMMARY]
+        return [gettext(SEEK_SUMMARY)]
     seats = seats_from_request(
         game, wanted["seats"], wanted["opponent"], wanted["level"], wanted["side"]
     )
-    who = {"me": "you", "friend": "a friend you invite by link"}
-    lines = [
-        f"{game.player_names[number - 1]}: "
-        + (
-            f"the bot {seat['name']}"
-            if seat["kind"] == "bot"
-            else who.get(seat["kind"], f"the computer (level {seat.get('level')})")
-        )
-        for number, seat in enumerate(seats, 1)
-    ]
+    who = {"me": gettext("you"), "friend": gettext("a friend you invite by link")}
+    lines = []
+    for number, seat in enumerate(seats, 1):
+        if seat["kind"] == "bot":
+            holder = gettext("the bot %(name)s") % {"name": seat["name"]}
+        else:
+            computer = gettext("the computer (level %(level)s)") % {"level": seat.get("level")}
+            holder = who.get(seat["kind"], computer)
+        lines.append(f"{gettext(game.player_names[number - 1])}: {holder}")
     if wanted["clock"]:
-        lines.append(f"Clock: {parse_clock(wanted['clock']).text}")
+        lines.append(gettext("Clock: %(clock)s") % {"clock": parse_clock(wanted["clock"]).text})
     return lines
