@@ -393,9 +393,8 @@ function showAnalysis() {
   box.replaceChildren();
   const head = document.createElement("p");
   if (!r.solved) {
-    head.textContent = _("Could not solve this position exactly: {detail}.", {
-      detail: r.detail || _("not solved in time"),
-    });
+    const detail = r.detail || _("not solved in time");
+    head.textContent = _("Could not solve this position exactly: {detail}.", { detail });
     box.append(head);
     if (r.engine) box.append(engineParagraph(r));
     return;
@@ -490,7 +489,8 @@ function playerName(match, player) {
 
 function joinNames(names) {
   if (names.length < 2) return names.join("");
-  return _("{names} and {last}", { names: names.slice(0, -1).join(_(", ")), last: names[names.length - 1] });
+  const comma = _(", ");
+  return _("{names} and {last}", { names: names.slice(0, -1).join(comma), last: names[names.length - 1] });
 }
 
 // The sentence comes from the server (the game declares its endings): no ending is known here.
@@ -516,7 +516,7 @@ function statusText(match) {
   let outText = "";
   if (out.length) {
     const names = joinNames(out);
-    outText = `${out.length === 1 ? _("{names} is out.", { names }) : _("{names} are out.", { names })} `;
+    outText = (out.length === 1 ? _("{names} is out.", { names }) : _("{names} are out.", { names })) + " ";
   }
   return renamedText(match) + outText + moverText(match);
 }
@@ -544,7 +544,7 @@ function renamedText(match) {
     ? _("you now play {name}", { name: me.now })
     : renamed.map((r) => _("player {number} now plays {name}", { number: r.player, name: r.now })).join(_(", "));
   const did = actionWords(match, move) || _("played {move}", { move });
-  return `${_("{who} {did}: {now}.", { who, did, now })} `;
+  return _("{who} {did}: {now}.", { who, did, now }) + " ";
 }
 
 // Who is to move and, where the game's turns have steps, how many ("Green to move 3 snakes").
@@ -597,9 +597,11 @@ function playerBar(match, p) {
   const name = document.createElement("span");
   name.className = "name";
   let who = p.name;
-  if (p.kind === "computer") who += ` \u00b7 ${_("computer, level {level}", { level: p.level })}`;
-  else if (p.kind === "bot") who += ` \u00b7 ${_("bot {name}", { name: p.bot })}`;
-  else if (p.you && mySeats(match).length === 1) who += ` \u00b7 ${_("you")}`;
+  let role = null;
+  if (p.kind === "computer") role = _("computer, level {level}", { level: p.level });
+  else if (p.kind === "bot") role = _("bot {name}", { name: p.bot });
+  else if (p.you && mySeats(match).length === 1) role = _("you");
+  if (role) who += ` \u00b7 ${role}`;
   name.textContent = who;
   const note = document.createElement("span");
   note.className = "note";
@@ -670,7 +672,8 @@ function turnText(match) {
 function renderTurn(match) {
   const turn = turnText(match);
   const mineOnly = turn.mine && mySeats(match).length === 1;
-  document.title = `${mineOnly ? `(${_("Your move")}) ` : ""}${match.title} \u2014 Slimetrail`;
+  const yours = mineOnly ? _("(Your move)") + " " : "";
+  document.title = `${yours}${match.title} \u2014 Slimetrail`;
   const banner = $("turn-banner");
   banner.hidden = false;
   const said = match.steps && !match.outcome ? `${turn.text} \u00b7 ${match.steps.text}` : turn.text;
