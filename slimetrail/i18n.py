@@ -67,11 +67,13 @@ def translations(lang: str) -> Translations:
     catalogue, answers with the msgid itself)."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (languages: {', '.join(LANGUAGES)})")
-    merged = Translations(domain="web")
-    for domain in DOMAINS:
-        po = catalogue(lang, domain)
-        if lang != SOURCE and po.exists():
-            merged.merge(load(po))
+    found = [load(po) for domain in DOMAINS if (po := catalogue(lang, domain)).exists()]
+    if lang == SOURCE or not found:
+        return Translations()
+    # The first catalogue read keeps its plural rule (merge() takes only the messages).
+    merged = found[0]
+    for other in found[1:]:
+        merged.merge(other)
     return merged
 
 
