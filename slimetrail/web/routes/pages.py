@@ -43,7 +43,12 @@ from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 # Rules fragments: a name the fragment does not define is an error, not an empty string.
-fragments = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+# Their sentences are gettext messages (English until the site's languages are wired in).
+fragments = jinja2.Environment(
+    autoescape=True, undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.i18n"]
+)
+fragments.policies["ext.i18n.trimmed"] = True
+fragments.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
 
 OPPONENTS = (
     ("computer", "the computer"),
