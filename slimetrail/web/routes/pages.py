@@ -42,6 +42,7 @@ from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
 
 router = APIRouter()
 # Rules fragments: a name the fragment does not define is an error, not an empty string.
+# Their sentences are gettext messages, in the request's language.
 fragments = environment(autoescape=True, undefined=jinja2.StrictUndefined)
 
 OPPONENTS = (
