@@ -9,7 +9,7 @@ translated.  The ``.mo`` files are compiled from the ``.po`` files by the build 
 and by ``slimetrail compile`` (:func:`compile_catalogues`); they are not in the repository, and
 a catalogue without an up-to-date ``.mo`` is compiled in memory when first used.
 
-Adding a language is one new catalogue per domain plus its code in :data:`LANGUAGES`.
+Adding a language is one new catalogue per domain plus its line in :data:`LANGUAGES`.
 """
 
 from __future__ import annotations
@@ -23,9 +23,14 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-# The languages the site speaks (ISO 639-1 codes), the source language first.
-LANGUAGES = ("en", "pt", "ko")
-SOURCE = LANGUAGES[0]
+# The languages the site speaks, the source language first: each one's code (ISO 639-1, the
+# catalogue's folder, ?lang=) and the locale its numbers and dates are written in.
+LANGUAGES = {
+    "en": "en_GB",
+    "pt": "pt_PT",
+    "ko": "ko_KR",
+}
+SOURCE = next(iter(LANGUAGES))
 DOMAINS = ("web", "games")
 LOCALE_DIR = Path(__file__).parent / "locale"
 

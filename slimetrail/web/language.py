@@ -58,12 +58,12 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 
 def number(value: float) -> str:
     """A number written the request's language's way (1,234 / 1 234 / 1,234)."""
-    return format_decimal(value, locale=CURRENT.get())
+    return format_decimal(value, locale=LANGUAGES[CURRENT.get()])
 
 
 def when(moment: Any) -> str:
     """A date and time written the request's language's way."""
-    return format_datetime(moment, "medium", locale=CURRENT.get())
+    return format_datetime(moment, "medium", locale=LANGUAGES[CURRENT.get()])
 
 
 @contextlib.contextmanager
@@ -164,7 +164,7 @@ def environment(**options: Any) -> jinja2.Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=gettext, ngettext=ngettext, newstyle=True
     )
-    env.globals.update(number=number, script_catalogue=script_catalogue)
+    env.globals.update(number=number, when=when, script_catalogue=script_catalogue)
     return env
 
 

@@ -4,6 +4,7 @@ and the language chosen by ``?lang=``, the cookie or ``Accept-Language``."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from slimetrail.i18n import LANGUAGES, LOCALE_DIR, SOURCE, catalogue, negotiate, translations
+from slimetrail.web.language import number, speaking, when
 
 PACKAGE = LOCALE_DIR.parent
 WEB = PACKAGE / "web"
@@ -251,3 +253,14 @@ def test_the_scripts_get_their_sentences_in_the_page_language(live_server) -> No
     blob = text.split('<script type="application/json" id="messages">', 1)[1].split("</script>")[0]
     assert '"Paste a game record or choose a file first.": "Cole primeiro' in blob
     assert '"Your move": "A sua vez"' in blob
+
+
+def test_numbers_and_dates_are_written_the_language_s_way() -> None:
+    moment = datetime(2026, 12, 3, 7, 52, tzinfo=UTC)
+    written = {}
+    for lang in ("en", "pt", "ko"):
+        with speaking(lang):
+            written[lang] = (re.sub(r"\s", " ", number(1234567.5)), when(moment))
+    assert written["en"] == ("1,234,567.5", "3 Dec 2026, 07:52:00")
+    assert written["pt"] == ("1 234 567,5", "03/12/2026, 07:52:00")
+    assert written["ko"][0] == "1,234,567.5" and written["ko"][1].startswith("2026. 12. 3.")
