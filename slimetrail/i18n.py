@@ -10,12 +10,18 @@ and by ``slimetrail compile`` (:func:`compile_catalogues`); they are not in the 
 a catalogue without an up-to-date ``.mo`` is compiled in memory when first used.
 
 Adding a language is one new catalogue per domain plus its line in :data:`LANGUAGES`.
+
+What is being said now is in :data:`CURRENT`'s language (the web sets it per request, see
+:mod:`slimetrail.web.language`): :func:`gettext` and :func:`ngettext` translate into it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 from babel import Locale
@@ -33,6 +39,7 @@ LANGUAGES = {
 SOURCE = next(iter(LANGUAGES))
 DOMAINS = ("web", "games")
 LOCALE_DIR = Path(__file__).parent / "locale"
+CURRENT: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=SOURCE)
 
 
 def catalogue(lang: str, domain: str) -> Path:
@@ -106,3 +113,22 @@ def negotiate(accept_language: str) -> str | None:
         if primary in LANGUAGES:
             return primary
     return None
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language."""
+    return translations(CURRENT.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return translations(CURRENT.get()).ngettext(singular, plural, count)
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """The current language while the block runs (a message built for another reader)."""
+    token = CURRENT.set(lang)
+    try:
+        yield
+    finally:
+        CURRENT.reset(token)

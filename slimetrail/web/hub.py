@@ -11,8 +11,8 @@ from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
+from slimetrail.i18n import CURRENT, speaking
 from slimetrail.web import views
-from slimetrail.web.language import CURRENT, speaking
 from slimetrail.web.service.matches import Live, MatchService
 from slimetrail.web.settings import Limits
 

@@ -2,9 +2,10 @@
 
 The language is, first to last: ``?lang=`` on the URL (remembered in the ``lang`` cookie), the
 cookie, the browser's ``Accept-Language``, English.  :class:`LanguageChoice` (ASGI middleware)
-sets it for the request in a context variable, so the templates, the error pages and the
-human sentences of the JSON answers all read it through :func:`gettext` without passing it
-around; keys and codes of the JSON never change.
+sets it for the request (:data:`slimetrail.i18n.CURRENT`), so the templates, the error pages,
+the service's refusals and the human sentences of the JSON answers all read it through
+:func:`slimetrail.i18n.gettext` without passing it around; keys and codes of the JSON never
+change.
 
 The templates use Jinja2's i18n extension with **new-style gettext**
 (``env.newstyle_gettext = True``): ``{{ _("Moves: %(n)s", n=n) }}`` and ``{% trans %}`` blocks
@@ -14,10 +15,7 @@ context variable for the language, so one environment serves every language at o
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -26,34 +24,28 @@ import jinja2
 from babel.dates import format_datetime
 from babel.messages.extract import extract_javascript
 from babel.numbers import format_decimal
-from babel.support import Translations
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from slimetrail.i18n import LANGUAGES, SOURCE, language_name, negotiate, translations
+from slimetrail.i18n import (
+    CURRENT,
+    LANGUAGES,
+    SOURCE,
+    gettext,
+    language_name,
+    negotiate,
+    ngettext,
+    speaking,
+)
 from slimetrail.web.players import cookie_of, setting_cookie
 
 COOKIE = "lang"
 MAX_AGE = 365 * 24 * 3600
-CURRENT: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=SOURCE)
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
-
-
-def current() -> Translations:
-    return translations(CURRENT.get())
-
-
-def gettext(message: str) -> str:
-    """``message`` in the request's language."""
-    return current().gettext(message)
-
-
-def ngettext(singular: str, plural: str, count: int) -> str:
-    return current().ngettext(singular, plural, count)
 
 
 def number(value: float) -> str:
@@ -64,16 +56,6 @@ def number(value: float) -> str:
 def when(moment: Any) -> str:
     """A date and time written the request's language's way."""
     return format_datetime(moment, "medium", locale=LANGUAGES[CURRENT.get()])
-
-
-@contextlib.contextmanager
-def speaking(lang: str) -> Iterator[None]:
-    """The language of what is built meanwhile (a message for watchers of another language)."""
-    token = CURRENT.set(lang)
-    try:
-        yield
-    finally:
-        CURRENT.reset(token)
 
 
 class LanguageChoice:

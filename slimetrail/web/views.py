@@ -17,7 +17,8 @@ from slimetrail import render
 from slimetrail.core.game import Game, GameError, Outcome, State, outcome_sentence
 from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
-from slimetrail.web.language import gettext, number
+from slimetrail.i18n import gettext
+from slimetrail.web.language import number
 from slimetrail.web.service.clock import LOW_TIME_MS
 from slimetrail.web.service.matches import Live, MatchService, now_utc, result_text
 from slimetrail.web.storage.tables import BOT, COMPUTER

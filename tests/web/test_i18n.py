@@ -14,8 +14,16 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from slimetrail.i18n import LANGUAGES, LOCALE_DIR, SOURCE, catalogue, negotiate, translations
-from slimetrail.web.language import number, speaking, when
+from slimetrail.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    SOURCE,
+    catalogue,
+    negotiate,
+    speaking,
+    translations,
+)
+from slimetrail.web.language import number, when
 
 PACKAGE = LOCALE_DIR.parent
 WEB = PACKAGE / "web"

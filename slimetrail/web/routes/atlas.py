@@ -17,9 +17,10 @@ from starlette.concurrency import run_in_threadpool
 
 from slimetrail import atlas
 from slimetrail.core.game import GameError
+from slimetrail.i18n import CURRENT, gettext, speaking
 from slimetrail.render import state_svg
 from slimetrail.web.deps import Client, ComputerMoves, Rates
-from slimetrail.web.language import CURRENT, gettext, speaking, templates
+from slimetrail.web.language import templates
 from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest

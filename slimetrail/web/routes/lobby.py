@@ -20,10 +20,11 @@ from starlette.concurrency import run_in_threadpool
 
 from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
+from slimetrail.i18n import gettext
 from slimetrail.web import views
 from slimetrail.web.deps import Client, Pairs, Players, Rates, Service, Waiters
 from slimetrail.web.errors import status_of
-from slimetrail.web.language import gettext, templates
+from slimetrail.web.language import templates
 from slimetrail.web.players import SCOPE_KEY, Player
 from slimetrail.web.ratelimit import SEEK, RateLimits
 from slimetrail.web.seekers import Seekers

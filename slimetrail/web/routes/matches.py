@@ -23,9 +23,10 @@ from starlette.concurrency import run_in_threadpool
 from slimetrail.core.game import Game
 from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
+from slimetrail.i18n import gettext
 from slimetrail.web import views
 from slimetrail.web.deps import Client, ComputerMoves, Pairs, Rates, Service, Waiters, Watchers
-from slimetrail.web.language import gettext, templates
+from slimetrail.web.language import templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import CREATE
 from slimetrail.web.routes.lobby import seek

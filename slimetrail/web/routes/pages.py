@@ -28,12 +28,13 @@ from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
 from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
+from slimetrail.i18n import gettext
 from slimetrail.render import fit_size, palette_css, state_svg
 from slimetrail.web.deps import Bots, Players, Service
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.errors import refused as json_refusal
 from slimetrail.web.errors import status_of
-from slimetrail.web.language import environment, gettext, templates
+from slimetrail.web.language import environment, templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import refusal_headers
 from slimetrail.web.service.admission import Refused
