@@ -252,6 +252,16 @@ def test_json_keeps_its_keys_and_codes_and_speaks_the_language(live_server) -> N
     assert made["pt"]["clicks"] == made["en"]["clicks"]
     assert 'aria-label="O tabuleiro de ' in made["pt"]["svg"]
     assert 'aria-label="The board of ' in made["en"]["svg"]
+    # A refusal's sentence too (the service's words), its status the same.
+    seat = made["pt"]["links"]["1"].split("seat=")[1]
+    refused = httpx.post(
+        f"{live_server}/api/matches/{made['pt']['id']}/undo",
+        params={"lang": "pt"},
+        json={"seat": seat, "ply": 0},
+        timeout=60,
+    )
+    assert refused.status_code == 409
+    assert refused.json()["detail"] == "não tem nenhuma jogada para anular"
     missing = get(f"{live_server}/play/nothing-here", params={"lang": "pt"})
     assert missing.status_code == 404 and "Jogo inexistente" in missing.text
 
