@@ -27,9 +27,8 @@ def run(args: argparse.Namespace) -> int:
     from slimetrail.core.registry import GAMES, get_game
     from slimetrail.i18n import compile_catalogues
 
-    print(f"translation catalogues: {len(compile_catalogues())} compiled", flush=True)
-
     classes = [type(get_game(game_id)) for game_id in args.games] or list(GAMES.values())
+    print(f"translation catalogues: {len(compile_catalogues())} compiled", flush=True)
     started = time.perf_counter()
     for cls in classes:
         begun = time.perf_counter()
