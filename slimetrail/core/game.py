@@ -27,7 +27,20 @@ Move = Hashable
 
 
 class GameError(ValueError):
-    """Base class for every error a game raises on bad input."""
+    """Base class for every error a game raises on bad input.
+
+    Raised with a catalogued template and its named values, ``IllegalMoveError(N_("%(cell)s
+    is slimed"), cell="c3")``, an error can be shown in a player's language
+    (:meth:`translated`); its ``str`` is the English sentence either way."""
+
+    def __init__(self, message: str = "", /, **values: Any) -> None:
+        self.template = message
+        self.values = values
+        super().__init__(message % values if values else message)
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        """The message in ``gettext``'s language (a message that is no template: as it is)."""
+        return gettext(self.template) % self.values if self.values else gettext(self.template)
 
 
 class IllegalMoveError(GameError):

@@ -319,18 +319,27 @@ class TrailState(State):
         if token in board.directions:
             cell = board.step(self.snail, token)
             if cell is None:
-                raise IllegalMoveError(f"{token!r} from {board.name(self.snail)} leaves the board")
+                raise IllegalMoveError(
+                    N_("'%(word)s' from %(cell)s leaves the board"),
+                    word=token,
+                    cell=board.name(self.snail),
+                )
         else:
             found = board.parse_cell(token)
             if found is None:
                 names = " ".join(board.directions)
                 raise InvalidMoveError(
-                    f"{text.strip()!r} is neither a cell of the {board.n}x{board.n} board "
-                    f"nor a direction ({names})"
+                    N_(
+                        "%(text)s is neither a cell of the %(n)sx%(n)s board "
+                        "nor a direction (%(words)s)"
+                    ),
+                    text=repr(text.strip()),
+                    n=board.n,
+                    words=names,
                 )
             cell = found
         if not (self.legal_mask() >> cell & 1):
-            raise IllegalMoveError(self._why_illegal(cell))
+            raise self._why_illegal(cell)
         return cell
 
     def fen(self) -> str:
@@ -395,17 +404,23 @@ class TrailState(State):
             return board.name(move)
         return repr(move)
 
-    def _why_illegal(self, cell: int) -> str:
+    def _why_illegal(self, cell: int) -> IllegalMoveError:
         board, name = self.game.board, self.game.board.name(cell)
         if self.outcome() is not None:
-            return f"{name}: the game is over"
+            return IllegalMoveError(N_("%(cell)s: the game is over"), cell=name)
         if cell == self.snail:
-            return f"{name}: the snail is already there"
+            return IllegalMoveError(N_("%(cell)s: the snail is already there"), cell=name)
         if not board.neighbours[self.snail] >> cell & 1:
-            return f"{name} is not next to the snail on {board.name(self.snail)}"
+            return IllegalMoveError(
+                N_("%(cell)s is not next to the snail on %(snail)s"),
+                cell=name,
+                snail=board.name(self.snail),
+            )
         if not self.free >> cell & 1:
-            return f"{name} is slimed"
-        return f"{name}: no goal corner could be reached from there (Taylor's rule)"
+            return IllegalMoveError(N_("%(cell)s is slimed"), cell=name)
+        return IllegalMoveError(
+            N_("%(cell)s: no goal corner could be reached from there (Taylor's rule)"), cell=name
+        )
 
 
 def load_kernels() -> None:
