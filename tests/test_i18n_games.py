@@ -320,3 +320,20 @@ def test_refusals_in_each_language(translations: dict[str, Translations]) -> Non
     )
     # An error raised as a plain sentence stays as it is in every language.
     assert GameError("no such game").translated(ko) == "no such game"
+
+
+def test_slither_refusals_name_the_movers_colour(translations: dict[str, Translations]) -> None:
+    pt, ko = translations["pt"].gettext, translations["ko"].gettext
+    state = get_game("slither", size=5).new_state()
+    state.push_str("c3")
+    with pytest.raises(IllegalMoveError) as taken:
+        state.parse_move("c3")
+    assert str(taken.value) == "c3: c3 is occupied"
+    assert taken.value.translated(ko) == "c3: c3은(는) 차 있습니다"
+    state.push_str("a5")  # Black to move again: d4 would touch c3 only at a corner
+    with pytest.raises(IllegalMoveError) as diagonal:
+        state.parse_move("d4")
+    assert diagonal.value.translated(pt) == (
+        "d4: c3 e d4 ficariam vizinhas na diagonal sem nenhuma pedra preta em d3 ou c4 "
+        "(a regra da diagonal)"
+    )
