@@ -17,7 +17,7 @@ import importlib.resources
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -57,6 +57,21 @@ class InvalidPositionError(GameError):
 
 class GameOptionError(GameError):
     """An unknown game, an unknown option, or an option value out of range."""
+
+
+def off_the_board(word: str, origin: str) -> IllegalMoveError:
+    """A direction word that steps off the board from the cell ``origin``."""
+    return IllegalMoveError(N_("'%(word)s' from %(cell)s leaves the board"), word=word, cell=origin)
+
+
+def not_a_cell(text: str, size: int, directions: Iterable[str]) -> InvalidMoveError:
+    """Text that is neither a cell of the ``size`` by ``size`` board nor a direction word."""
+    return InvalidMoveError(
+        N_("%(text)s is neither a cell of the %(n)sx%(n)s board nor a direction (%(words)s)"),
+        text=repr(text.strip()),
+        n=size,
+        words=" ".join(directions),
+    )
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ from slimetrail.core.game import (
     ExactSolver,
     Game,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     MarkStyle,
     Move,
@@ -39,6 +38,8 @@ from slimetrail.core.game import (
     Shape,
     State,
     TurnShape,
+    not_a_cell,
+    off_the_board,
 )
 from slimetrail.core.i18n import N_
 from slimetrail.games.moku.board import DIRECTIONS, MokuBoard, get_board
@@ -281,24 +282,11 @@ class MokuState(State):
         if token in DIRECTIONS:
             cell = board.step(self.slime, token)
             if cell is None:
-                raise IllegalMoveError(
-                    N_("'%(word)s' from %(cell)s leaves the board"),
-                    word=token,
-                    cell=board.name(self.slime),
-                )
+                raise off_the_board(token, board.name(self.slime))
         else:
             found = board.parse_cell(token)
             if found is None:
-                names = " ".join(DIRECTIONS)
-                raise InvalidMoveError(
-                    N_(
-                        "%(text)s is neither a cell of the %(n)sx%(n)s board "
-                        "nor a direction (%(words)s)"
-                    ),
-                    text=repr(text.strip()),
-                    n=board.n,
-                    words=names,
-                )
+                raise not_a_cell(text, board.n, DIRECTIONS)
             cell = found
         if not (self.legal_mask() >> cell & 1):
             raise self._why_illegal(cell)

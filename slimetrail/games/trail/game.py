@@ -27,7 +27,6 @@ from slimetrail.core.game import (
     Game,
     GameOptionError,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     MarkStyle,
     Move,
@@ -35,6 +34,8 @@ from slimetrail.core.game import (
     Outcome,
     Shape,
     State,
+    not_a_cell,
+    off_the_board,
 )
 from slimetrail.core.i18n import N_
 from slimetrail.games.trail.board import Board, get_board
@@ -319,24 +320,11 @@ class TrailState(State):
         if token in board.directions:
             cell = board.step(self.snail, token)
             if cell is None:
-                raise IllegalMoveError(
-                    N_("'%(word)s' from %(cell)s leaves the board"),
-                    word=token,
-                    cell=board.name(self.snail),
-                )
+                raise off_the_board(token, board.name(self.snail))
         else:
             found = board.parse_cell(token)
             if found is None:
-                names = " ".join(board.directions)
-                raise InvalidMoveError(
-                    N_(
-                        "%(text)s is neither a cell of the %(n)sx%(n)s board "
-                        "nor a direction (%(words)s)"
-                    ),
-                    text=repr(text.strip()),
-                    n=board.n,
-                    words=names,
-                )
+                raise not_a_cell(text, board.n, board.directions)
             cell = found
         if not (self.legal_mask() >> cell & 1):
             raise self._why_illegal(cell)
