@@ -29,6 +29,9 @@ from slimetrail.core.game import (
     PLATFORM_REASONS,
     EndReason,
     Game,
+    GameError,
+    IllegalMoveError,
+    InvalidMoveError,
     Outcome,
     outcome_sentence,
 )
@@ -291,4 +294,46 @@ def test_ending_sentences_in_each_language(translations: dict[str, Translations]
     shared = Outcome.ranking([{1, 2}, 3], reason="resigned")
     assert outcome_sentence(get_game("snake-pit"), shared, gettext=pt) == (
         "Vermelho desistiu: Verde e Azul partilham o primeiro lugar."
+    )
+
+
+def test_refusals_in_each_language(translations: dict[str, Translations]) -> None:
+    """Why a cell is refused, as a player clicking or typing it reads it."""
+    pt, ko = translations["pt"].gettext, translations["ko"].gettext
+    with pytest.raises(IllegalMoveError) as far:
+        get_game("slimetrail").new_state().parse_move("a1")
+    assert str(far.value) == "a1 is not next to the snail on d4"
+    assert far.value.translated(pt) == "a1 não é vizinha do caracol em d4"
+    assert far.value.translated(ko) == "a1은(는) d4의 달팽이 옆 칸이 아닙니다"
+    moku = get_game("slime-moku", size=9).new_state()
+    moku.push_str("f6")
+    with pytest.raises(IllegalMoveError) as held:
+        moku.parse_move("e5")
+    assert held.value.translated(pt) == "e5 tem uma pedra preta"
+    with pytest.raises(InvalidMoveError) as unread:
+        moku.parse_move("zz")
+    assert str(unread.value) == (
+        "'zz' is neither a cell of the 9x9 board nor a direction (n ne e se s sw w nw)"
+    )
+    assert unread.value.translated(ko) == (
+        "'zz': 9x9 판의 칸도 아니고 방향(n ne e se s sw w nw)도 아닙니다"
+    )
+    # An error raised as a plain sentence stays as it is in every language.
+    assert GameError("no such game").translated(ko) == "no such game"
+
+
+def test_slither_refusals_name_the_movers_colour(translations: dict[str, Translations]) -> None:
+    pt, ko = translations["pt"].gettext, translations["ko"].gettext
+    state = get_game("slither", size=5).new_state()
+    state.push_str("c3")
+    with pytest.raises(IllegalMoveError) as taken:
+        state.parse_move("c3")
+    assert str(taken.value) == "c3: c3 is occupied"
+    assert taken.value.translated(ko) == "c3: c3은(는) 차 있습니다"
+    state.push_str("a5")  # Black to move again: d4 would touch c3 only at a corner
+    with pytest.raises(IllegalMoveError) as diagonal:
+        state.parse_move("d4")
+    assert diagonal.value.translated(pt) == (
+        "d4: c3 e d4 ficariam vizinhas na diagonal sem nenhuma pedra preta em d3 ou c4 "
+        "(a regra da diagonal)"
     )

@@ -17,7 +17,7 @@ import importlib.resources
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -27,7 +27,20 @@ Move = Hashable
 
 
 class GameError(ValueError):
-    """Base class for every error a game raises on bad input."""
+    """Base class for every error a game raises on bad input.
+
+    Raised with a catalogued template and its named values, ``IllegalMoveError(N_("%(cell)s
+    is slimed"), cell="c3")``, an error can be shown in a player's language
+    (:meth:`translated`); its ``str`` is the English sentence either way."""
+
+    def __init__(self, message: str = "", /, **values: Any) -> None:
+        self.template = message
+        self.values = values
+        super().__init__(message % values if values else message)
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        """The message in ``gettext``'s language (a message that is no template: as it is)."""
+        return gettext(self.template) % self.values if self.values else gettext(self.template)
 
 
 class IllegalMoveError(GameError):
@@ -44,6 +57,21 @@ class InvalidPositionError(GameError):
 
 class GameOptionError(GameError):
     """An unknown game, an unknown option, or an option value out of range."""
+
+
+def off_the_board(word: str, origin: str) -> IllegalMoveError:
+    """A direction word that steps off the board from the cell ``origin``."""
+    return IllegalMoveError(N_("'%(word)s' from %(cell)s leaves the board"), word=word, cell=origin)
+
+
+def not_a_cell(text: str, size: int, directions: Iterable[str]) -> InvalidMoveError:
+    """Text that is neither a cell of the ``size`` by ``size`` board nor a direction word."""
+    return InvalidMoveError(
+        N_("%(text)s is neither a cell of the %(n)sx%(n)s board nor a direction (%(words)s)"),
+        text=repr(text.strip()),
+        n=size,
+        words=" ".join(directions),
+    )
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ from slimetrail.core.game import (
     ExactSolver,
     Game,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     MarkStyle,
     Move,
@@ -39,13 +38,14 @@ from slimetrail.core.game import (
     Shape,
     State,
     TurnShape,
+    not_a_cell,
+    off_the_board,
 )
 from slimetrail.core.i18n import N_
 from slimetrail.games.moku.board import DIRECTIONS, MokuBoard, get_board
 
 # Position string symbols: Black (player 1), White (player 2), the slime.
 BLACK, WHITE, SLIME = "x", "o", "@"
-COLOUR_NAMES = ("black", "white")
 
 
 @cache
@@ -282,18 +282,14 @@ class MokuState(State):
         if token in DIRECTIONS:
             cell = board.step(self.slime, token)
             if cell is None:
-                raise IllegalMoveError(f"{token!r} from {board.name(self.slime)} leaves the board")
+                raise off_the_board(token, board.name(self.slime))
         else:
             found = board.parse_cell(token)
             if found is None:
-                names = " ".join(DIRECTIONS)
-                raise InvalidMoveError(
-                    f"{text.strip()!r} is neither a cell of the {board.n}x{board.n} board "
-                    f"nor a direction ({names})"
-                )
+                raise not_a_cell(text, board.n, DIRECTIONS)
             cell = found
         if not (self.legal_mask() >> cell & 1):
-            raise IllegalMoveError(self._why_illegal(cell))
+            raise self._why_illegal(cell)
         return cell
 
     def fen(self) -> str:
@@ -362,16 +358,18 @@ class MokuState(State):
         board = self.game.board
         return board.name(move) if board.is_cell(move) else repr(move)  # type: ignore[arg-type]
 
-    def _why_illegal(self, cell: int) -> str:
+    def _why_illegal(self, cell: int) -> IllegalMoveError:
         board, name = self.game.board, self.game.board.name(cell)
         if self._result is not None:
-            return f"{name}: the game is over"
+            return IllegalMoveError(N_("%(cell)s: the game is over"), cell=name)
         if cell == self.slime:
-            return f"{name}: the slime is already there"
+            return IllegalMoveError(N_("%(cell)s: the slime is already there"), cell=name)
         if not self.empty >> cell & 1:
-            colour = COLOUR_NAMES[0] if self.black >> cell & 1 else COLOUR_NAMES[1]
-            return f"{name} holds a {colour} stone"
-        return (
-            f"{name} is not next to the slime on {board.name(self.slime)} "
-            "and the slime is not stuck"
+            if self.black >> cell & 1:
+                return IllegalMoveError(N_("%(cell)s holds a black stone"), cell=name)
+            return IllegalMoveError(N_("%(cell)s holds a white stone"), cell=name)
+        return IllegalMoveError(
+            N_("%(cell)s is not next to the slime on %(slime)s and the slime is not stuck"),
+            cell=name,
+            slime=board.name(self.slime),
         )

@@ -27,7 +27,6 @@ from slimetrail.core.game import (
     Game,
     GameOptionError,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     MarkStyle,
     Move,
@@ -35,6 +34,8 @@ from slimetrail.core.game import (
     Outcome,
     Shape,
     State,
+    not_a_cell,
+    off_the_board,
 )
 from slimetrail.core.i18n import N_
 from slimetrail.games.trail.board import Board, get_board
@@ -319,18 +320,14 @@ class TrailState(State):
         if token in board.directions:
             cell = board.step(self.snail, token)
             if cell is None:
-                raise IllegalMoveError(f"{token!r} from {board.name(self.snail)} leaves the board")
+                raise off_the_board(token, board.name(self.snail))
         else:
             found = board.parse_cell(token)
             if found is None:
-                names = " ".join(board.directions)
-                raise InvalidMoveError(
-                    f"{text.strip()!r} is neither a cell of the {board.n}x{board.n} board "
-                    f"nor a direction ({names})"
-                )
+                raise not_a_cell(text, board.n, board.directions)
             cell = found
         if not (self.legal_mask() >> cell & 1):
-            raise IllegalMoveError(self._why_illegal(cell))
+            raise self._why_illegal(cell)
         return cell
 
     def fen(self) -> str:
@@ -395,17 +392,23 @@ class TrailState(State):
             return board.name(move)
         return repr(move)
 
-    def _why_illegal(self, cell: int) -> str:
+    def _why_illegal(self, cell: int) -> IllegalMoveError:
         board, name = self.game.board, self.game.board.name(cell)
         if self.outcome() is not None:
-            return f"{name}: the game is over"
+            return IllegalMoveError(N_("%(cell)s: the game is over"), cell=name)
         if cell == self.snail:
-            return f"{name}: the snail is already there"
+            return IllegalMoveError(N_("%(cell)s: the snail is already there"), cell=name)
         if not board.neighbours[self.snail] >> cell & 1:
-            return f"{name} is not next to the snail on {board.name(self.snail)}"
+            return IllegalMoveError(
+                N_("%(cell)s is not next to the snail on %(snail)s"),
+                cell=name,
+                snail=board.name(self.snail),
+            )
         if not self.free >> cell & 1:
-            return f"{name} is slimed"
-        return f"{name}: no goal corner could be reached from there (Taylor's rule)"
+            return IllegalMoveError(N_("%(cell)s is slimed"), cell=name)
+        return IllegalMoveError(
+            N_("%(cell)s: no goal corner could be reached from there (Taylor's rule)"), cell=name
+        )
 
 
 def load_kernels() -> None:
