@@ -1,13 +1,14 @@
 """The translation machinery: gettext catalogues made with Babel, one per language and domain.
 
 The catalogues are ``slimetrail/locale/<lang>/LC_MESSAGES/<domain>.po`` with English msgids
-(English is the source language and needs none).  Two domains: ``web`` (the site's pages,
+(English is the source language and needs none). Two domains: ``web`` (the site's pages,
 scripts and refusals and the review's verdicts, extracted from ``slimetrail/`` with
 ``locale/web.cfg``) and ``games`` (the games' declared texts and rules pages, from
-``slimetrail/games`` and ``slimetrail/core`` with ``locale/games.cfg``).  :func:`translations` merges both, so a msgid found in either is
-translated.  The ``.mo`` files are compiled from the ``.po`` files by the build (``setup.py``)
-and by ``slimetrail compile`` (:func:`compile_catalogues`); they are not in the repository, and
-a catalogue without an up-to-date ``.mo`` is compiled in memory when first used.
+``slimetrail/games`` and ``slimetrail/core`` with ``locale/games.cfg``). :func:`translations`
+merges both, so a msgid found in either is translated. The ``.mo`` files are compiled from the
+``.po`` files by the build (``setup.py``) and by ``slimetrail compile``
+(:func:`compile_catalogues`); they are not in the repository, and a catalogue without an
+up-to-date ``.mo`` is compiled in memory when first used.
 
 Adding a language is one new catalogue per domain plus its line in :data:`LANGUAGES`.
 

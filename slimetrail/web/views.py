@@ -405,7 +405,7 @@ def refusals(state: State, clicks: dict[str, str | None]) -> dict[str, str]:
         try:
             state.parse_move(name)
         except GameError as exc:
-            answer[name] = str(exc)
+            answer[name] = exc.translated(gettext)
         else:  # a whole move in text, yet no first click (a compound move's later part)
             answer[name] = gettext("%(cell)s does not start a legal move here") % {"cell": name}
     return answer

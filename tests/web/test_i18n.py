@@ -250,6 +250,9 @@ def test_json_keeps_its_keys_and_codes_and_speaks_the_language(live_server) -> N
     assert made["pt"].keys() == made["en"].keys() == made["ko"].keys()
     assert made["pt"]["game"] == made["ko"]["game"] == "slimetrail"
     assert made["pt"]["clicks"] == made["en"]["clicks"]
+    # Why a cell is refused is the game's catalogued sentence, in the language.
+    assert made["pt"]["refusals"].keys() == made["en"]["refusals"].keys()
+    assert made["pt"]["refusals"]["a1"] != made["en"]["refusals"]["a1"]
     assert 'aria-label="O tabuleiro de ' in made["pt"]["svg"]
     assert 'aria-label="The board of ' in made["en"]["svg"]
     # A refusal's sentence too (the service's words), its status the same.

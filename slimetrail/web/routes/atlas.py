@@ -184,6 +184,8 @@ async def explore(
             targets=state.legal_move_strs(),
             label=gettext("%(game)s from %(cell)s") % {"game": gettext(game.title), "cell": start},
         )
-    except (GameError, ValueError) as exc:
+    except GameError as exc:
+        raise InvalidRequest(exc.translated(gettext)) from None
+    except ValueError as exc:
         raise InvalidRequest(str(exc)) from None
     return answer | {"svg": svg}

@@ -382,4 +382,5 @@ def error_detail(request: Request, exc: Exception) -> tuple[int, str]:
             for e in exc.errors()
         )
         return 422, "; ".join(problems)
-    return 400, str(exc)  # GameError: a bad option, move or position in the link
+    # A GameError: a bad option, move or position in the link.
+    return 400, exc.translated(gettext) if isinstance(exc, GameError) else str(exc)

@@ -230,7 +230,7 @@ def make_game(game_id: str, options: dict[str, Any]) -> Game:
     try:
         return get_game(game_id, **options)
     except GameError as exc:
-        raise InvalidRequest(str(exc)) from None
+        raise InvalidRequest(exc.translated(gettext)) from None
 
 
 def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], list[int]]:
@@ -244,7 +244,9 @@ def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], li
         try:
             move = state.parse_move(text)
         except GameError as exc:
-            raise InvalidRequest(f"move {number} ({text!r}): {exc}") from None
+            said = gettext("move %(number)s (%(text)r): %(why)s")
+            why = exc.translated(gettext)
+            raise InvalidRequest(said % {"number": number, "text": text, "why": why}) from None
         canonical.append(state.move_str(move))
         movers.append(state.to_move)
         state.push(move)
@@ -484,7 +486,7 @@ class MatchService:
         try:
             return live.state.next_clicks(prefix)
         except GameError as exc:
-            raise InvalidRequest(str(exc)) from None
+            raise InvalidRequest(exc.translated(gettext)) from None
 
     # -- changes -------------------------------------------------------------------
 
@@ -527,7 +529,7 @@ class MatchService:
         try:
             record = parse_record(text)
         except GameError as exc:
-            raise InvalidRequest(str(exc)) from None
+            raise InvalidRequest(exc.translated(gettext)) from None
         if "FEN" in record.tags:
             raise InvalidRequest(
                 "records that start from a set-up position (FEN) cannot be played here"
@@ -595,7 +597,7 @@ class MatchService:
             try:
                 move = live.state.parse_move(text)
             except GameError as exc:
-                raise InvalidRequest(str(exc)) from None
+                raise InvalidRequest(exc.translated(gettext)) from None
             self.push(live, move)
             return live
 
