@@ -231,7 +231,7 @@ def view_json(live: Live, ply: int | None) -> dict[str, Any]:
         view,
         colours=state.colours(),
         interactive=True,
-        label=gettext("The board after move %(ply)s") % {"ply": wanted},
+        label=gettext("after move %(ply)s") % {"ply": wanted},
         names=player_names(state),
         gettext=gettext,
     )
