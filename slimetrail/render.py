@@ -50,6 +50,7 @@ from slimetrail.core.game import (
     MarkStyle,
     Shape,
     State,
+    untranslated,
 )
 
 PALETTE: dict[str, str] = {
@@ -451,6 +452,7 @@ def board_svg(
     flipped: bool = False,
     css_class: str = "",
     attrs: Mapping[str, str] | None = None,
+    gettext: Callable[[str], str] = untranslated,
 ) -> str:
     """The position ``view`` of ``game`` as an SVG document (a string).
 
@@ -462,7 +464,8 @@ def board_svg(
     a goal's number stays readable).  ``forbidden``: cells crossed out.  ``arrows``:
     ``(from cell, to cell, text)`` arrows.  ``label``: the text alternative (``role="img"``).
     ``flipped``: turned half a turn (the second player's view).  ``css_class`` and ``attrs``
-    are added to the ``<svg>`` element.
+    are added to the ``<svg>`` element.  ``gettext`` translates the marks' declared words in
+    the cells' labels (names given are used as they are).
 
     ``interactive``: the play page's board.  Cells carry ``aria-label``s; every cell holds a
     hidden ``.target`` marker and ``.cell-ring``; targets get the class ``legal`` but keep
@@ -582,7 +585,8 @@ def board_svg(
             group_class.append("forbidden")
         group: dict[str, Any] = {"class": " ".join(group_class), "data_cell": name}
         if interactive:
-            words = [name, *(style.words.format(player=player_word(p)) for _, style, p in kinds)]
+            said = (gettext(style.words) % {"player": player_word(p)} for _, style, p in kinds)
+            words = [name, *said]
             group["aria_label"] = ", ".join(words)
         out.append(f"<g{_attrs(group)}>")
         if hexes:

@@ -20,7 +20,8 @@ gives the value of its player to move, and a move's drop is measured to the move
 turn.  The whole review stops trying the solver once ``total_time`` is spent, and the
 engine's time per position shrinks to fit what is left.
 
-Every sentence a player reads is in :data:`VERDICT_TEXT`.
+Every sentence a player reads is in :data:`VERDICT_TEXT` (English msgids of the web's
+catalogue, translated where shown).
 """
 
 from __future__ import annotations
@@ -31,17 +32,18 @@ from collections.abc import Callable
 from typing import Any
 
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
+from slimetrail.core.i18n import N_
 
 # Exact verdicts, then the engine's, each with the words a player reads.
 VERDICT_TEXT = {
-    "best": "best",
-    "good": "good (keeps the result)",
-    "threw-win": "threw away the win",
-    "missed-win": "missed a win",
-    "threw-draw": "threw away the draw",
-    "inaccuracy": "inaccuracy",
-    "mistake": "mistake",
-    "blunder": "blunder",
+    "best": N_("best"),
+    "good": N_("good (keeps the result)"),
+    "threw-win": N_("threw away the win"),
+    "missed-win": N_("missed a win"),
+    "threw-draw": N_("threw away the draw"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
 }
 # Drops in the mover's expected result that make an inaccuracy, a mistake, a blunder.
 DROPS = (("blunder", 0.3), ("mistake", 0.2), ("inaccuracy", 0.1))

@@ -28,7 +28,7 @@ class TakeAway(Game):
     id = "take-away"
     title = "Take-away"
     turn = TurnShape(repeats=True)
-    end_reasons: ClassVar = {"last stone": EndReason("{winner} took the last stone")}
+    end_reasons: ClassVar = {"last stone": EndReason("%(winner)s took the last stone")}
 
     def __init__(self, players: int = 2, pile: int = 10) -> None:
         super().__init__()

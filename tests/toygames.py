@@ -134,7 +134,7 @@ class ToyThreeGame(GridGame):
     player_colours = ("green", "blue", "red")
     zero_sum = False
     cols, rows = 4, 3
-    end_reasons: ClassVar = {"board full": EndReason("the board is full: {verdict}")}
+    end_reasons: ClassVar = {"board full": EndReason("the board is full: %(verdict)s")}
 
     @classmethod
     def rules_fragment(cls) -> str:
@@ -232,7 +232,7 @@ class ToyPieGame(GridGame):
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS))
     cols, rows = 4, 4
     end_reasons: ClassVar = {
-        "three in a row": EndReason("{winner} made three in a row"),
+        "three in a row": EndReason("%(winner)s made three in a row"),
         "two passes": EndReason("nobody could place a stone: a draw"),
     }
 
@@ -424,7 +424,7 @@ class ToyFlagsGame(GridGame):
     # A mark no other game has: a flag, the player's shape on a ring in the player's pattern.
     marks: ClassVar = {
         "flag": MarkStyle(
-            "flag of {player}",
+            "flag of %(player)s",
             (
                 Shape("ring", 0.4, line=PLAYER_LINE, width=0.06, dash="player", css="toy-flag"),
                 Shape("player-shape", 0.2, fill=PLAYER, line="stone-outline", width=0.03),
@@ -434,7 +434,7 @@ class ToyFlagsGame(GridGame):
         ),
     }
     end_reasons: ClassVar = {
-        "summit": EndReason("{winner} planted a flag on the summit, {summit}"),
+        "summit": EndReason("%(winner)s planted a flag on the summit, %(summit)s"),
         "all planted": EndReason("every cell has a flag and nobody holds the summit: a draw"),
     }
 

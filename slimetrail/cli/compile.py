@@ -2,7 +2,7 @@
 
 A fresh install compiles them on first use (about a minute and a half on a 2-core machine),
 which would land on the first computer move, solve or server start. This does it once, as
-part of installing."""
+part of installing, and compiles the translation catalogues (``.po`` to ``.mo``) too."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="compile the games' kernels now (once after installing)",
         description="Compile every registered game's compiled kernels (or only those of the "
         "games named) into numba's cache, so that no move, solve or server start pays for "
-        "it later. Games that share kernels compile them once.",
+        "it later. Games that share kernels compile them once. The translation catalogues "
+        "are compiled too.",
     )
     parser.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: all)")
     parser.set_defaults(func=run)
@@ -24,8 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from slimetrail.core.registry import GAMES, get_game
+    from slimetrail.i18n import compile_catalogues
 
     classes = [type(get_game(game_id)) for game_id in args.games] or list(GAMES.values())
+    print(f"translation catalogues: {len(compile_catalogues())} compiled", flush=True)
     started = time.perf_counter()
     for cls in classes:
         begun = time.perf_counter()

@@ -15,17 +15,32 @@ from __future__ import annotations
 
 import importlib.resources
 import random
-import string
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
+
+from slimetrail.core.i18n import N_
 
 Move = Hashable
 
 
 class GameError(ValueError):
-    """Base class for every error a game raises on bad input."""
+    """Base class for every error a game raises on bad input.
+
+    Raised with a catalogued template and its named values, ``IllegalMoveError(N_("%(cell)s
+    is slimed"), cell="c3")``, an error can be shown in a player's language
+    (:meth:`translated`); its ``str`` is the English sentence either way."""
+
+    def __init__(self, message: str = "", /, **values: Any) -> None:
+        self.template = message
+        self.values = values
+        super().__init__(message % values if values else message)
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        """The message in ``gettext``'s language (a message that is no template: as it is)."""
+        return gettext(self.template) % self.values if self.values else gettext(self.template)
 
 
 class IllegalMoveError(GameError):
@@ -42,6 +57,21 @@ class InvalidPositionError(GameError):
 
 class GameOptionError(GameError):
     """An unknown game, an unknown option, or an option value out of range."""
+
+
+def off_the_board(word: str, origin: str) -> IllegalMoveError:
+    """A direction word that steps off the board from the cell ``origin``."""
+    return IllegalMoveError(N_("'%(word)s' from %(cell)s leaves the board"), word=word, cell=origin)
+
+
+def not_a_cell(text: str, size: int, directions: Iterable[str]) -> InvalidMoveError:
+    """Text that is neither a cell of the ``size`` by ``size`` board nor a direction word."""
+    return InvalidMoveError(
+        N_("%(text)s is neither a cell of the %(n)sx%(n)s board nor a direction (%(words)s)"),
+        text=repr(text.strip()),
+        n=size,
+        words=" ".join(directions),
+    )
 
 
 @dataclass(frozen=True)
@@ -130,17 +160,20 @@ class Outcome:
 
 # What an ending's sentence may name: the players by their place in the outcome (names
 # joined "A, B and C") and ``verdict`` ("Green wins", "a draw", "A and B share first place");
-# a game's options may be named too (``{k}``, a count below ten written in words).
+# a game's options may be named too (``%(k)s``, a count below ten written in words).
 SENTENCE_FIELDS = ("winner", "first", "last", "losers", "verdict")
+# Named %-placeholders, the form gettext catalogues check translations against.
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 @dataclass(frozen=True)
 class EndReason:
     """One way a game can end (an :attr:`Outcome.reason`) and what a player reads then.
 
-    ``sentence`` is a template over :data:`SENTENCE_FIELDS` and the game's options, e.g.
-    ``"{winner} made {k} in a row"``; ``draw``, if given, is used instead when everybody
-    shares first place.  The sentences are plain English strings (translations come later).
+    ``sentence`` is a template over :data:`SENTENCE_FIELDS` and the game's options with named
+    placeholders, e.g. ``"%(winner)s made %(k)s in a row"``; ``draw``, if given, is used
+    instead when everybody shares first place.  Both are English msgids of the ``games``
+    catalogue (marked with :func:`slimetrail.core.i18n.N_`), translated when shown.
     """
 
     sentence: str
@@ -150,42 +183,59 @@ class EndReason:
         return {
             name
             for template in (self.sentence, self.draw)
-            for _, name, _, _ in string.Formatter().parse(template)
-            if name is not None
+            for name in PLACEHOLDER.findall(template)
         }
 
 
 # Endings the platform itself makes, for every game (a web match's resignation).
 RESIGNED, TIME, ILLEGAL, ABORTED = "resigned", "time", "illegal move", "aborted"
 PLATFORM_REASONS: Mapping[str, EndReason] = {
-    RESIGNED: EndReason("{last} resigned: {verdict}"),
+    RESIGNED: EndReason(N_("%(last)s resigned: %(verdict)s")),
     TIME: EndReason(
-        "{last} ran out of time: {verdict}", draw="time ran out, but no opponent could win: a draw"
+        N_("%(last)s ran out of time: %(verdict)s"),
+        draw=N_("time ran out, but no opponent could win: a draw"),
     ),
-    ILLEGAL: EndReason("{last} sent an illegal move: {verdict}"),
+    ILLEGAL: EndReason(N_("%(last)s sent an illegal move: %(verdict)s")),
     # A clocked game nobody came to play: ended without a result (everybody shares a place).
-    ABORTED: EndReason("the game was aborted: the opponent did not arrive in time, no result"),
+    ABORTED: EndReason(N_("the game was aborted: the opponent did not arrive in time, no result")),
 }
 # An outcome without a reason just says who won.
-NO_REASON = EndReason("{verdict}")
+NO_REASON = EndReason("%(verdict)s")
 
 
 # Small counts in a sentence are written as words ("five in a row"), as in running text.
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+NUMBER_WORDS = (
+    N_("zero"),
+    N_("one"),
+    N_("two"),
+    N_("three"),
+    N_("four"),
+    N_("five"),
+    N_("six"),
+    N_("seven"),
+    N_("eight"),
+    N_("nine"),
+)
 
 
-def in_words(value: Any) -> str:
+def untranslated(text: str) -> str:
+    """The default ``gettext`` of the functions below: the English text itself."""
+    return text
+
+
+def in_words(value: Any, gettext: Callable[[str], str] = untranslated) -> str:
     """An option's value as a sentence writes it: a count below ten in words, else its text."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(NUMBER_WORDS):
-        return NUMBER_WORDS[value]
+        return gettext(NUMBER_WORDS[value])
     return str(value)
 
 
-def join_names(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    if len(names) < 3:
-        return " and ".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+def join_names(names: Sequence[str], gettext: Callable[[str], str] = untranslated) -> str:
+    """``A``, ``A and B``, ``A, B and C`` (in ``gettext``'s language)."""
+    if len(names) < 2:
+        return "".join(names)
+    rest = gettext(N_(", ")).join(names[:-1])
+    return gettext(N_("%(names)s and %(last)s")) % {"names": rest, "last": names[-1]}
 
 
 # -- marks: what a game's view() puts on cells, and how the one renderer draws it ----------
@@ -249,7 +299,7 @@ class MarkStyle:
     """How the renderer draws one mark of :meth:`State.view` and what a screen reader says.
 
     A mark declared ``per_player`` is written ``NAME-P`` in the view (``stone-2``) and drawn
-    in player P's colours; ``words`` name it for a screen reader (``{player}``: the player's
+    in player P's colours; ``words`` name it for a screen reader (``%(player)s``: the player's
     name).  ``cell`` paints the cell, ``shapes`` are drawn over it in order; ``token``: the
     mark is a piece on the cell, so a legal-move marker rings it instead of covering it."""
 
@@ -262,17 +312,17 @@ class MarkStyle:
 
 # Marks several games share: a player's stone, a winning line's ring, the next stone's cell.
 STONE = MarkStyle(
-    "stone of {player}",
+    N_("stone of %(player)s"),
     (Shape("disc", 0.38, fill=PLAYER, line="stone-outline", width=0.04, css="stone"),),
     per_player=True,
     token=True,
 )
 WIN_RING = MarkStyle(
-    "part of the winning line",
+    N_("part of the winning line"),
     (Shape("ring", 0.44, line="win", width=0.09, css="win-ring"),),
 )
 NEXT_STONE = MarkStyle(
-    "receives the next stone",
+    N_("receives the next stone"),
     (Shape("ring", 0.3, line="next", width=0.05, dash="0.08 0.06", css="next-mark"),),
 )
 
@@ -406,7 +456,7 @@ class Game(ABC):
     id: ClassVar[str]
     title: ClassVar[str]
     num_players: ClassVar[int] = 2
-    player_names: ClassVar[tuple[str, ...]] = ("Player 1", "Player 2")
+    player_names: ClassVar[tuple[str, ...]] = (N_("Player 1"), N_("Player 2"))
     # Colour names of the one palette (slimetrail.render.PALETTE), one per player.
     player_colours: ClassVar[tuple[str, ...]] = ("green", "red")
     # False where one player's win is not simply the others' loss (three players, say).
@@ -447,6 +497,11 @@ class Game(ABC):
         # somebody finishes a match.
         names = {*SENTENCE_FIELDS, *(spec.name for spec in cls.option_specs)}
         for reason, declared in cls.end_reasons.items():
+            if "{" in declared.sentence + declared.draw:
+                raise TypeError(
+                    f"{cls.__name__}: the sentence of {reason!r} uses {{...}}: name a value "
+                    "with %(name)s, the placeholder the translation catalogues check"
+                )
             unknown = declared.fields() - names
             if unknown:
                 raise TypeError(
@@ -736,34 +791,41 @@ class State(ABC):
         return f"<{type(self).__name__} {self.game.spec} {self.fen()!r}>"
 
 
-def outcome_sentence(game: Game, outcome: Outcome, names: Sequence[str] = ()) -> str:
+def outcome_sentence(
+    game: Game,
+    outcome: Outcome,
+    names: Sequence[str] = (),
+    gettext: Callable[[str], str] = untranslated,
+) -> str:
     """What a player reads at the end: the sentence ``game`` declares for the outcome's
     reason, filled in with the players' ``names`` (default: the game's player names), e.g.
-    ``"Black made five in a row."``.  Every front end shows this sentence, so no front end
-    knows any game's endings.  Raises :class:`GameError` for an undeclared reason."""
+    ``"Black made five in a row."``, in the language of ``gettext`` (the ``games``
+    catalogue's; names given are used as they are).  Every front end shows this sentence,
+    so no front end knows any game's endings.  Raises :class:`GameError` for an undeclared
+    reason."""
     declared = game.end_reason(outcome.reason)
-    names = list(names) or list(game.player_names)
+    names = list(names) or [gettext(name) for name in game.player_names]
     if len(names) != outcome.num_players:
         raise GameError(f"{game.id}: {len(names)} names for {outcome.num_players} players")
     players = range(1, outcome.num_players + 1)
-    first = join_names([names[p - 1] for p in players if outcome.place(p) == 1])
+    first = join_names([names[p - 1] for p in players if outcome.place(p) == 1], gettext)
     lowest = max(outcome.places)
     if outcome.is_draw:
-        verdict = "a draw"
+        verdict = gettext(N_("a draw"))
     elif outcome.winner is not None:
-        verdict = f"{first} wins"
+        verdict = gettext(N_("%(first)s wins")) % {"first": first}
     else:
-        verdict = f"{first} share first place"
+        verdict = gettext(N_("%(first)s share first place")) % {"first": first}
     template = declared.draw if outcome.is_draw and declared.draw else declared.sentence
     texts = game.option_texts()
-    text = template.format(
-        **{name: in_words(game.options[name]) for name in texts},
-        winner=first,
-        first=first,
-        last=join_names([names[p - 1] for p in players if outcome.place(p) == lowest]),
-        losers=join_names([names[p - 1] for p in players if outcome.place(p) != 1]),
-        verdict=verdict,
-    )
+    text = gettext(template) % {
+        **{name: in_words(game.options[name], gettext) for name in texts},
+        "winner": first,
+        "first": first,
+        "last": join_names([names[p - 1] for p in players if outcome.place(p) == lowest], gettext),
+        "losers": join_names([names[p - 1] for p in players if outcome.place(p) != 1], gettext),
+        "verdict": verdict,
+    }
     return text[:1].upper() + text[1:] + "."
 
 

@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from slimetrail.web.errors import install_api_errors
 from slimetrail.web.hardening import LimitExcept, RequestGuard, ServerTiming, document_errors
+from slimetrail.web.language import LanguageChoice
 from slimetrail.web.players import PlayerCookie
 from slimetrail.web.ratelimit import InFlightLimit
 from slimetrail.web.routes import (
@@ -64,7 +65,8 @@ def create_app(
         wait=site.limits.in_flight_wait,
         page=pages.shed_page,  # a browser opening a page gets a page, not JSON
     )
-    app.add_middleware(ServerTiming)  # outermost: the time includes any wait for a place
+    app.add_middleware(ServerTiming)  # the time includes any wait for a place
+    app.add_middleware(LanguageChoice)  # outermost: a shed page speaks the language too
     document_errors(app)
     install_api_errors(app)
     for module in (matches, analysis, review, atlas, puzzles, live, lobby, bots, pages):

@@ -8,6 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from slimetrail.core.game import GameError
+from slimetrail.i18n import gettext
 from slimetrail.web.ratelimit import refusal_headers
 from slimetrail.web.service.admission import Refused
 from slimetrail.web.service.errors import (
@@ -39,7 +40,9 @@ async def match_error(_request: Request, exc: Exception) -> JSONResponse:
 
 
 async def game_error(_request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse({"detail": str(exc)}, status_code=400)
+    """A game's refusal, in the request's language."""
+    assert isinstance(exc, GameError)
+    return JSONResponse({"detail": exc.translated(gettext)}, status_code=400)
 
 
 async def refused(_request: Request, exc: Exception) -> JSONResponse:

@@ -11,26 +11,30 @@ from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
+from slimetrail.i18n import CURRENT, speaking
 from slimetrail.web import views
 from slimetrail.web.service.matches import Live, MatchService
 from slimetrail.web.settings import Limits
 
 # The WebSocket close code of a watcher refused by a cap (RFC 6455 "Try Again Later").
 TRY_AGAIN_LATER = 1013
+# A kind of watcher: the seats it holds and its language.
+Viewer = tuple[tuple[int, ...], str]
 
 
 class Hub:
     """The WebSocket clients watching each match, each with the seats its token holds.
 
-    Each kind of viewer (by the seats held: a spectator, a seat, a hotseat pair) has its
-    message built once per change of the match, in a thread, and the same text goes to every
-    watcher of that kind; the watchers are capped per match and in total."""
+    Each kind of viewer (by the seats held: a spectator, a seat, a hotseat pair; and by the
+    language its page speaks) has its message built once per change of the match, in a
+    thread, and the same text goes to every watcher of that kind; the watchers are capped per
+    match and in total."""
 
     def __init__(self, service: MatchService, limits: Limits) -> None:
         self.service, self.limits = service, limits
-        self.clients: dict[str, dict[WebSocket, tuple[int, ...]]] = {}
+        self.clients: dict[str, dict[WebSocket, Viewer]] = {}
         # Per match and kind of viewer: (the match's version, its message).
-        self.built: dict[str, dict[tuple[int, ...], tuple[int, str]]] = {}
+        self.built: dict[str, dict[Viewer, tuple[int, str]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.sending: set[asyncio.Task[None]] = set()
         self.total = 0
@@ -48,7 +52,8 @@ class Hub:
             return f"this match has {len(watchers)} watchers (at most {self.limits.match_watchers})"
         if self.total >= self.limits.total_watchers:
             return f"the server has {self.total} watchers (at most {self.limits.total_watchers})"
-        self.clients.setdefault(match_id, {})[websocket] = held
+        # The watcher's language is its connection's (its page's cookie or ?lang=).
+        self.clients.setdefault(match_id, {})[websocket] = (held, CURRENT.get())
         self.total += 1
         return None
 
@@ -73,9 +78,9 @@ class Hub:
     async def attach(self, match_id: str, websocket: WebSocket) -> None:
         """Send an admitted watcher the match (under the match's lock: no update can pass it)."""
         async with self._lock(match_id):
-            held = self.clients.get(match_id, {}).get(websocket)
-            if held is not None:
-                await self._send(match_id, {websocket: held}, fresh=True)
+            viewer = self.clients.get(match_id, {}).get(websocket)
+            if viewer is not None:
+                await self._send(match_id, {websocket: viewer}, fresh=True)
 
     def detach(self, match_id: str, websocket: WebSocket) -> None:
         watchers = self.clients.get(match_id, {})
@@ -105,34 +110,36 @@ class Hub:
             await self._send(match_id, dict(self.clients.get(match_id, {})))
 
     async def _send(
-        self, match_id: str, targets: dict[WebSocket, tuple[int, ...]], fresh: bool = False
+        self, match_id: str, targets: dict[WebSocket, Viewer], fresh: bool = False
     ) -> None:
         """Send ``targets`` the match; ``fresh``: rebuilt if its clock runs (an attach)."""
         kinds = set(targets.values())
         built = self.built.setdefault(match_id, {})
 
-        def build(live: Live) -> tuple[dict[tuple[int, ...], str], int]:
+        def build(live: Live) -> tuple[dict[Viewer, str], int]:
             messages, count = {}, 0
             # A running clock's time is read when the message is built: a watcher attaching
             # later is built a fresh one rather than sent what was read at the last change.
             ticking = live.clock is not None and live.outcome() is None
-            for held in kinds:
-                known = built.get(held)
+            for viewer in kinds:
+                known = built.get(viewer)
                 if known is None or known[0] != live.version or (ticking and fresh):
-                    match = views.match_json(live, held)
+                    held, lang = viewer
+                    with speaking(lang):
+                        match = views.match_json(live, held)
                     known = (live.version, json.dumps({"type": "match", "match": match}))
-                    built[held] = known
+                    built[viewer] = known
                     count += 1
-                messages[held] = known[1]
+                messages[viewer] = known[1]
             return messages, count
 
         messages, count = await run_in_threadpool(self.service.locked, match_id, build)
         self.builds += count
 
-        async def send(websocket: WebSocket, held: tuple[int, ...]) -> None:
+        async def send(websocket: WebSocket, viewer: Viewer) -> None:
             try:
-                await asyncio.wait_for(websocket.send_text(messages[held]), timeout=10)
+                await asyncio.wait_for(websocket.send_text(messages[viewer]), timeout=10)
             except Exception:  # a client gone or stuck: drop it, the others still get theirs
                 self.detach(match_id, websocket)
 
-        await asyncio.gather(*(send(ws, held) for ws, held in targets.items()))
+        await asyncio.gather(*(send(ws, viewer) for ws, viewer in targets.items()))

@@ -53,10 +53,10 @@ def new_player_id() -> str:
     return secrets.token_urlsafe(12)
 
 
-def cookie_of(scope: Scope) -> str:
+def cookie_of(scope: Scope, cookie: str = COOKIE) -> str:
     for name, value in scope.get("headers", ()):
         if name == b"cookie":
-            morsel = SimpleCookie(value.decode("latin-1")).get(COOKIE)
+            morsel = SimpleCookie(value.decode("latin-1")).get(cookie)
             if morsel is not None:
                 return morsel.value
     return ""
@@ -82,15 +82,20 @@ class PlayerCookie:
         cookie = (
             f"{COOKIE}={self.key.sign(player)}; Max-Age={MAX_AGE}; Path=/; HttpOnly; SameSite=Lax"
         )
+        await self.app(scope, receive, setting_cookie(send, cookie))
 
-        async def send_with_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.append((b"set-cookie", cookie.encode("latin-1")))
-                message = {**message, "headers": headers}
-            await send(message)
 
-        await self.app(scope, receive, send_with_cookie)
+def setting_cookie(send: Send, cookie: str) -> Send:
+    """``send`` with a ``Set-Cookie: cookie`` header added to the answer."""
+
+    async def send_with_cookie(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            headers.append((b"set-cookie", cookie.encode("latin-1")))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return send_with_cookie
 
 
 async def player_of(connection: HTTPConnection) -> str:

@@ -1,6 +1,9 @@
 """What a page reads: the match JSON per kind of viewer, the board at a ply, the next clicks
 with their helpers (clicks to go, steps, losing clicks, refusals), the games and records.
 
+The JSON's keys and codes (moves, reasons, results) are the same in every language; what a
+person reads (names, sentences, labels) is in the request's (:mod:`slimetrail.web.language`).
+
 Each function of a live match is called under its lock (``MatchService.locked``), but
 :func:`match_for`, which takes it.
 """
@@ -12,7 +15,10 @@ from typing import Any
 
 from slimetrail import render
 from slimetrail.core.game import Game, GameError, Outcome, State, outcome_sentence
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
+from slimetrail.i18n import gettext
+from slimetrail.web.language import number
 from slimetrail.web.service.clock import LOW_TIME_MS
 from slimetrail.web.service.matches import Live, MatchService, now_utc, result_text
 from slimetrail.web.storage.tables import BOT, COMPUTER, UNFINISHED
@@ -22,11 +28,16 @@ def games_json() -> list[dict[str, Any]]:
     return [
         {
             "id": cls.id,
-            "title": cls.title,
+            "title": gettext(cls.title),
             "num_players": cls.num_players,
-            "player_names": list(cls.player_names),
+            "player_names": [gettext(name) for name in cls.player_names],
             "options": [
-                {"name": s.name, "default": s.default_text, "choices": s.texts(), "help": s.help}
+                {
+                    "name": s.name,
+                    "default": s.default_text,
+                    "choices": s.texts(),
+                    "help": gettext(s.help) if s.help else "",
+                }
                 for s in cls.option_specs
             ],
             "presets": dict(getattr(cls, "presets", {}) or {}),
@@ -46,7 +57,11 @@ def renamed_by_last_move(live: Live) -> list[dict[str, Any]]:
     before.pop()
     players = range(1, live.game.num_players + 1)
     return [
-        {"player": p, "was": before.player_name(p), "now": live.state.player_name(p)}
+        {
+            "player": p,
+            "was": gettext(before.player_name(p)),
+            "now": gettext(live.state.player_name(p)),
+        }
         for p in players
         if before.player_name(p) != live.state.player_name(p)
     ]
@@ -71,8 +86,9 @@ def move_colours(live: Live) -> list[str]:
 
 
 def player_names(state: State) -> list[str]:
-    """Every player's name in ``state`` (a swap renames the players after their colours)."""
-    return [state.player_name(p) for p in range(1, state.game.num_players + 1)]
+    """Every player's name in ``state`` (a swap renames the players after their colours), in
+    the request's language."""
+    return [gettext(state.player_name(p)) for p in range(1, state.game.num_players + 1)]
 
 
 def board_view(live: Live, state: State, ply: int) -> dict[str, Any]:
@@ -97,13 +113,14 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
     view = board_view(live, state, live.ply)
     out = view.get("out", []) if outcome is None else []
     computers = [seat for seat in live.seats if seat.kind == COMPUTER]
+    names = player_names(state)
     players = []
     for seat in live.seats:
         player = seat.player
         players.append(
             {
                 "player": player,
-                "name": state.player_name(player),
+                "name": names[player - 1],
                 "colour": render.PALETTE[colours[player - 1]],
                 "colour_name": colours[player - 1],
                 "kind": seat.kind,
@@ -121,9 +138,9 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         "game": game.id,
         "options": game.option_texts(),
         "spec": game.spec,
-        "title": game.title,
+        "title": gettext(game.title),
         "players": players,
-        "player_names": list(game.player_names),
+        "player_names": [gettext(name) for name in game.player_names],
         "player_colours": [render.PALETTE[c] for c in colours],
         "opponent": MatchService.opponent(live),
         "level": computers[0].level if computers else None,
@@ -139,24 +156,23 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         # What the player reads at the end, from the game's declared endings.
         "result_sentence": None
         if outcome is None
-        else outcome_sentence(
-            game, outcome, [state.player_name(seat.player) for seat in live.seats]
-        ),
+        else outcome_sentence(game, outcome, names, gettext),
         "resigned": live.resigned,
         # What ended the game off the board (a bot's illegal move), for the players to read.
         "forfeit_note": live.forfeit.note if live.forfeit else None,
         "clock": clock_json(live),
-        "action_words": dict(game.action_words),
+        "action_words": {move: gettext(words) for move, words in game.action_words.items()},
         "renamed": renamed_by_last_move(live),
         "view": view,
         "svg": render.board_svg(
             game,
             view,
             colours=colours,
-            names=player_names(state),
+            names=names,
             targets=[click for click in clicks if click not in game.turn.actions],
             interactive=True,
-            label=f"{game.title} board",
+            label=board_label(game),
+            gettext=gettext,
         ),
         "clicks": clicks,
         "losing": losing_clicks(state, clicks),
@@ -218,7 +234,9 @@ def view_json(live: Live, ply: int | None) -> dict[str, Any]:
         view,
         colours=state.colours(),
         interactive=True,
-        label=f"after move {wanted}",
+        label=gettext("after move %(ply)s") % {"ply": wanted},
+        names=player_names(state),
+        gettext=gettext,
     )
     return {"ply": wanted, "view": view, "fen": state.fen(), "svg": svg}
 
@@ -234,7 +252,8 @@ def clicks_json(live: Live, prefix: list[str], clicks: dict[str, str | None]) ->
         names=player_names(live.state),
         targets=[click for click in clicks if click not in actions],
         interactive=True,
-        label=f"{live.game.title} board",
+        label=board_label(live.game),
+        gettext=gettext,
     )
     return {
         "to_go": clicks_to_go(live.state, prefix, clicks),
@@ -247,8 +266,12 @@ def clicks_json(live: Live, prefix: list[str], clicks: dict[str, str | None]) ->
     }
 
 
-GRAPH_LABEL = "Evaluation graph: each player's chances after every move; click a move to see it"
-START_TITLE = "the start"
+GRAPH_LABEL = N_("Evaluation graph: each player's chances after every move; click a move to see it")
+START_TITLE = N_("the start")
+
+
+def board_label(game: Game) -> str:
+    return gettext("The board of %(game)s") % {"game": gettext(game.title)}
 
 
 def review_json(game: Game, review: dict[str, Any]) -> dict[str, Any]:
@@ -260,13 +283,13 @@ def review_json(game: Game, review: dict[str, Any]) -> dict[str, Any]:
     plies = [
         entry
         | {
-            "verdict_text": VERDICT_TEXT.get(entry["verdict"] or "", ""),
+            "verdict_text": gettext(VERDICT_TEXT[entry["verdict"]]) if entry["verdict"] else "",
             "turning": entry["verdict"] in TURNING,
         }
         for entry in review["plies"]
     ]
     points = [review.get("start", {})] + [entry["eval"] for entry in plies]
-    titles = [START_TITLE] + [
+    titles = [gettext(START_TITLE)] + [
         f"{entry['ply']}. {entry['move']}"
         + (f": {entry['verdict_text']}" if entry["verdict_text"] else "")
         for entry in plies
@@ -276,7 +299,7 @@ def review_json(game: Game, review: dict[str, Any]) -> dict[str, Any]:
         colours=game.player_colours,
         turning=[entry["ply"] for entry in plies if entry["turning"]],
         titles=titles,
-        label=GRAPH_LABEL,
+        label=gettext(GRAPH_LABEL),
     )
     return {"plies": plies, "graph": graph}
 
@@ -349,7 +372,8 @@ def steps_to_go(game: Game, view: dict[str, Any], made: int) -> dict[str, Any] |
     if not turn.step_words or total is None:
         return None
     left = total - made // turn.step_clicks
-    return {"left": left, "total": total, "text": f"{left} {turn.step_words[left != 1]}"}
+    words = gettext(turn.step_words[left != 1])
+    return {"left": left, "total": total, "text": f"{number(left)} {words}"}
 
 
 def losing_clicks(state: State, clicks: dict[str, str | None]) -> list[str]:
@@ -385,9 +409,9 @@ def refusals(state: State, clicks: dict[str, str | None]) -> dict[str, str]:
         try:
             state.parse_move(name)
         except GameError as exc:
-            answer[name] = str(exc)
+            answer[name] = exc.translated(gettext)
         else:  # a whole move in text, yet no first click (a compound move's later part)
-            answer[name] = f"{name} does not start a legal move here"
+            answer[name] = gettext("%(cell)s does not start a legal move here") % {"cell": name}
     return answer
 
 

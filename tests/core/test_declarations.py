@@ -180,7 +180,7 @@ def test_a_sentence_naming_what_no_outcome_gives_fails_at_definition() -> None:
     with pytest.raises(TypeError, match="names 'loser'"):
 
         class Broken(base):  # type: ignore[misc, valid-type]
-            end_reasons: ClassVar = {"x": EndReason("{loser} lost")}
+            end_reasons: ClassVar = {"x": EndReason("%(loser)s lost")}
 
 
 def test_a_real_game_ends_with_its_declared_sentence() -> None:

@@ -40,6 +40,7 @@ from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.search import EVAL_SCALE, MATE, MATE_BOUND, mate_in
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import State
+from slimetrail.core.i18n import N_
 from slimetrail.games.moku.board import MokuBoard
 from slimetrail.games.moku.eval import evaluate_bits
 from slimetrail.games.moku.threats import ThreatSearch
@@ -443,14 +444,16 @@ class TreeLevel:
 
 
 LEVELS: dict[int, Player] = {
-    1: RandomStep("beginner: random steps, but never onto the opponent's winning cell"),
-    2: OnePly("novice: looks one move ahead, with much noise", noise=0.3),
-    3: SearchLevel("casual: looks two moves ahead", depth=2),
-    4: SearchLevel("club: searches about 150 positions, sees short threats", nodes=150, threats=2),
-    5: SearchLevel(
-        "strong: searches about 600 positions and threats four moves deep", nodes=600, threats=4
+    1: RandomStep(N_("beginner: random steps, but never onto the opponent's winning cell")),
+    2: OnePly(N_("novice: looks one move ahead, with much noise"), noise=0.3),
+    3: SearchLevel(N_("casual: looks two moves ahead"), depth=2),
+    4: SearchLevel(
+        N_("club: searches about 150 positions, sees short threats"), nodes=150, threats=2
     ),
-    6: TreeLevel("master: a tree of tactical playouts for the whole time limit"),
+    5: SearchLevel(
+        N_("strong: searches about 600 positions and threats four moves deep"), nodes=600, threats=4
+    ),
+    6: TreeLevel(N_("master: a tree of tactical playouts for the whole time limit")),
 }
 
 

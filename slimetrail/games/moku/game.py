@@ -30,7 +30,6 @@ from slimetrail.core.game import (
     ExactSolver,
     Game,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     MarkStyle,
     Move,
@@ -39,12 +38,14 @@ from slimetrail.core.game import (
     Shape,
     State,
     TurnShape,
+    not_a_cell,
+    off_the_board,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.games.moku.board import DIRECTIONS, MokuBoard, get_board
 
 # Position string symbols: Black (player 1), White (player 2), the slime.
 BLACK, WHITE, SLIME = "x", "o", "@"
-COLOUR_NAMES = ("black", "white")
 
 
 @cache
@@ -59,24 +60,24 @@ def _zobrist(cells: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, .
 
 class SlimeMokuGame(Game):
     id = "slime-moku"
-    title = "Slime-Moku"
-    player_names = ("Black", "White")
+    title = N_("Slime-Moku")
+    player_names = (N_("Black"), N_("White"))
     player_colours = ("black", "white")
     turn = TurnShape()
     option_specs = (
-        OptionSpec("size", 15, help="board size n (4 to 19)", low=4, high=19),
-        OptionSpec("k", 5, (4, 5), "stones in a row that win"),
+        OptionSpec("size", 15, help=N_("board size n (4 to 19)"), low=4, high=19),
+        OptionSpec("k", 5, (4, 5), N_("stones in a row that win")),
     )
     marks: ClassVar[dict[str, MarkStyle]] = {
         "stone": STONE,
         "win": WIN_RING,
         "next": NEXT_STONE,
         # The slime that moves from stone to stone is drawn as a snail.
-        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+        "snail": MarkStyle(N_("the snail is here"), (Shape("snail"),), token=True),
     }
     end_reasons: ClassVar[dict[str, EndReason]] = {
-        "row": EndReason("{winner} made {k} in a row"),
-        "full": EndReason("the board is full: a draw"),
+        "row": EndReason(N_("%(winner)s made %(k)s in a row")),
+        "full": EndReason(N_("the board is full: a draw")),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -291,18 +292,14 @@ class MokuState(State):
         if token in DIRECTIONS:
             cell = board.step(self.slime, token)
             if cell is None:
-                raise IllegalMoveError(f"{token!r} from {board.name(self.slime)} leaves the board")
+                raise off_the_board(token, board.name(self.slime))
         else:
             found = board.parse_cell(token)
             if found is None:
-                names = " ".join(DIRECTIONS)
-                raise InvalidMoveError(
-                    f"{text.strip()!r} is neither a cell of the {board.n}x{board.n} board "
-                    f"nor a direction ({names})"
-                )
+                raise not_a_cell(text, board.n, DIRECTIONS)
             cell = found
         if not (self.legal_mask() >> cell & 1):
-            raise IllegalMoveError(self._why_illegal(cell))
+            raise self._why_illegal(cell)
         return cell
 
     def fen(self) -> str:
@@ -371,16 +368,18 @@ class MokuState(State):
         board = self.game.board
         return board.name(move) if board.is_cell(move) else repr(move)  # type: ignore[arg-type]
 
-    def _why_illegal(self, cell: int) -> str:
+    def _why_illegal(self, cell: int) -> IllegalMoveError:
         board, name = self.game.board, self.game.board.name(cell)
         if self._result is not None:
-            return f"{name}: the game is over"
+            return IllegalMoveError(N_("%(cell)s: the game is over"), cell=name)
         if cell == self.slime:
-            return f"{name}: the slime is already there"
+            return IllegalMoveError(N_("%(cell)s: the slime is already there"), cell=name)
         if not self.empty >> cell & 1:
-            colour = COLOUR_NAMES[0] if self.black >> cell & 1 else COLOUR_NAMES[1]
-            return f"{name} holds a {colour} stone"
-        return (
-            f"{name} is not next to the slime on {board.name(self.slime)} "
-            "and the slime is not stuck"
+            if self.black >> cell & 1:
+                return IllegalMoveError(N_("%(cell)s holds a black stone"), cell=name)
+            return IllegalMoveError(N_("%(cell)s holds a white stone"), cell=name)
+        return IllegalMoveError(
+            N_("%(cell)s is not next to the slime on %(slime)s and the slime is not stuck"),
+            cell=name,
+            slime=board.name(self.slime),
         )

@@ -36,6 +36,7 @@ from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import TreeSearch
 from slimetrail.ai.search import EVAL_SCALE
 from slimetrail.core.game import GameError, Move, State
+from slimetrail.core.i18n import N_
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SWAP, SlitherState
 
@@ -351,11 +352,11 @@ def analyse(
 
 
 LEVELS: dict[int, Player] = {
-    1: BeginnerLevel("beginner: random placements, but takes a win in one"),
-    2: SearchLevel("novice: plain Monte-Carlo search, 100 playouts", 100, rave=False),
-    3: SearchLevel("casual: Monte-Carlo search with RAVE, 250 playouts", 250),
-    4: SearchLevel("club: Monte-Carlo search with RAVE, 800 playouts", 800),
-    5: SearchLevel("strong: Monte-Carlo search with RAVE for the whole time limit", None),
+    1: BeginnerLevel(N_("beginner: random placements, but takes a win in one")),
+    2: SearchLevel(N_("novice: plain Monte-Carlo search, 100 playouts"), 100, rave=False),
+    3: SearchLevel(N_("casual: Monte-Carlo search with RAVE, 250 playouts"), 250),
+    4: SearchLevel(N_("club: Monte-Carlo search with RAVE, 800 playouts"), 800),
+    5: SearchLevel(N_("strong: Monte-Carlo search with RAVE for the whole time limit"), None),
 }
 KERNELS = KernelLoad(kernel.warm_up, "Slither kernels")
 LADDER = Ladder(LEVELS, analyse, kernels=KERNELS)

@@ -40,6 +40,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.games.slither.board import (
     BLACK,
     COLOUR_NAMES,
@@ -56,23 +57,23 @@ TURN_TEXT = re.compile(r"([a-z]\d+)-([a-z]\d+)/([a-z]\d+)")
 
 class SlitherGame(Game):
     id = "slither"
-    title = "Slither"
-    player_names = ("Black", "White")
+    title = N_("Slither")
+    player_names = (N_("Black"), N_("White"))
     player_colours = ("black", "white")
     turn = TurnShape(max_clicks=3, actions=(SWAP, PASS), repeats=True)
     move_example = "b2-c3/e5"  # a step and a placement (the first move only places)
-    action_words: ClassVar[dict[str, str]] = {SWAP: "swapped colours", PASS: "passed"}
+    action_words: ClassVar[dict[str, str]] = {SWAP: N_("swapped colours"), PASS: N_("passed")}
     option_specs = (
-        OptionSpec("size", 9, help="board size n", low=4, high=19),
-        OptionSpec("pie", True, help="White may swap after Black's first turn"),
+        OptionSpec("size", 9, help=N_("board size n"), low=4, high=19),
+        OptionSpec("pie", True, help=N_("White may swap after Black's first turn")),
     )
     marks: ClassVar[dict[str, MarkStyle]] = {"stone": STONE, "win": WIN_RING}
     end_reasons: ClassVar[dict[str, EndReason]] = {
-        "bottom-top": EndReason("{winner} connected bottom and top"),
-        "left-right": EndReason("{winner} connected left and right"),
+        "bottom-top": EndReason(N_("%(winner)s connected bottom and top")),
+        "left-right": EndReason(N_("%(winner)s connected left and right")),
         # Only a search's random playouts end these two ways, never a game in play.
-        "playout": EndReason("{winner} won a random playout"),
-        "no-turn": EndReason("neither side has a legal turn: a draw"),
+        "playout": EndReason(N_("%(winner)s won a random playout")),
+        "no-turn": EndReason(N_("neither side has a legal turn: a draw")),
     }
     # Advanced Slither: only a stone whose group holds both colours may step.
     advanced: ClassVar[bool] = False
@@ -156,7 +157,7 @@ class SlitherGame(Game):
 
 class AdvancedSlitherGame(SlitherGame):
     id = "slither-advanced"
-    title = "Advanced Slither"
+    title = N_("Advanced Slither")
     advanced = True
 
 
@@ -267,7 +268,7 @@ class SlitherState(State):
     def push(self, move: Move) -> None:
         why = self.why_illegal(move)
         if why:
-            raise IllegalMoveError(why)
+            raise why
         self.make(self.canonical(move))
 
     def make(self, move: Move) -> None:
@@ -334,18 +335,22 @@ class SlitherState(State):
             return (source, placed, target)
         return (source, target, placed)
 
-    def why_illegal(self, move: Move) -> str | None:
+    def why_illegal(self, move: Move) -> IllegalMoveError | None:
         """Why ``move`` (any spelling) is not legal here, or ``None`` if it is."""
         board = self.board
         if self.winner_colour is not None:
-            return f"{self.describe(move)}: the game is over"
-        me = COLOUR_NAMES[self.colour]
+            return IllegalMoveError(N_("%(move)s: the game is over"), move=self.describe(move))
+        black = self.colour == 0  # the mover's colour picks the sentence (no colour words)
         if move == SWAP:
             if self.swap_available():
                 return None
             if not self.game.pie:
-                return "swap: this game is played without the pie rule (pie=off)"
-            return "swap: only White's answer to Black's first turn may be a swap"
+                return IllegalMoveError(
+                    N_("swap: this game is played without the pie rule (pie=off)")
+                )
+            return IllegalMoveError(
+                N_("swap: only White's answer to Black's first turn may be a swap")
+            )
         if move == PASS:
             alone, steps = self.turn_masks()
             if not alone and not steps:
@@ -355,46 +360,87 @@ class SlitherState(State):
             else:
                 source, target, placed = steps[0]
                 example = (source, target, cells_of(placed)[0])
-            example = self.move_str(example)
-            return f"pass: only a player with no legal turn may pass ({example} is legal)"
+            return IllegalMoveError(
+                N_("pass: only a player with no legal turn may pass (%(example)s is legal)"),
+                example=self.move_str(example),
+            )
         if not self.well_formed(move):
-            return f"{move!r} is not a Slither move"
+            return IllegalMoveError(N_("%(move)s is not a Slither move"), move=repr(move))
         own, other = self.stones[self.colour], self.stones[1 - self.colour]
         occupied = own | other
         turn = cast(Turn, move)
         placed = turn[-1]
         if len(turn) == 3:
             source, target, _ = turn
-            s, t = board.name(source), board.name(target)
+            names = {"step": f"{board.name(source)}-{board.name(target)}"}
+            names |= {"source": board.name(source), "target": board.name(target)}
             if not own >> source & 1:
-                held = "a " + COLOUR_NAMES[1 - self.colour] if other >> source & 1 else "no"
-                return f"{s}-{t}: {s} holds {held} stone; {me} may step only a {me} stone"
+                if not other >> source & 1:
+                    held = (
+                        N_("%(step)s: %(source)s holds no stone; Black may step only a Black stone")
+                        if black
+                        else N_(
+                            "%(step)s: %(source)s holds no stone; White may step only a White stone"
+                        )
+                    )
+                elif black:
+                    held = N_(
+                        "%(step)s: %(source)s holds a White stone; "
+                        "Black may step only a Black stone"
+                    )
+                else:
+                    held = N_(
+                        "%(step)s: %(source)s holds a Black stone; "
+                        "White may step only a White stone"
+                    )
+                return IllegalMoveError(held, **names)
             if not board.king[source] >> target & 1:
-                return f"{s}-{t}: {t} is not one king step from {s}"
-            if occupied >> target & 1:
-                return f"{s}-{t}: {t} is occupied"
-            if self.game.advanced and not board.flood(other, occupied) >> source & 1:
-                return (
-                    f"{s}-{t}: in Advanced Slither a stone may step only if its group holds "
-                    f"both colours, and the group of {s} holds no "
-                    f"{COLOUR_NAMES[1 - self.colour]} stone"
+                return IllegalMoveError(
+                    N_("%(step)s: %(target)s is not one king step from %(source)s"), **names
                 )
+            if occupied >> target & 1:
+                return IllegalMoveError(N_("%(step)s: %(target)s is occupied"), **names)
+            if self.game.advanced and not board.flood(other, occupied) >> source & 1:
+                lonely = (
+                    N_(
+                        "%(step)s: in Advanced Slither a stone may step only if its group holds "
+                        "both colours, and the group of %(source)s holds no White stone"
+                    )
+                    if black
+                    else N_(
+                        "%(step)s: in Advanced Slither a stone may step only if its group holds "
+                        "both colours, and the group of %(source)s holds no Black stone"
+                    )
+                )
+                return IllegalMoveError(lonely, **names)
             own ^= (1 << source) | (1 << target)
             occupied = own | other
-        p = board.name(placed)
+        where = {"move": self.describe(move), "cell": board.name(placed)}
         if occupied >> placed & 1:
-            after = " after the step" if len(turn) == 3 else ""
-            return f"{self.describe(move)}: {p} is occupied{after}"
+            if len(turn) == 3:
+                return IllegalMoveError(
+                    N_("%(move)s: %(cell)s is occupied after the step"), **where
+                )
+            return IllegalMoveError(N_("%(move)s: %(cell)s is occupied"), **where)
         broken = board.diagonal_breaks(own | (1 << placed))
         if broken:
             a, b = broken[0]
             ca, ra = board.coords(a)
             cb, rb = board.coords(b)
-            shared = f"{board.name(board.index(cb, ra))} or {board.name(board.index(ca, rb))}"
-            return (
-                f"{self.describe(move)}: {board.name(a)} and {board.name(b)} would be "
-                f"diagonal neighbours with no {me} stone on {shared} (the diagonal rule)"
+            pair = {"a": board.name(a), "b": board.name(b), "move": self.describe(move)}
+            pair |= {"c": board.name(board.index(cb, ra)), "d": board.name(board.index(ca, rb))}
+            diagonal = (
+                N_(
+                    "%(move)s: %(a)s and %(b)s would be diagonal neighbours with no Black stone "
+                    "on %(c)s or %(d)s (the diagonal rule)"
+                )
+                if black
+                else N_(
+                    "%(move)s: %(a)s and %(b)s would be diagonal neighbours with no White stone "
+                    "on %(c)s or %(d)s (the diagonal rule)"
+                )
             )
+            return IllegalMoveError(diagonal, **pair)
         return None
 
     def well_formed(self, move: Move) -> bool:
@@ -437,7 +483,7 @@ class SlitherState(State):
             move = tuple(cast(list[int], cells))
         why = self.why_illegal(move)
         if why:
-            raise IllegalMoveError(why)
+            raise why
         return self.canonical(move)
 
     def click_path(self, move: Move) -> list[str]:

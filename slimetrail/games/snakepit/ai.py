@@ -36,6 +36,7 @@ from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
+from slimetrail.core.i18n import N_
 from slimetrail.games.snakepit import kernel
 from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
@@ -226,11 +227,11 @@ def warm_up() -> None:
 KERNELS = KernelLoad(warm_up, "Snake Pit kernels")
 LADDER = Ladder(
     {
-        1: RandomLevel("beginner: random turns, but takes a win in one"),
-        2: GreedyLevel("novice: the best-looking turn, often misjudged", noise=3.0),
-        3: GreedyLevel("casual: the turn that leaves it the most room against the others"),
-        4: BestReplyLevel("club: best-reply search, the opponents' worst answer considered"),
-        5: CompiledMctsLevel("strong: Monte-Carlo search (max^n) for the whole time limit"),
+        1: RandomLevel(N_("beginner: random turns, but takes a win in one")),
+        2: GreedyLevel(N_("novice: the best-looking turn, often misjudged"), noise=3.0),
+        3: GreedyLevel(N_("casual: the turn that leaves it the most room against the others")),
+        4: BestReplyLevel(N_("club: best-reply search, the opponents' worst answer considered")),
+        5: CompiledMctsLevel(N_("strong: Monte-Carlo search (max^n) for the whole time limit")),
     },
     analyse,
     kernels=KERNELS,

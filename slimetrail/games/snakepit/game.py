@@ -42,6 +42,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.games.snakepit import board
 from slimetrail.games.snakepit.board import NEIGHBOURS
 
@@ -143,19 +144,21 @@ def completable(snakes: Sequence[int], empty: int, needed: int) -> bool:
 
 class SnakePitGame(Game):
     id = "snake-pit"
-    title = "Snake Pit"
+    title = N_("Snake Pit")
     num_players = 3
-    player_names = ("Green", "Blue", "Red")
+    player_names = (N_("Green"), N_("Blue"), N_("Red"))
     player_colours = ("green", "blue", "red")
     zero_sum = False
     # A player who is out is skipped, so the same player may follow a player who moved.
     # A turn is k snakes, each a click on the snake and one on its destination.
-    turn = TurnShape(max_clicks=6, repeats=True, step_words=("snake", "snakes"), step_clicks=2)
+    turn = TurnShape(
+        max_clicks=6, repeats=True, step_words=(N_("snake"), N_("snakes")), step_clicks=2
+    )
     option_specs = ()
     marks: ClassVar[dict[str, MarkStyle]] = {
         # A snake's head: the player's shape in the player's colour, with the number.
         "head": MarkStyle(
-            "snake head of {player}",
+            N_("snake head of %(player)s"),
             (
                 Shape(
                     "player-shape",
@@ -172,7 +175,7 @@ class SnakePitGame(Game):
         ),
         # A cell the snake has passed: tinted and hatched, with the player's small shape.
         "trail": MarkStyle(
-            "trail of {player}",
+            N_("trail of %(player)s"),
             (
                 Shape(
                     "player-shape",
@@ -188,9 +191,9 @@ class SnakePitGame(Game):
         ),
     }
     end_reasons: ClassVar[dict[str, EndReason]] = {
-        "last-left": EndReason("{winner} wins as the last player left"),
+        "last-left": EndReason(N_("%(winner)s wins as the last player left")),
         # Only a search's playouts stop while several players are left.
-        "most-room": EndReason("{winner} has the most room left"),
+        "most-room": EndReason(N_("%(winner)s has the most room left")),
     }
 
     def ai_ladder(self) -> AiLadder:

@@ -27,7 +27,6 @@ from slimetrail.core.game import (
     Game,
     GameOptionError,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     MarkStyle,
     Move,
@@ -35,7 +34,10 @@ from slimetrail.core.game import (
     Outcome,
     Shape,
     State,
+    not_a_cell,
+    off_the_board,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.games.trail.board import Board, get_board
 
 RULES = ("rastros", "taylor")
@@ -56,15 +58,15 @@ class TrailGame(Game):
 
     shape: ClassVar[str]
     marks: ClassVar[dict[str, MarkStyle]] = {
-        "snail": MarkStyle("the snail is here", (Shape("snail"),), token=True),
+        "snail": MarkStyle(N_("the snail is here"), (Shape("snail"),), token=True),
         "slime": MarkStyle(
-            "slimed",
+            N_("slimed"),
             cell=CellPaint("slime", "slime-stroke", 0.2, "slime-hatch", dark=True),
         ),
         # The goal: the cell's border in the player's line pattern, and a badge with the
         # player's number in the player's shape.
         "goal": MarkStyle(
-            "goal of {player}",
+            N_("goal of %(player)s"),
             (
                 Shape(
                     "outline", 0.04, line=PLAYER_LINE, width=0.08, dash="player", css="goal-outline"
@@ -88,8 +90,10 @@ class TrailGame(Game):
         ),
     }
     end_reasons: ClassVar[dict[str, EndReason]] = {
-        "goal": EndReason("the snail reached {winner}'s goal: {winner} wins"),
-        "stuck": EndReason("{last} is stuck: {verdict}", draw="the snail is stuck: a draw"),
+        "goal": EndReason(N_("the snail reached %(winner)s's goal: %(winner)s wins")),
+        "stuck": EndReason(
+            N_("%(last)s is stuck: %(verdict)s"), draw=N_("the snail is stuck: a draw")
+        ),
     }
 
     def __init__(self, /, **options: Any) -> None:
@@ -178,27 +182,27 @@ class TrailGame(Game):
 
 class SlimetrailGame(TrailGame):
     id = "slimetrail"
-    title = "Slimetrail (Rastros)"
+    title = N_("Slimetrail (Rastros)")
     shape = "square"
     # Players go by the colour they wear, as in every other game (one naming scheme).
-    player_names = ("Green", "Red")
+    player_names = (N_("Green"), N_("Red"))
     option_specs = (
-        OptionSpec("size", 7, help="board size n (odd)", low=5, high=15, step=2),
-        OptionSpec("rules", "rastros", RULES, "rastros: stuck player loses; taylor: see RULES"),
-        OptionSpec("start", "centre", (), "start cell (Portuguese Rastros: e5)"),
+        OptionSpec("size", 7, help=N_("board size n (odd)"), low=5, high=15, step=2),
+        OptionSpec("rules", "rastros", RULES, N_("rastros: stuck player loses; taylor: see RULES")),
+        OptionSpec("start", "centre", (), N_("start cell (Portuguese Rastros: e5)")),
     )
     presets: ClassVar[dict[str, dict[str, str]]] = {"portuguese": {"start": "e5"}}
 
 
 class SquareSlimeTrailGame(TrailGame):
     id = "slimetrail-square"
-    title = "Square Slime Trail"
+    title = N_("Square Slime Trail")
     shape = "square"
-    player_names = ("Green", "Red")
+    player_names = (N_("Green"), N_("Red"))
     option_specs = (
-        OptionSpec("size", 8, help="board size n", low=5, high=15),
-        OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
-        OptionSpec("start", "centre", (), "start cell (default e5 on 8x8)"),
+        OptionSpec("size", 8, help=N_("board size n"), low=5, high=15),
+        OptionSpec("rules", "taylor", RULES, N_("taylor: goal must stay reachable; rastros")),
+        OptionSpec("start", "centre", (), N_("start cell (default e5 on 8x8)")),
     )
 
     def default_start(self) -> int:
@@ -209,13 +213,13 @@ class SquareSlimeTrailGame(TrailGame):
 
 class HexSlimeTrailGame(TrailGame):
     id = "slimetrail-hex"
-    title = "Slime Trail (hex)"
+    title = N_("Slime Trail (hex)")
     shape = "hex"
-    player_names = ("Green", "Red")
+    player_names = (N_("Green"), N_("Red"))
     option_specs = (
-        OptionSpec("size", 10, help="board size n", low=4, high=15),
-        OptionSpec("rules", "taylor", RULES, "taylor: goal must stay reachable; rastros"),
-        OptionSpec("start", "centre", (), "start cell (default e5 on 10x10)"),
+        OptionSpec("size", 10, help=N_("board size n"), low=4, high=15),
+        OptionSpec("rules", "taylor", RULES, N_("taylor: goal must stay reachable; rastros")),
+        OptionSpec("start", "centre", (), N_("start cell (default e5 on 10x10)")),
     )
 
     def default_start(self) -> int:
@@ -316,18 +320,14 @@ class TrailState(State):
         if token in board.directions:
             cell = board.step(self.snail, token)
             if cell is None:
-                raise IllegalMoveError(f"{token!r} from {board.name(self.snail)} leaves the board")
+                raise off_the_board(token, board.name(self.snail))
         else:
             found = board.parse_cell(token)
             if found is None:
-                names = " ".join(board.directions)
-                raise InvalidMoveError(
-                    f"{text.strip()!r} is neither a cell of the {board.n}x{board.n} board "
-                    f"nor a direction ({names})"
-                )
+                raise not_a_cell(text, board.n, board.directions)
             cell = found
         if not (self.legal_mask() >> cell & 1):
-            raise IllegalMoveError(self._why_illegal(cell))
+            raise self._why_illegal(cell)
         return cell
 
     def fen(self) -> str:
@@ -392,17 +392,23 @@ class TrailState(State):
             return board.name(move)
         return repr(move)
 
-    def _why_illegal(self, cell: int) -> str:
+    def _why_illegal(self, cell: int) -> IllegalMoveError:
         board, name = self.game.board, self.game.board.name(cell)
         if self.outcome() is not None:
-            return f"{name}: the game is over"
+            return IllegalMoveError(N_("%(cell)s: the game is over"), cell=name)
         if cell == self.snail:
-            return f"{name}: the snail is already there"
+            return IllegalMoveError(N_("%(cell)s: the snail is already there"), cell=name)
         if not board.neighbours[self.snail] >> cell & 1:
-            return f"{name} is not next to the snail on {board.name(self.snail)}"
+            return IllegalMoveError(
+                N_("%(cell)s is not next to the snail on %(snail)s"),
+                cell=name,
+                snail=board.name(self.snail),
+            )
         if not self.free >> cell & 1:
-            return f"{name} is slimed"
-        return f"{name}: no goal corner could be reached from there (Taylor's rule)"
+            return IllegalMoveError(N_("%(cell)s is slimed"), cell=name)
+        return IllegalMoveError(
+            N_("%(cell)s: no goal corner could be reached from there (Taylor's rule)"), cell=name
+        )
 
 
 def load_kernels() -> None:

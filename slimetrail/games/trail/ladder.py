@@ -25,6 +25,7 @@ from slimetrail.ai.search import (
     search,
 )
 from slimetrail.core.game import GameError, Move, State
+from slimetrail.core.i18n import N_
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
@@ -80,17 +81,17 @@ def big_board(state: State) -> bool:
 
 LEVELS_TABLE: dict[int, Level] = {
     1: Level(
-        "beginner: random, but takes a win in one and avoids losing at once",
+        N_("beginner: random, but takes a win in one and avoids losing at once"),
         # Two plies: a move after which the opponent wins at once scores as a lost mate.
         depth=2,
         beginner=True,
     ),
-    2: Level("novice: looks one move ahead, often misjudges", depth=1, noise=250.0),
-    3: Level("casual: looks three moves ahead with some noise", depth=3, noise=80.0),
-    4: Level("club: searches a few thousand positions", nodes=4_000),
-    5: Level("strong: searches about 60 000 positions", nodes=60_000),
+    2: Level(N_("novice: looks one move ahead, often misjudges"), depth=1, noise=250.0),
+    3: Level(N_("casual: looks three moves ahead with some noise"), depth=3, noise=80.0),
+    4: Level(N_("club: searches a few thousand positions"), nodes=4_000),
+    5: Level(N_("strong: searches about 60 000 positions"), nodes=60_000),
     6: Level(
-        "perfect where solvable: exact solver, deep search otherwise",
+        N_("perfect where solvable: exact solver, deep search otherwise"),
         nodes=150_000,
         solver=True,
         big_boards=True,

@@ -7,20 +7,20 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
 from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail import atlas
 from slimetrail.core.game import GameError
+from slimetrail.i18n import CURRENT, gettext, speaking
 from slimetrail.render import state_svg
 from slimetrail.web.deps import Client, ComputerMoves, Rates
+from slimetrail.web.language import templates
 from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest
@@ -29,7 +29,6 @@ from slimetrail.web.service.matches import make_game, replay_moves
 router = APIRouter()
 # The explorer's positions wait for a worker in the analyses' queue, outside the in-flight cap.
 UNLIMITED_PATHS = ("/api/explore",)
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 
 EXPLORER_GAME, EXPLORER_SIZE = "slimetrail", "7"
 EXPLORER_RULES = ("rastros", "taylor")
@@ -42,18 +41,25 @@ ANSWERS: LRUCache[tuple[str, str, tuple[str, ...]], dict[str, Any]] = LRUCache(m
 
 
 @functools.cache
-def diagram(index: int) -> Markup:
-    """Result ``index``'s start position, its winning first moves shaded."""
+def diagram(index: int, lang: str) -> Markup:
+    """Result ``index``'s start position, its winning first moves shaded, labelled in
+    ``lang``."""
     result = atlas.results()[index]
     state = result.start_state()
     cells = {cell["name"] for cell in state.game.describe_board()["cells"]}
+    with speaking(lang):
+        label = gettext("%(game)s %(options)s, start %(cell)s") % {
+            "game": gettext(result.make_game().title),
+            "options": result.options_text,
+            "cell": result.start,
+        }
     return Markup(
         state_svg(
             state,
             size=DIAGRAM_PX,
             coordinates=True,
             targets=[move for move in result.winning_moves if move in cells],
-            label=f"{result.make_game().title} {result.options_text}, start {result.start}",
+            label=label,
             css_class="atlas-diagram",
         )
     )
@@ -71,7 +77,7 @@ def explorer_starts() -> list[str]:
 @router.get("/solved", response_class=HTMLResponse, include_in_schema=False)
 def solved(request: Request) -> HTMLResponse:
     rows = [
-        {"result": result, "diagram": diagram(index)}
+        {"result": result, "diagram": diagram(index, CURRENT.get())}
         for index, result in enumerate(atlas.results())
     ]
     return templates.TemplateResponse(request, "solved.html", {"rows": rows})
@@ -87,7 +93,9 @@ def explore_page(request: Request, rules: str = "rastros", start: str = "d4") ->
             "all_rules": EXPLORER_RULES,
             "start": start,
             "starts": explorer_starts(),
-            "players": json.dumps(list(make_game(EXPLORER_GAME, {}).player_names)),
+            "players": json.dumps(
+                [gettext(name) for name in make_game(EXPLORER_GAME, {}).player_names]
+            ),
         },
     )
 
@@ -174,8 +182,10 @@ async def explore(
             state,
             interactive=True,
             targets=state.legal_move_strs(),
-            label=f"{game.title} from {start}",
+            label=gettext("%(game)s from %(cell)s") % {"game": gettext(game.title), "cell": start},
         )
-    except (GameError, ValueError) as exc:
+    except GameError as exc:
+        raise InvalidRequest(exc.translated(gettext)) from None
+    except ValueError as exc:
         raise InvalidRequest(str(exc)) from None
     return answer | {"svg": svg}

@@ -12,20 +12,21 @@ name, and every record as one PGN file.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail.core.game import ABORTED
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
+from slimetrail.i18n import gettext
 from slimetrail.web import views
 from slimetrail.web.deps import Client, Pairs, Players, Rates, Service, Waiters
 from slimetrail.web.errors import status_of
+from slimetrail.web.language import templates
 from slimetrail.web.players import SCOPE_KEY, Player
 from slimetrail.web.ratelimit import SEEK, RateLimits
 from slimetrail.web.seekers import Seekers
@@ -36,27 +37,30 @@ from slimetrail.web.storage.people import MatchOf, SeatOf, Seek
 from slimetrail.web.storage.tables import COMPUTER, UNFINISHED
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 FORM_TYPE = "application/x-www-form-urlencoded"
 NAME_FIELD_LIMIT = 200
 # What a player reads of the seats and results listed (one place, for the translations).
 WORDS = {
-    "computer": "the computer (level {level})",
-    "invited": "an invited friend",
-    "anonymous": "an anonymous player",
-    "yourself": "yourself (one device)",
-    "ongoing": "ongoing",
-    "won": "won",
-    "lost": "lost",
-    "draw": "draw",
-    "shared": "shared first place",
-    "aborted": "aborted",
+    "computer": N_("the computer (level %(level)s)"),
+    "invited": N_("an invited friend"),
+    "anonymous": N_("an anonymous player"),
+    "yourself": N_("yourself (one device)"),
+    "ongoing": N_("ongoing"),
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "draw": N_("draw"),
+    "shared": N_("shared first place"),
+    "aborted": N_("aborted"),
 }
+
+
+def word(key: str) -> str:
+    return gettext(WORDS[key])
 
 
 def game_title(game_id: str) -> str:
     cls = GAMES.get(game_id)
-    return cls.title if cls else game_id
+    return gettext(cls.title) if cls else game_id
 
 
 def seek_link(seek: Seek) -> str:
@@ -121,10 +125,10 @@ async def waiting_socket(websocket: WebSocket, seek_id: str, seekers: Waiters) -
 def seat_name(seat: SeatOf) -> str:
     """How a seat's holder is shown to others."""
     if seat.kind == COMPUTER:
-        return WORDS["computer"].format(level=seat.level)
+        return word("computer") % {"level": seat.level}
     if seat.owner is None:
-        return WORDS["invited"]
-    return seat.name or WORDS["anonymous"]
+        return word("invited")
+    return seat.name or word("anonymous")
 
 
 def live_row(match: MatchOf) -> dict[str, Any]:
@@ -133,7 +137,7 @@ def live_row(match: MatchOf) -> dict[str, Any]:
         "id": match.id,
         "game": match.game,
         "title": game_title(match.game),
-        "players": " vs ".join(names),
+        "players": gettext(" vs ").join(names),
         "names": names,
         "ply": match.ply,
         "link": f"/play/{match.id}",
@@ -148,7 +152,7 @@ def seek_row(seek: Seek, names: dict[str, str], player: str) -> dict[str, Any]:
         "options": ", ".join(f"{k}={v}" for k, v in seek.options.items()),
         "game_options": seek.options,
         "clock": seek.clock,
-        "who": names.get(seek.owner) or WORDS["anonymous"],
+        "who": names.get(seek.owner) or word("anonymous"),
         "mine": seek.owner == player,
         "join": f"/lobby/join/{seek.id}",  # POST: pairs the visitor with the seek's owner
     }
@@ -195,18 +199,18 @@ async def join(
 def my_result(match: MatchOf) -> str:
     """The result as this player reads it: ongoing, won, lost, or a shared first place."""
     if match.result == UNFINISHED:
-        return WORDS["ongoing"]
+        return word("ongoing")
     if match.result == ABORTED:
-        return WORDS["aborted"]
+        return word("aborted")
     shares = match.result.split("-")
     mine = {shares[p - 1] for p in match.mine if p <= len(shares)}
     if len(match.mine) == len(match.seats):
         return match.result  # every seat yours (one device): the plain result
     if mine == {"1"}:
-        return WORDS["won"]
+        return word("won")
     if mine == {"0"}:
-        return WORDS["lost"]
-    return WORDS["draw"] if len(shares) == 2 else WORDS["shared"]
+        return word("lost")
+    return word("draw") if len(shares) == 2 else word("shared")
 
 
 def my_row(match: MatchOf) -> dict[str, Any]:
@@ -214,7 +218,7 @@ def my_row(match: MatchOf) -> dict[str, Any]:
     return {
         "id": match.id,
         "title": game_title(match.game),
-        "opponents": ", ".join(others) or WORDS["yourself"],
+        "opponents": ", ".join(others) or word("yourself"),
         "result": my_result(match),
         "ongoing": match.result == UNFINISHED,
         "ply": match.ply,

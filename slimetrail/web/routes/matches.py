@@ -12,20 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail.core.game import Game
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
+from slimetrail.i18n import gettext
 from slimetrail.web import views
 from slimetrail.web.deps import Client, ComputerMoves, Pairs, Rates, Service, Waiters, Watchers
+from slimetrail.web.language import templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import CREATE
 from slimetrail.web.routes.lobby import seek
@@ -37,7 +38,7 @@ from slimetrail.web.service.matches import Live, MatchService, make_game, seats_
 from slimetrail.web.storage.tables import HUMAN
 
 TEXT_LIMIT = 200
-SEEK_SUMMARY = "You, against the first person online seeking the same game (colours at random)"
+SEEK_SUMMARY = N_("You, against the first person online seeking the same game (colours at random)")
 MAX_MOVES = 10_000
 MAX_SEATS = 16
 MAX_CLICKS = 64
@@ -46,7 +47,6 @@ OptionValue = StrictStr | StrictInt
 Text = Annotated[str, Field(max_length=TEXT_LIMIT)]
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 
 
 class SeatBody(BaseModel):
@@ -195,7 +195,7 @@ async def confirm_new_match(request: Request, game_id: str) -> HTMLResponse:
         request,
         "new.html",
         {
-            "game": game,
+            "game": {"title": gettext(game.title)},
             "summary": new_match_summary(game, wanted),
             "action": f"/new/{game_id}" + (f"?{query}" if query else ""),
         },
@@ -397,20 +397,19 @@ def new_match_request(game_id: str, fields: dict[str, str]) -> dict[str, Any]:
 def new_match_summary(game: Game, wanted: dict[str, Any]) -> list[str]:
     """Who plays each seat of the match ``wanted`` (checked: a bad seat is refused)."""
     if wanted["opponent"] == HUMAN:
-        return [SEEK_SUMMARY]
+        return [gettext(SEEK_SUMMARY)]
     seats = seats_from_request(
         game, wanted["seats"], wanted["opponent"], wanted["level"], wanted["side"]
     )
-    who = {"me": "you", "friend": "a friend you invite by link"}
-    lines = [
-        f"{game.player_names[number - 1]}: "
-        + (
-            f"the bot {seat['name']}"
-            if seat["kind"] == "bot"
-            else who.get(seat["kind"], f"the computer (level {seat.get('level')})")
-        )
-        for number, seat in enumerate(seats, 1)
-    ]
+    who = {"me": gettext("you"), "friend": gettext("a friend you invite by link")}
+    lines = []
+    for number, seat in enumerate(seats, 1):
+        if seat["kind"] == "bot":
+            holder = gettext("the bot %(name)s") % {"name": seat["name"]}
+        else:
+            computer = gettext("the computer (level %(level)s)") % {"level": seat.get("level")}
+            holder = who.get(seat["kind"], computer)
+        lines.append(f"{gettext(game.player_names[number - 1])}: {holder}")
     if wanted["clock"]:
-        lines.append(f"Clock: {parse_clock(wanted['clock']).text}")
+        lines.append(gettext("Clock: %(clock)s") % {"clock": parse_clock(wanted["clock"]).text})
     return lines

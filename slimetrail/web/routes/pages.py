@@ -13,7 +13,6 @@ again, where an API client or a page's own script keeps the JSON refusal.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -21,7 +20,6 @@ from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
-from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -29,12 +27,15 @@ from starlette.types import ASGIApp, Scope
 
 from slimetrail.ai import levels_for
 from slimetrail.core.game import Game, GameError
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
+from slimetrail.i18n import gettext
 from slimetrail.render import fit_size, palette_css, state_svg
 from slimetrail.web.deps import Bots, Players, Service, Watchers
 from slimetrail.web.diagrams import page_diagrams
 from slimetrail.web.errors import refused as json_refusal
 from slimetrail.web.errors import status_of
+from slimetrail.web.language import environment, templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import refusal_headers
 from slimetrail.web.service.admission import Refused
@@ -42,16 +43,34 @@ from slimetrail.web.service.clock import CLOCK_CHOICES
 from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 # Rules fragments: a name the fragment does not define is an error, not an empty string.
-fragments = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+# Their sentences are gettext messages, in the request's language.
+fragments = environment(autoescape=True, undefined=jinja2.StrictUndefined)
 
 OPPONENTS = (
-    ("computer", "the computer"),
-    ("human", "a person online"),
-    ("hotseat", "a friend on this device"),
-    ("friend", "a friend by link"),
+    ("computer", N_("the computer")),
+    ("human", N_("a person online")),
+    ("hotseat", N_("a friend on this device")),
+    ("friend", N_("a friend by link")),
 )
+# The web's words for the options the games declare (a code, such as ``size``, is the name
+# of the field on a /new link and on the command line); another option shows its name.
+OPTION_LABELS = {
+    "size": N_("Board size"),
+    "rules": N_("Rules"),
+    "start": N_("Start"),
+    "k": N_("In a row"),
+    "pie": N_("Pie rule"),
+}
+
+
+def opponents() -> list[tuple[str, str]]:
+    return [(value, gettext(label)) for value, label in OPPONENTS]
+
+
+def clocks() -> list[tuple[str, str]]:
+    """The clock choices with their names in the request's language."""
+    return [(value, gettext(label)) for value, label in CLOCK_CHOICES]
 
 
 def default_level(available: dict[int, str]) -> int:
@@ -68,29 +87,43 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
         choices = [(value, value) for value in spec.texts()]
         if not choices:
             # A free option (the start cell): offer the default and every named variant.
-            choices = [(spec.default_text, "standard")]
+            choices = [(spec.default_text, gettext("standard"))]
             for name, preset in presets.items():
                 if spec.name in preset:
                     value = preset[spec.name]
-                    choices.append((value, f"{value} ({name.capitalize()} variant)"))
+                    variant = gettext("%(value)s (%(name)s variant)")
+                    choices.append((value, variant % {"value": value, "name": name.capitalize()}))
         options.append(
-            {"name": spec.name, "default": spec.default_text, "choices": choices, "help": spec.help}
+            {
+                "name": spec.name,
+                "label": gettext(OPTION_LABELS[spec.name])
+                if spec.name in OPTION_LABELS
+                else spec.name,
+                "default": spec.default_text,
+                "choices": choices,
+                "help": gettext(spec.help) if spec.help else "",
+            }
         )
     return {
         "id": cls.id,
-        "title": cls.title,
+        "title": gettext(cls.title),
         "preview": board_preview(cls()),
         "players": [
-            {"name": name, "colour": colour}
+            {"name": gettext(name), "colour": colour}
             for name, colour in zip(cls.player_names, cls.player_colours, strict=False)
         ],
-        "player_names": list(cls.player_names),
+        "player_names": [gettext(name) for name in cls.player_names],
         "num_players": cls.num_players,
         "options": options,
         "has_rules": rules_fragment(cls) is not None,
         # Each game has its own ladder (Snake Pit has fewer levels than Slime Trail).
-        "levels": levels_for(cls()),
+        "levels": levels(cls()),
     }
+
+
+def levels(game: Game) -> dict[int, str]:
+    """The game's computer levels with their descriptions in the request's language."""
+    return {level: gettext(text) for level, text in levels_for(game).items()}
 
 
 # A preview fits in this many pixels (the tall 10x10 hex diamond: 162 x 270).
@@ -104,7 +137,7 @@ def board_preview(game: Game) -> Markup:
             game.new_state(),
             size=fit_size(game, *PREVIEW_BOX, coordinates=False),
             coordinates=False,
-            label=f"The start position of {game.title}",
+            label=gettext("The start position of %(game)s") % {"game": gettext(game.title)},
             css_class="preview",
         )
     )
@@ -144,8 +177,8 @@ def home(request: Request, bots: Bots) -> HTMLResponse:
             "headline": cards[0] if cards else None,
             "levels": available,
             "default_level": default_level(available),
-            "opponents": OPPONENTS,
-            "clocks": CLOCK_CHOICES,
+            "opponents": opponents(),
+            "clocks": clocks(),
             # Only the bots online now are offered as opponents.
             "bots": bots.online(),
         },
@@ -157,14 +190,15 @@ def rules(request: Request, game_id: str) -> HTMLResponse:
     cls = GAMES.get(game_id)
     fragment = rules_fragment(cls) if cls else None
     if cls is None or fragment is None:
-        raise HTTPException(404, f"no rules page for game {game_id!r} (games: {', '.join(GAMES)})")
+        detail = gettext("There are no rules for a game %(game)r here (games: %(games)s).")
+        raise HTTPException(404, detail % {"game": game_id, "games": ", ".join(GAMES)})
     return templates.TemplateResponse(
         request,
         "rules.html",
         {
             "game": game_card(cls),
             "fragment": render_fragment(fragment),
-            "games": list(GAMES.values()),
+            "games": [{"id": other.id, "title": gettext(other.title)} for other in GAMES.values()],
         },
     )
 
@@ -182,28 +216,36 @@ async def play(
     try:
         loaded = await run_in_threadpool(service.load, match_id)
     except NotFound:
-        detail = f"There is no game {match_id!r} here: the link may be mistyped or incomplete."
-        return error_page(request, 404, detail, heading="No such game")
+        detail = gettext("There is no game %(game)r here: the link may be mistyped or incomplete.")
+        return error_page(
+            request, 404, detail % {"game": match_id}, heading=gettext("No such game")
+        )
     try:
         held = loaded.held_by(seat)
     except SeatRefused:
         # A mistyped seat link: say so rather than draw a spectator's page with a dead token.
-        detail = "This seat link is not valid for this game: it may be mistyped or incomplete."
-        ways = [(f"/play/{match_id}", "Watch this game"), ("/", "Start a new game")]
-        return error_page(request, 403, detail, heading="Not your seat", ways=ways)
+        detail = gettext(
+            "This seat link is not valid for this game: it may be mistyped or incomplete."
+        )
+        ways = [
+            (f"/play/{match_id}", gettext("Watch this game")),
+            ("/", gettext("Start a new game")),
+        ]
+        return error_page(request, 403, detail, heading=gettext("Not your seat"), ways=ways)
     # A friend's seat is theirs once opened; the last to arrive starts the clocks.
     if held:
         arrived = await run_in_threadpool(people.opened, loaded, held, seat, player)
         if arrived:
             hub.notify(match_id)
-    available = levels_for(loaded.game)
+    available = levels(loaded.game)
     return templates.TemplateResponse(
         request,
         "play.html",
         {
             "match_id": match_id,
             "seat": seat,
-            "title": loaded.game.title,
+            "title": gettext(loaded.game.title),
+            "opponents": opponents(),
             "move_example": loaded.game.example_move(),
             "levels_json": json.dumps({str(k): v for k, v in available.items()}),
             "default_level": default_level(available),
@@ -214,15 +256,15 @@ async def play(
 # -- error pages --------------------------------------------------------------------------
 
 HEADINGS = {
-    400: "That link does not work",
-    403: "Not allowed",
-    404: "Page not found",
-    405: "Not allowed",
-    409: "That changed meanwhile",
-    413: "Too large",
-    422: "That link does not work",
-    429: "Too many requests",
-    503: "The server is busy",
+    400: N_("That link does not work"),
+    403: N_("Not allowed"),
+    404: N_("Page not found"),
+    405: N_("Not allowed"),
+    409: N_("That changed meanwhile"),
+    413: N_("Too large"),
+    422: N_("That link does not work"),
+    429: N_("Too many requests"),
+    503: N_("The server is busy"),
 }
 # Paths answered in JSON (or plain text) whatever goes wrong: the API and its machinery.
 MACHINE_PREFIXES = ("/api/", "/ws/", "/static/", "/healthz", "/openapi.json", "/docs", "/redoc")
@@ -243,10 +285,12 @@ def is_navigation(request: Request) -> bool:
 
 def wait_text(seconds: int) -> str:
     if seconds <= 1:
-        return "in a moment"
+        return gettext("Please try again in a moment.")
     if seconds < 120:
-        return f"in {seconds} seconds"
-    return f"in about {round(seconds / 60)} minutes"
+        return gettext("Please try again in %(seconds)s seconds.") % {"seconds": seconds}
+    return gettext("Please try again in about %(minutes)s minutes.") % {
+        "minutes": round(seconds / 60)
+    }
 
 
 def refusal_page(request: Request, refused: Refused) -> HTMLResponse:
@@ -255,11 +299,11 @@ def refusal_page(request: Request, refused: Refused) -> HTMLResponse:
     message = refused.message.split("; try again")[0]  # the page says when, in words
     context = {
         "status": refused.status,
-        "heading": HEADINGS[refused.status],
+        "heading": gettext(HEADINGS[refused.status]),
         "detail": message[:1].upper() + message[1:] + ".",
-        "retry": f"Please try again {wait_text(refused.retry_after)}.",
+        "retry": wait_text(refused.retry_after),
         # A /new link or form asks again (its page re-sends it); any other page reloads.
-        "ways": [(again, "Try again"), ("/", "Back to the games")],
+        "ways": [(again, gettext("Try again")), ("/", gettext("Back to the games"))],
     }
     return templates.TemplateResponse(
         request,
@@ -287,10 +331,11 @@ def error_page(
 ) -> HTMLResponse:
     """A styled error page saying what went wrong, with a way back."""
     if ways is None:
-        ways = [("/", "Start a new game"), ("/rules/" + next(iter(GAMES), ""), "Read the rules")]
+        rules = "/rules/" + next(iter(GAMES), "")
+        ways = [("/", gettext("Start a new game")), (rules, gettext("Read the rules"))]
     context = {
         "status": status,
-        "heading": heading or HEADINGS.get(status, "Something went wrong"),
+        "heading": heading or gettext(HEADINGS.get(status, N_("Something went wrong"))),
         "detail": detail,
         "ways": ways,
     }
@@ -334,7 +379,7 @@ def error_detail(request: Request, exc: Exception) -> tuple[int, str]:
     if isinstance(exc, StarletteHTTPException):
         text = exc.detail if isinstance(exc.detail, str) else ""
         if exc.status_code == 404 and text in ("", "Not Found"):
-            text = f"There is no page at {request.url.path}"
+            text = gettext("There is no page at %(path)s") % {"path": request.url.path}
         return exc.status_code, text
     if isinstance(exc, RequestValidationError):
         problems = (
@@ -342,4 +387,5 @@ def error_detail(request: Request, exc: Exception) -> tuple[int, str]:
             for e in exc.errors()
         )
         return 422, "; ".join(problems)
-    return 400, str(exc)  # GameError: a bad option, move or position in the link
+    # A GameError: a bad option, move or position in the link.
+    return 400, exc.translated(gettext) if isinstance(exc, GameError) else str(exc)

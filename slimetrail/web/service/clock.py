@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from slimetrail.ai.limits import clock_budget
+from slimetrail.core.i18n import N_
 from slimetrail.web.service.errors import InvalidRequest
 
 MINUTES = (1, 60)
@@ -23,14 +24,14 @@ DAY_MS = 24 * 3600 * 1000
 LOW_TIME_MS = 10_000
 # The clocks the home page offers (any other valid text works in a link or the API).
 CLOCK_CHOICES = (
-    ("1+0", "1+0 (bullet)"),
-    ("3+2", "3+2 (blitz)"),
-    ("5+3", "5+3 (blitz)"),
-    ("10+5", "10+5 (rapid)"),
-    ("15+10", "15+10 (rapid)"),
-    ("30+20", "30+20 (classical)"),
-    ("d1", "1 day per move"),
-    ("d3", "3 days per move"),
+    ("1+0", N_("1+0 (bullet)")),
+    ("3+2", N_("3+2 (blitz)")),
+    ("5+3", N_("5+3 (blitz)")),
+    ("10+5", N_("10+5 (rapid)")),
+    ("15+10", N_("15+10 (rapid)")),
+    ("30+20", N_("30+20 (classical)")),
+    ("d1", N_("1 day per move")),
+    ("d3", N_("3 days per move")),
 )
 CLOCK_TEXT = re.compile(r"(\d{1,3})\+(\d{1,3})|d(\d{1,2})")
 CLOCK_HELP = (

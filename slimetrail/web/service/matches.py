@@ -40,7 +40,9 @@ from slimetrail.core.game import (
     Outcome,
     State,
 )
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import get_game
+from slimetrail.i18n import gettext
 from slimetrail.web.service.clock import TimeControl, parse_clock
 from slimetrail.web.service.errors import (
     Conflict,
@@ -133,7 +135,7 @@ class Live:
             and secrets.compare_digest(seat.token.encode(), token.encode())
         )
         if not held:
-            raise SeatRefused("this seat link is not valid for this match")
+            raise SeatRefused(gettext("this seat link is not valid for this match"))
         return held
 
     def people(self) -> int:
@@ -240,6 +242,14 @@ def now_utc() -> datetime:
     return datetime.now(UTC)
 
 
+# Said when a write lost a race with another process's (its conditional update failed).
+CHANGED_MEANWHILE = N_("stale: the match changed meanwhile; reload the match")
+
+
+def game_over(live: Live) -> str:
+    return gettext("the game is over (%(result)s)") % {"result": result_text(live)}
+
+
 def result_text(live: Live) -> str:
     """The stored result: ``*`` while unfinished, ``aborted`` for a game that never started."""
     outcome = live.outcome()
@@ -259,7 +269,7 @@ def make_game(game_id: str, options: dict[str, Any]) -> Game:
     try:
         return get_game(game_id, **options)
     except GameError as exc:
-        raise InvalidRequest(str(exc)) from None
+        raise InvalidRequest(exc.translated(gettext)) from None
 
 
 def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], list[int]]:
@@ -273,7 +283,9 @@ def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], li
         try:
             move = state.parse_move(text)
         except GameError as exc:
-            raise InvalidRequest(f"move {number} ({text!r}): {exc}") from None
+            said = gettext("move %(number)s (%(text)r): %(why)s")
+            why = exc.translated(gettext)
+            raise InvalidRequest(said % {"number": number, "text": text, "why": why}) from None
         canonical.append(state.move_str(move))
         movers.append(state.to_move)
         state.push(move)
@@ -322,7 +334,7 @@ def seats_from_request(
     if problems:
         raise InvalidRequest("; ".join(problems))
     if not any(seat["kind"] == "me" for seat in seats):
-        raise InvalidRequest("at least one seat must be yours (kind 'me')")
+        raise InvalidRequest(gettext("at least one seat must be yours (kind 'me')"))
     return seats
 
 
@@ -490,13 +502,14 @@ class MatchService:
     def undo_refusal(live: Live) -> str | None:
         """Why no move of the match may be taken back now, or ``None`` if one may."""
         if live.people() > 1 or any(seat.kind == BOT for seat in live.seats):
-            return "undo is not available in games between two people"
+            return gettext("undo is not available in games between two people")
         if live.clock is not None:
-            return "undo is not available in games with a clock"
+            return gettext("undo is not available in games with a clock")
         if live.resigned is not None:
-            return "the game was resigned: it cannot be taken back"
+            return gettext("the game was resigned: it cannot be taken back")
         if live.outcome() is not None:  # as on the page: a result stands once reached
-            return f"the game is over ({result_text(live)}): moves cannot be taken back"
+            said = gettext("the game is over (%(result)s): moves cannot be taken back")
+            return said % {"result": result_text(live)}
         return None
 
     @staticmethod
@@ -515,7 +528,7 @@ class MatchService:
         try:
             return live.state.next_clicks(prefix)
         except GameError as exc:
-            raise InvalidRequest(str(exc)) from None
+            raise InvalidRequest(exc.translated(gettext)) from None
 
     # -- changes -------------------------------------------------------------------
 
@@ -558,7 +571,7 @@ class MatchService:
         try:
             record = parse_record(text)
         except GameError as exc:
-            raise InvalidRequest(str(exc)) from None
+            raise InvalidRequest(exc.translated(gettext)) from None
         if "FEN" in record.tags:
             raise InvalidRequest(
                 "records that start from a set-up position (FEN) cannot be played here"
@@ -614,7 +627,7 @@ class MatchService:
         try:
             self.repository.insert(stored, live.row_state(), rematch_of=old)
         except StaleWrite:
-            raise Conflict("stale: the match changed meanwhile; reload the match") from None
+            raise Conflict(gettext(CHANGED_MEANWHILE)) from None
         if rematch_of is not None:
             rematch_of.version += 1
             rematch_of.rematch = live.id
@@ -631,7 +644,7 @@ class MatchService:
             try:
                 move = live.state.parse_move(text)
             except GameError as exc:
-                raise InvalidRequest(str(exc)) from None
+                raise InvalidRequest(exc.translated(gettext)) from None
             self.push(live, move)
             return live
 
@@ -684,7 +697,7 @@ class MatchService:
             self.check_ply(live, ply)
             count = self.undo_plies(live, held)
             if count == 0:
-                raise Conflict("you have no move to take back")
+                raise Conflict(gettext("you have no move to take back"))
             self.write(live, pop=count)
             return live
 
@@ -696,7 +709,7 @@ class MatchService:
         def give_up(live: Live) -> Live:
             held = self.held_required(live, token)
             if live.outcome() is not None:
-                raise Conflict(f"the game is over ({result_text(live)})")
+                raise Conflict(game_over(live))
             player = live.state.to_move if live.state.to_move in held else held[0]
             self.write(live, resigned=player, clock=self.stopped_clock(live))
             return live
@@ -712,7 +725,7 @@ class MatchService:
             if live.rematch is not None:
                 return self.load(live.rematch)
             if live.outcome() is None:
-                raise Conflict("the game is not over yet: resign first for a rematch")
+                raise Conflict(gettext("the game is not over yet: resign first for a rematch"))
             n = len(live.seats)
             seats = [replace_player(live.seats[p % n], p) for p in range(1, n + 1)]
             creator = next(s.player for s in seats if s.token == live.seat(held[0]).token)
@@ -726,29 +739,31 @@ class MatchService:
     def held_required(live: Live, token: str | None) -> tuple[int, ...]:
         held = live.held_by(token)
         if not held:
-            raise SeatRefused("a seat token is needed to play (spectators cannot move)")
+            raise SeatRefused(gettext("a seat token is needed to play (spectators cannot move)"))
         return held
 
     @staticmethod
     def check_turn(live: Live, held: tuple[int, ...]) -> None:
         if live.outcome() is not None:
-            raise Conflict(f"the game is over ({result_text(live)})")
+            raise Conflict(game_over(live))
         if live.thinking:
-            raise NotYourTurn("it is the computer's turn")
+            raise NotYourTurn(gettext("it is the computer's turn"))
         if live.state.to_move not in held:
-            raise NotYourTurn(f"it is player {live.state.to_move}'s turn, not yours")
+            said = gettext("it is player %(player)s's turn, not yours")
+            raise NotYourTurn(said % {"player": live.state.to_move})
 
     @classmethod
     def check_current(cls, live: Live, ply: int) -> None:
         if live.outcome() is not None:
-            raise Conflict(f"the game is over ({result_text(live)})")
+            raise Conflict(game_over(live))
         cls.check_ply(live, ply)
 
     @staticmethod
     def check_ply(live: Live, ply: int) -> None:
         """A move or undo must name the ply it was made on: another tab may have moved."""
         if ply != live.ply:
-            raise Conflict(f"stale: the match has {live.ply} moves, not {ply}; reload the match")
+            said = gettext("stale: the match has %(ply)s moves, not %(asked)s; reload the match")
+            raise Conflict(said % {"ply": live.ply, "asked": ply})
 
     @staticmethod
     def stopped_clock(live: Live) -> tuple[list[int], datetime] | None:
@@ -918,7 +933,7 @@ class MatchService:
                     live.id, live.version, live.row_state(), added=new_moves, truncate=pop > 0
                 )
             except StaleWrite:
-                raise Conflict("stale: the match changed meanwhile; reload the match") from None
+                raise Conflict(gettext(CHANGED_MEANWHILE)) from None
         except BaseException:
             live.resigned, live.forfeit, live.clock_ms, live.turn_started = old
             for move, text, player in reversed(undone):

@@ -1,4 +1,14 @@
-// Helpers shared by the pages: JSON calls with readable errors, and the record import form.
+// Helpers shared by the pages: the page's messages in its language, JSON calls with readable
+// errors, and the record import form.
+
+// The server puts every message the scripts use, in the page's language, in #messages
+// (base.html); `_("Hello {name}", { name })` gives one with its {placeholders} filled in.
+const MESSAGES = JSON.parse(document.getElementById("messages")?.textContent || "{}");
+
+export function _(text, values = {}) {
+  const said = MESSAGES[text] || text;
+  return said.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+}
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -14,7 +24,7 @@ function errorText(status, body) {
   if (Array.isArray(detail)) {
     return detail.map((d) => `${(d.loc || []).slice(1).join(".") || "request"}: ${d.msg}`).join("; ");
   }
-  return `the server answered ${status}`;
+  return _("the server answered {status}", { status });
 }
 
 // A 503 (the server shedding load, or a full queue) was refused before anything changed: ask
@@ -33,7 +43,7 @@ export async function api(path, { method = "GET", body } = {}) {
     try {
       response = await fetch(path, options);
     } catch {
-      throw new ApiError(0, "cannot reach the server; check the connection and try again");
+      throw new ApiError(0, _("cannot reach the server; check the connection and try again"));
     }
     if (response.status !== 503 || attempt === BUSY_RETRIES) break;
     const wait = Math.min(BUSY_WAIT_MAX, Number(response.headers.get("Retry-After")) || 1);
@@ -63,7 +73,7 @@ export function setupImport(form) {
     event.preventDefault();
     error.textContent = "";
     if (!text.value.trim()) {
-      error.textContent = "Paste a game record or choose a file first.";
+      error.textContent = _("Paste a game record or choose a file first.");
       return;
     }
     const button = form.querySelector('button[type="submit"]');
@@ -72,7 +82,7 @@ export function setupImport(form) {
       const result = await api("/api/import", { method: "POST", body: { record: text.value } });
       window.location.assign(result.url);
     } catch (exc) {
-      error.textContent = `Could not import the record: ${exc.message}`;
+      error.textContent = _("Could not import the record: {error}", { error: exc.message });
     } finally {
       button.disabled = false;
     }

@@ -1,20 +1,16 @@
 // The opening explorer: the server's board and proven values (GET /api/explore) for the
-// line clicked so far; the sentences are the template's (data-* of #explorer).
-import { api } from "./common.js";
+// line clicked so far.
+import { _, api } from "./common.js";
 
 const root = document.getElementById("explorer");
 const $ = (id) => document.getElementById(id);
-const words = JSON.parse(root.dataset.words);
+const words = { win: _("wins"), loss: _("loses"), draw: _("draws") };
 const players = JSON.parse(root.dataset.players);
 const state = { rules: root.dataset.rules, start: root.dataset.start, moves: [], request: 0 };
 
-function text(name, values) {
-  return (root.dataset[name] || "").replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
-}
-
 async function load() {
   const request = ++state.request;
-  $("explore-status").textContent = text("wait", {});
+  $("explore-status").textContent = _("Solving\u2026");
   $("explore-values").replaceChildren();
   $("explore-moves").textContent = state.moves.join(" ");
   const query = new URLSearchParams({ rules: state.rules, start: state.start, moves: state.moves.join(" ") });
@@ -22,7 +18,7 @@ async function load() {
   try {
     answer = await api(`/api/explore?${query}`);
   } catch (exc) {
-    if (request === state.request) $("explore-status").textContent = `${text("failed", {})} ${exc.message}`;
+    if (request === state.request) $("explore-status").textContent = _("The explorer failed: {error}", { error: exc.message });
     return;
   }
   if (request !== state.request) return; // a later click wins
@@ -35,20 +31,21 @@ function show(answer) {
   list.replaceChildren();
   let values = answer.values;
   if (answer.over) {
-    $("explore-status").textContent = text("over", {});
+    $("explore-status").textContent = _("The game is over.");
   } else if (answer.solved) {
-    const plies = answer.plies === null ? "" : text("plies", { plies: answer.plies });
-    $("explore-status").textContent = text("toMove", {
-      player: players[answer.to_move - 1],
-      value: words[answer.value],
-      plies,
-    });
+    const values = { player: players[answer.to_move - 1], value: words[answer.value], plies: answer.plies };
+    $("explore-status").textContent =
+      answer.plies === null
+        ? _("{player} to move {value} with best play.", values)
+        : _("{player} to move {value} with best play (game length {plies} plies).", values);
   } else if (answer.atlas) {
-    $("explore-status").textContent = text("atlas", {});
+    $("explore-status").textContent = _(
+      "From the atlas: the winning first moves are shown; the solver did not answer in time.",
+    );
     values = {};
     for (const move of answer.atlas.winning) values[move] = { value: "win", plies: null };
   } else {
-    $("explore-status").textContent = text("unsolved", { detail: answer.detail });
+    $("explore-status").textContent = _("Not solved within the explorer's time: {detail}.", { detail: answer.detail });
   }
   const order = { win: 0, draw: 1, loss: 2 };
   const entries = Object.entries(values).sort(
@@ -60,7 +57,8 @@ function show(answer) {
     item.dataset.move = move;
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `${move} ${words[value]}${plies === null ? "" : ` ${text("movePlies", { plies })}`}`;
+    const said = { move, value: words[value], plies };
+    button.textContent = plies === null ? _("{move} {value}", said) : _("{move} {value} in {plies} plies", said);
     button.addEventListener("click", () => play(move));
     item.append(button);
     list.append(item);

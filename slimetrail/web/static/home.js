@@ -1,6 +1,6 @@
 // Home page: show (and submit) only the fields that matter for the chosen opponent, or, with
 // "Choose each seat" open, the seats one by one (sent as seats=me,friend,computer:2).
-import { setupImport } from "./common.js";
+import { _, setupImport } from "./common.js";
 
 function show(field, visible) {
   field.hidden = !visible;
@@ -40,7 +40,7 @@ for (const form of document.querySelectorAll("form.new-game")) {
     joined.value = seats.map((select) => select.value).join(",");
     // The server refuses a game without a seat of yours; say so before sending.
     const mine = seats.some((select) => select.value === "me");
-    seats[0].setCustomValidity(!each || mine ? "" : "At least one seat must be yours.");
+    seats[0].setCustomValidity(!each || mine ? "" : _("At least one seat must be yours."));
   };
   choices.hidden = false;
   form.addEventListener("change", update);

@@ -4,7 +4,7 @@
   const refresh = async () => {
     if (document.visibilityState !== "visible") return;
     try {
-      const answer = await fetch("/lobby", { headers: { accept: "text/html" } });
+      const answer = await fetch(`/lobby${location.search}`, { headers: { accept: "text/html" } });
       if (!answer.ok) return;
       const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
       const lists = fresh.getElementById("lobby-lists");

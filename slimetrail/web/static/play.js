@@ -2,10 +2,10 @@
 // JSON, replaced on every update); this script only handles interaction: clicks on cells and
 // action buttons (a compound move click by click, the next legal clicks fetched from the
 // server as the player goes), the keyboard, the move list, live updates.
-import { api, setupImport } from "./common.js";
+import { _, api, setupImport } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const VALUE_WORDS = { win: "wins", loss: "loses", draw: "draws" };
+const VALUE_WORDS = { win: _("wins"), loss: _("loses"), draw: _("draws") };
 
 const root = document.getElementById("play");
 const $ = (id) => document.getElementById(id);
@@ -69,7 +69,7 @@ function showBoard(svg) {
     node.classList.toggle("losing", losing);
     node.classList.toggle("chosen", chosen);
     const words = [node.getAttribute("aria-label") || name];
-    if (legal) words.push(losing ? "legal move, loses at once" : "legal move");
+    if (legal) words.push(losing ? _("legal move, loses at once") : _("legal move"));
     if (chosen) words.push("chosen");
     node.setAttribute("aria-label", words.join(", "));
   }
@@ -117,11 +117,13 @@ function svgEl(tag, attrs, text) {
 // How much of the turn under way is still to make: in the game's own steps where its turns
 // declare them (Snake Pit: snakes, two clicks each), else in clicks.
 function toGoText() {
-  if (page.steps) return `${page.steps.text} still to move this turn`;
+  if (page.steps) return _("{steps} still to move this turn", { steps: page.steps.text });
   if (!page.toGo) return "";
   const [fewest, most] = page.toGo;
   const count = fewest === most ? String(fewest) : `${fewest}\u2013${most}`;
-  return `${count} more click${most === 1 ? "" : "s"} to finish this turn`;
+  return most === 1
+    ? _("{count} more click to finish this turn", { count })
+    : _("{count} more clicks to finish this turn", { count });
 }
 
 // Buttons for the clicks that are no cell (pass, swap), the partial move, and Cancel.
@@ -139,11 +141,11 @@ function renderClickBar() {
     button.textContent = click.charAt(0).toUpperCase() + click.slice(1);
     button.addEventListener("click", () => clickOn(click));
     bar.append(button);
-    if (move === null) button.title = "more clicks follow";
+    if (move === null) button.title = _("more clicks follow");
   }
   const picking = live && page.prefix.length > 0;
   $("partial").hidden = !picking;
-  $("partial").textContent = picking ? `Move so far: ${page.prefix.join(" ")}` : "";
+  $("partial").textContent = picking ? _("Move so far: {clicks}", { clicks: page.prefix.join(" ") }) : "";
   const toGo = picking ? toGoText() : "";
   $("to-go").hidden = !toGo;
   $("to-go").textContent = toGo;
@@ -191,12 +193,14 @@ async function clickOn(click) {
 // Why a click does nothing: said under the board, where the player is looking.
 function refusalText(click) {
   const match = page.match;
-  if (match.outcome) return "The game is over.";
+  if (match.outcome) return _("The game is over.");
   const mine = mySeats(match);
-  if (mine.length === 0) return "You are watching this game: only the players can move.";
-  if (match.thinking) return "Not your turn: the computer is thinking.";
-  if (!mine.includes(match.to_move)) return `Not your turn: waiting for ${playerName(match, match.to_move)}.`;
-  const why = (match.refusals || {})[click] || `${click} is not a legal move here`;
+  if (mine.length === 0) return _("You are watching this game: only the players can move.");
+  if (match.thinking) return _("Not your turn: the computer is thinking.");
+  if (!mine.includes(match.to_move)) {
+    return _("Not your turn: waiting for {player}.", { player: playerName(match, match.to_move) });
+  }
+  const why = (match.refusals || {})[click] || _("{click} is not a legal move here", { click });
   return `${why}.`;
 }
 
@@ -260,12 +264,6 @@ function drawWarnings(live) {
 
 // ---------------------------------------------------------------- the review
 
-// Sentences come from the template (data-* of #review-box), `{name}` filled in here.
-function reviewText(name, values) {
-  const text = $("review-box").dataset[name] || "";
-  return text.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
-}
-
 // The review's entry for the move that led to `ply`, if the review is of these moves.
 function reviewEntry(ply) {
   const review = page.review;
@@ -276,7 +274,7 @@ function reviewEntry(ply) {
 async function review() {
   const box = $("review-box");
   box.hidden = false;
-  $("review-summary").textContent = reviewText("wait", {});
+  $("review-summary").textContent = _("Reviewing the game\u2026");
   $("review-graph").replaceChildren();
   $("review").disabled = true;
   const key = page.match.moves.join(" ");
@@ -287,7 +285,7 @@ async function review() {
     renderMoveList();
     redraw();
   } catch (exc) {
-    $("review-summary").textContent = `${reviewText("failed", {})} ${exc.message}`;
+    $("review-summary").textContent = _("The review failed: {error}", { error: exc.message });
   } finally {
     $("review").disabled = false;
   }
@@ -308,21 +306,30 @@ function renderReview() {
     hit.classList.toggle("current", Number(hit.dataset.ply) === shown);
   }
   const turning = review.result.plies.filter((entry) => entry.turning).length;
-  $("review-summary").textContent = reviewText("count", { count: turning });
+  $("review-summary").textContent = _("Turning points: {count}. Click the graph or a move to see it.", {
+    count: turning,
+  });
   const entry = reviewEntry(shown);
   const detail = $("review-detail");
   detail.replaceChildren();
   if (!entry) return;
-  const lines = [reviewText("move", { ply: entry.ply, move: entry.move, verdict: entry.verdict_text || "-" })];
+  const lines = [
+    _("Move {ply}, {move}: {verdict}.", { ply: entry.ply, move: entry.move, verdict: entry.verdict_text || "-" }),
+  ];
   if (entry.proven && entry.turning && entry.winning_moves.length) {
-    lines.push(reviewText("winning", { moves: entry.winning_moves.join(" ") }));
+    lines.push(_("Winning moves instead: {moves}.", { moves: entry.winning_moves.join(" ") }));
   }
   if (entry.plies_before !== null && entry.plies_after !== null && entry.plies_before !== undefined) {
-    lines.push(reviewText("length", { before: entry.plies_before, after: entry.plies_after }));
+    lines.push(
+      _("Game length under best play: {before} plies before the move, {after} after.", {
+        before: entry.plies_before,
+        after: entry.plies_after,
+      }),
+    );
   }
   if (!entry.proven && entry.eval[String(entry.mover)] !== undefined) {
     const percent = Math.round(entry.eval[String(entry.mover)] * 100);
-    lines.push(reviewText("engine", { name: playerName(page.match, entry.mover), percent }));
+    lines.push(_("{name}'s chances after the move: {percent}%.", { name: playerName(page.match, entry.mover), percent }));
   }
   detail.textContent = lines.join(" ");
 }
@@ -357,7 +364,7 @@ async function analyse() {
   const key = analysisKey();
   const box = $("analysis");
   box.hidden = false;
-  box.textContent = "Analysing\u2026";
+  box.textContent = _("Analysing\u2026");
   $("analyse").disabled = true;
   try {
     const result = await api("/api/analyse", {
@@ -368,7 +375,7 @@ async function analyse() {
     showAnalysis();
     redraw();
   } catch (exc) {
-    box.textContent = `Analysis failed: ${exc.message}`;
+    box.textContent = _("Analysis failed: {error}", { error: exc.message });
   } finally {
     $("analyse").disabled = false;
   }
@@ -386,16 +393,18 @@ function showAnalysis() {
   box.replaceChildren();
   const head = document.createElement("p");
   if (!r.solved) {
-    head.textContent = `Could not solve this position exactly: ${r.detail || "not solved in time"}.`;
+    const detail = r.detail || _("not solved in time");
+    head.textContent = _("Could not solve this position exactly: {detail}.", { detail });
     box.append(head);
     if (r.engine) box.append(engineParagraph(r));
     return;
   }
   const mover = playerName(page.match, r.to_move || 1);
-  const plies = r.plies === null || r.plies === undefined ? "" : ` (game length ${r.plies} plies)`;
-  head.textContent = r.value
-    ? `${mover} to move ${VALUE_WORDS[r.value]} with best play${plies}.`
-    : "The game is over.";
+  const known = r.plies !== null && r.plies !== undefined;
+  const values = { player: mover, value: VALUE_WORDS[r.value], plies: r.plies };
+  if (!r.value) head.textContent = _("The game is over.");
+  else if (known) head.textContent = _("{player} to move {value} with best play (game length {plies} plies).", values);
+  else head.textContent = _("{player} to move {value} with best play.", values);
   box.append(head);
   const list = document.createElement("ul");
   list.className = "move-values";
@@ -406,7 +415,7 @@ function showAnalysis() {
     item.className = value;
     item.innerHTML = `<span class="tag" aria-hidden="true"></span><span class="what"></span>`;
     item.querySelector(".tag").textContent = value[0].toUpperCase();
-    item.querySelector(".what").textContent = `${move} ${VALUE_WORDS[value]}`;
+    item.querySelector(".what").textContent = _("{move} {value}", { move, value: VALUE_WORDS[value] });
     list.append(item);
   }
   box.append(list);
@@ -419,15 +428,15 @@ function engineParagraph(r) {
   const p = document.createElement("p");
   p.className = "engine";
   let judged;
-  if (e.proven) judged = `${mover} ${VALUE_WORDS[e.proven]} (proven by the search)`;
+  if (e.proven) judged = _("{player} {value} (proven by the search)", { player: mover, value: VALUE_WORDS[e.proven] });
   else if (e.score !== null && e.score !== undefined) {
-    judged = `score ${e.score > 0 ? "+" : ""}${e.score} for ${mover}`;
+    judged = _("score {score} for {player}", { score: `${e.score > 0 ? "+" : ""}${e.score}`, player: mover });
   } else if (e.value !== null && e.value !== undefined) {
-    judged = `${mover} expected to score ${Math.round(e.value * 100)}%`;
-  } else judged = "no score";
-  const depth = e.depth ? `, depth ${e.depth}` : "";
-  const line = e.pv && e.pv.length > 1 ? `; expected line ${e.pv.join(" ")}` : "";
-  p.textContent = `The engine's view${depth}: best move ${e.best}, ${judged}${line}.`;
+    judged = _("{player} expected to score {percent}%", { player: mover, percent: Math.round(e.value * 100) });
+  } else judged = _("no score");
+  const depth = e.depth ? _(", depth {depth}", { depth: e.depth }) : "";
+  const line = e.pv && e.pv.length > 1 ? _("; expected line {moves}", { moves: e.pv.join(" ") }) : "";
+  p.textContent = _("The engine's view{depth}: best move {move}, {judged}{line}.", { depth, move: e.best, judged, line });
   return p;
 }
 
@@ -436,18 +445,18 @@ function bestMove(r) {
   if (r.solved) {
     for (const value of ["win", "draw", "loss"]) {
       const found = Object.entries(r.moves || {}).find(([, v]) => v === value);
-      if (found) return { move: found[0], why: `${VALUE_WORDS[value]} with best play` };
+      if (found) return { move: found[0], why: _("{value} with best play", { value: VALUE_WORDS[value] }) };
     }
     return null;
   }
-  return r.engine ? { move: r.engine.best, why: "the engine's choice" } : null;
+  return r.engine ? { move: r.engine.best, why: _("the engine's choice") } : null;
 }
 
 async function hint() {
   const key = analysisKey();
   const text = $("hint-text");
   text.hidden = false;
-  text.textContent = "Looking for a good move\u2026";
+  text.textContent = _("Looking for a good move\u2026");
   $("hint").disabled = true;
   try {
     const result = await api("/api/analyse", {
@@ -457,10 +466,12 @@ async function hint() {
     if (key !== analysisKey()) return; // the position changed meanwhile
     const best = bestMove(result);
     page.hint = best ? { key, move: best.move } : null;
-    text.textContent = best ? `Hint: ${best.move} (${best.why}).` : "No hint: the game is over.";
+    text.textContent = best
+      ? _("Hint: {move} ({why}).", { move: best.move, why: best.why })
+      : _("No hint: the game is over.");
     redraw();
   } catch (exc) {
-    text.textContent = `No hint: ${exc.message}`;
+    text.textContent = _("No hint: {error}", { error: exc.message });
   } finally {
     $("hint").disabled = false;
   }
@@ -477,9 +488,9 @@ function playerName(match, player) {
 }
 
 function joinNames(names) {
-  return names.length < 3
-    ? names.join(" and ")
-    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  if (names.length < 2) return names.join("");
+  const comma = _(", ");
+  return _("{names} and {last}", { names: names.slice(0, -1).join(comma), last: names[names.length - 1] });
 }
 
 // The sentence comes from the server (the game declares its endings): no ending is known here.
@@ -490,13 +501,13 @@ function describeOutcome(match) {
   // A game aborted before everybody arrived has no result to show.
   if (o.reason === "aborted") return { head: "Aborted", detail: match.result_sentence };
   const detail = `${match.result_sentence}${note} (${o.result})`;
-  if (o.places.every((place) => place === 1)) return { head: "Draw", detail };
+  if (o.places.every((place) => place === 1)) return { head: _("Draw"), detail };
   const first = match.players.filter((p) => p.place === 1);
   const names = joinNames(first.map((p) => p.name));
-  let head = `${names} ${first.length === 1 ? "wins" : "share first place"}`;
+  let head = first.length === 1 ? _("{names} wins", { names }) : _("{names} share first place", { names });
   if (mine.length === 1) {
     const me = match.players[mine[0] - 1];
-    head = me.result === "win" ? "You win!" : me.result === "draw" ? "You share first place" : "You lose";
+    head = { win: _("You win!"), draw: _("You share first place") }[me.result] || _("You lose");
   }
   return { head, detail };
 }
@@ -504,7 +515,11 @@ function describeOutcome(match) {
 function statusText(match) {
   if (match.outcome) return describeOutcome(match).detail;
   const out = match.players.filter((p) => p.out).map((p) => p.name);
-  const outText = out.length ? `${joinNames(out)} ${out.length === 1 ? "is" : "are"} out. ` : "";
+  let outText = "";
+  if (out.length) {
+    const names = joinNames(out);
+    outText = (out.length === 1 ? _("{names} is out.", { names }) : _("{names} are out.", { names })) + " ";
+  }
   return renamedText(match) + outText + moverText(match);
 }
 
@@ -522,29 +537,33 @@ function renamedText(match) {
   const move = match.moves[match.ply - 1];
   const mine = mySeats(match);
   const one = mine.length === 1 ? mine[0] : null;
-  let who = `Player ${mover}`;
-  if (one === mover) who = "You";
-  else if (match.players[mover - 1].kind === "computer") who = "The computer";
-  else if (one !== null) who = "Your opponent";
+  let who = _("Player {number}", { number: mover });
+  if (one === mover) who = _("You");
+  else if (match.players[mover - 1].kind === "computer") who = _("The computer");
+  else if (one !== null) who = _("Your opponent");
   const me = renamed.find((r) => r.player === one);
   const now = me
-    ? `you now play ${me.now}`
-    : renamed.map((r) => `player ${r.player} now plays ${r.now}`).join(", ");
-  return `${who} ${actionWords(match, move) || `played ${move}`}: ${now}. `;
+    ? _("you now play {name}", { name: me.now })
+    : renamed.map((r) => _("player {number} now plays {name}", { number: r.player, name: r.now })).join(_(", "));
+  const did = actionWords(match, move) || _("played {move}", { move });
+  return _("{who} {did}: {now}.", { who, did, now }) + " ";
 }
 
 // Who is to move and, where the game's turns have steps, how many ("Green to move 3 snakes").
 function moverText(match) {
   const name = playerName(match, match.to_move);
-  const steps = match.steps ? ` ${match.steps.text}` : "";
+  const steps = match.steps ? match.steps.text : "";
+  const said = { name, steps };
   const mine = mySeats(match);
-  if (match.thinking) return `${name} (computer) to move${steps}.`;
+  if (match.thinking) return steps ? _("{name} (computer) to move {steps}.", said) : _("{name} (computer) to move.", said);
   if (mine.includes(match.to_move)) {
-    if (mine.length > 1) return `${name} to move${steps}.`;
-    return steps ? `Your move (${name}): move${steps}.` : `Your move (${name}).`;
+    if (mine.length > 1) return steps ? _("{name} to move {steps}.", said) : _("{name} to move.", said);
+    return steps ? _("Your move ({name}): move {steps}.", said) : _("Your move ({name}).", said);
   }
-  if (mine.length === 0) return `${name} to move${steps}. You are watching.`;
-  return `Waiting for ${name}${steps ? ` to move${steps}` : ""}\u2026`;
+  if (mine.length === 0) {
+    return steps ? _("{name} to move {steps}. You are watching.", said) : _("{name} to move. You are watching.", said);
+  }
+  return steps ? _("Waiting for {name} to move {steps}\u2026", said) : _("Waiting for {name}\u2026", said);
 }
 
 function lightness(hex) {
@@ -580,24 +599,26 @@ function playerBar(match, p) {
   const name = document.createElement("span");
   name.className = "name";
   let who = p.name;
-  if (p.kind === "computer") who += ` \u00b7 computer, level ${p.level}`;
-  else if (p.kind === "bot") who += ` \u00b7 bot ${p.bot}`;
-  else if (p.you && mySeats(match).length === 1) who += " \u00b7 you";
+  let role = null;
+  if (p.kind === "computer") role = _("computer, level {level}", { level: p.level });
+  else if (p.kind === "bot") role = _("bot {name}", { name: p.bot });
+  else if (p.you && mySeats(match).length === 1) role = _("you");
+  if (role) who += ` \u00b7 ${role}`;
   name.textContent = who;
   const note = document.createElement("span");
   note.className = "note";
   // Two players: the other one simply lost; more: the place tells how far down.
-  const lost = match.players.length === 2 ? "lost" : `place ${p.place}`;
-  if (p.result) note.textContent = { win: "wins", draw: "first (shared)", loss: lost }[p.result];
-  else if (p.out) note.textContent = "out";
-  else if (p.to_move) note.textContent = match.thinking ? "thinking\u2026" : "to move";
+  const lost = match.players.length === 2 ? _("lost") : _("place {place}", { place: p.place });
+  if (p.result) note.textContent = { win: _("wins"), draw: _("first (shared)"), loss: lost }[p.result];
+  else if (p.out) note.textContent = _("out");
+  else if (p.to_move) note.textContent = match.thinking ? _("thinking\u2026") : _("to move");
   bar.append(chip, name, note);
   if (match.clock) {
     const clock = document.createElement("span");
     clock.className = "clock";
     clock.id = `clock-${p.player}`;
     clock.setAttribute("role", "timer");
-    clock.setAttribute("aria-label", `${p.name}'s clock`);
+    clock.setAttribute("aria-label", _("{name}'s clock", { name: p.name }));
     bar.append(clock);
   }
   return bar;
@@ -643,17 +664,18 @@ function tickClocks() {
 function turnText(match) {
   if (match.outcome) return { text: describeOutcome(match).head, mine: false };
   const name = playerName(match, match.to_move);
-  if (match.thinking) return { text: `${name} (computer) is thinking\u2026`, mine: false };
+  if (match.thinking) return { text: _("{name} (computer) is thinking\u2026", { name }), mine: false };
   if (mySeats(match).includes(match.to_move)) {
-    return { text: mySeats(match).length === 1 ? "Your move" : `${name} to move`, mine: true };
+    return { text: mySeats(match).length === 1 ? _("Your move") : _("{name} to move", { name }), mine: true };
   }
-  return { text: `${name} to move`, mine: false };
+  return { text: _("{name} to move", { name }), mine: false };
 }
 
 function renderTurn(match) {
   const turn = turnText(match);
   const mineOnly = turn.mine && mySeats(match).length === 1;
-  document.title = `${mineOnly ? "(Your move) " : ""}${match.title} \u2014 Slimetrail`;
+  const yours = mineOnly ? _("(Your move)") + " " : "";
+  document.title = `${yours}${match.title} \u2014 Slimetrail`;
   const banner = $("turn-banner");
   banner.hidden = false;
   const said = match.steps && !match.outcome ? `${turn.text} \u00b7 ${match.steps.text}` : turn.text;
@@ -670,14 +692,14 @@ function renderPanel() {
   renderTurn(match);
   $("title").textContent = match.title;
   const kinds = {
-    computer: "against the computer",
-    hotseat: "on one device",
-    friend: "between friends",
-    bot: "against a bot",
+    computer: _("against the computer"),
+    hotseat: _("on one device"),
+    friend: _("between friends"),
+    bot: _("against a bot"),
   };
   $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
   $("rules-link").href = `/rules/${match.game}`;
-  $("rules-link").textContent = `Rules of ${match.title}`;
+  $("rules-link").textContent = _("Rules of {game}", { game: match.title });
   $("players").replaceChildren(...match.players.map((p) => playerBar(match, p)));
 
   const status = statusText(match);
@@ -782,7 +804,9 @@ function renderMoveList() {
   const viewing = $("viewing");
   viewing.hidden = page.viewPly === null;
   viewing.textContent =
-    page.viewPly === null ? "" : `Viewing after move ${page.viewPly} of ${match.ply}. Press End to return.`;
+    page.viewPly === null
+      ? ""
+      : _("Viewing after move {ply} of {last}. Press End to return.", { ply: page.viewPly, last: match.ply });
   $("nav-first").disabled = current === 0;
   $("nav-prev").disabled = current === 0;
   $("nav-next").disabled = current >= match.ply;
@@ -796,19 +820,20 @@ function renderLinks() {
   const mine = mySeats(match);
   for (const [key, url] of Object.entries(match.links || {})) {
     let label;
-    if (key === "watch") label = "Spectator link";
-    else if (mine.length === 1 && +key === mine[0]) label = "Your seat (keep it to come back)";
-    else if (mine.includes(+key)) label = `Seat of ${playerName(match, +key)}`;
-    else label = `Invite ${playerName(match, +key)}`;
+    if (key === "watch") label = _("Spectator link");
+    else if (mine.length === 1 && +key === mine[0]) label = _("Your seat (keep it to come back)");
+    else if (mine.includes(+key)) label = _("Seat of {player}", { player: playerName(match, +key) });
+    else label = _("Invite {player}", { player: playerName(match, +key) });
     const row = document.createElement("div");
     row.className = "link-row";
     const id = `link-${key}`;
-    row.innerHTML = `<label for="${id}"></label><div class="row"><input readonly id="${id}"><button type="button">Copy</button></div>`;
+    row.innerHTML = `<label for="${id}"></label><div class="row"><input readonly id="${id}"><button type="button"></button></div>`;
     row.querySelector("label").textContent = label;
     const input = row.querySelector("input");
     input.value = new URL(url, window.location.origin).href;
     input.dataset.link = key;
     const button = row.querySelector("button");
+    button.textContent = _("Copy");
     button.addEventListener("click", async () => {
       input.select();
       try {
@@ -816,8 +841,8 @@ function renderLinks() {
       } catch {
         document.execCommand("copy"); // insecure origins have no clipboard API
       }
-      button.textContent = "Copied";
-      setTimeout(() => { button.textContent = "Copy"; }, 1500);
+      button.textContent = _("Copied");
+      setTimeout(() => { button.textContent = _("Copy"); }, 1500);
     });
     list.append(row);
   }
@@ -986,12 +1011,12 @@ function matchUrl() {
 function showFatal(exc) {
   if (page.match) {
     $("conn").hidden = false;
-    $("conn").textContent = `Could not refresh the game: ${exc.message}`;
+    $("conn").textContent = _("Could not refresh the game: {error}", { error: exc.message });
     return;
   }
   $("loading").hidden = false;
   $("loading").textContent =
-    exc.status === 404 ? "There is no such game." : `Could not load the game: ${exc.message}`;
+    exc.status === 404 ? _("There is no such game.") : _("Could not load the game: {error}", { error: exc.message });
 }
 
 async function post(path, body) {
@@ -1238,7 +1263,7 @@ function connect() {
     page.retry += 1;
     const delay = Math.min(10000, 500 * 2 ** Math.min(page.retry - 1, 5));
     $("conn").hidden = false;
-    $("conn").textContent = "Connection lost; reconnecting\u2026";
+    $("conn").textContent = _("Connection lost; reconnecting\u2026");
     setTimeout(connect, delay);
     schedulePoll();
   });
@@ -1374,7 +1399,7 @@ function wire() {
     const input = $("move-input");
     const text = input.value.trim();
     if (!text) {
-      $("move-error").textContent = `Type a move first, such as ${input.dataset.example}.`;
+      $("move-error").textContent = _("Type a move first, such as {move}.", { move: input.dataset.example });
       return;
     }
     if (await sendMove(text)) input.value = "";

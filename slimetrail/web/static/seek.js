@@ -1,5 +1,7 @@
 // The waiting page of a seek: its WebSocket keeps the seek in the pool (closing the page
 // cancels it) and brings the match's seat link when somebody is paired with it.
+import { _ } from "./common.js";
+
 (() => {
   const box = document.getElementById("seek");
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -15,7 +17,7 @@
   socket.addEventListener("close", (event) => {
     if (paired) return;
     document.getElementById("seek-status").hidden = true;
-    document.getElementById("seek-reason").textContent = event.reason || `connection lost (${event.code})`;
+    document.getElementById("seek-reason").textContent = event.reason || _("connection lost ({code})", { code: event.code });
     document.getElementById("seek-gone").hidden = false;
     document.getElementById("seek-again").hidden = false;
   });

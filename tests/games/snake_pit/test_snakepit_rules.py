@@ -534,7 +534,7 @@ def test_rules_page_diagrams_are_legal_and_say_what_the_engine_does() -> None:
 
 def test_rules_page_states_the_rules() -> None:
     page = rules_page()
-    assert "<h1>Snake Pit</h1>" in page and "Choices this site makes" in page
+    assert '<h1>{{ _("Snake Pit") }}</h1>' in page and "Choices this site makes" in page
     (table,) = re.findall(r"<pre>(.*?)</pre>", page, re.S)
     assert [line.split()[1:] for line in table.strip().splitlines()] == [
         [show(c) for c in row] for row in ROWS
