@@ -24,6 +24,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 import slimetrail
+from slimetrail import i18n
 from slimetrail.core.game import (
     NUMBER_WORDS,
     PLATFORM_REASONS,
@@ -40,7 +41,9 @@ from slimetrail.web.diagrams import page_diagrams
 
 ROOT = Path(slimetrail.__file__).parent
 LOCALE = ROOT / "locale"
-LANGUAGES = ("pt", "ko")
+# Every language but the source (English): a new catalogue and its line in
+# slimetrail.i18n.LANGUAGES bring it under every check here.
+LANGUAGES = [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE]
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
 TAG = re.compile(r"</?\w+[^>]*>")
 
@@ -150,6 +153,7 @@ def declared_texts(cls: type[Game]) -> list[str]:
     for reason in cls.end_reasons.values():
         texts += [reason.sentence, *([reason.draw] if reason.draw else [])]
     texts += [style.words for style in cls.marks.values()]
+    texts += list(cls.preset_names.values())
     texts += [level.description for level in game.ai_ladder().levels.values()]
     return texts
 
@@ -157,17 +161,19 @@ def declared_texts(cls: type[Game]) -> list[str]:
 @pytest.mark.parametrize("game_id", list(SHIPPED))
 def test_every_declared_text_is_in_the_catalogue(game_id: str) -> None:
     """A declaration not marked with N_ would be missed by the extraction: caught here."""
-    catalogued = messages(catalogue("pt"))
-    missing = [text for text in declared_texts(SHIPPED[game_id]) if text not in catalogued]
-    assert missing == []
+    for lang in LANGUAGES:
+        catalogued = messages(catalogue(lang))
+        missing = [text for text in declared_texts(SHIPPED[game_id]) if text not in catalogued]
+        assert missing == [], lang
 
 
 def test_platform_texts_are_in_the_catalogue() -> None:
-    catalogued = messages(catalogue("ko"))
     platform = [reason.sentence for reason in PLATFORM_REASONS.values()]
     platform += [reason.draw for reason in PLATFORM_REASONS.values() if reason.draw]
     platform += [*NUMBER_WORDS, *Game.player_names]
-    assert [text for text in platform if text not in catalogued] == []
+    for lang in LANGUAGES:
+        catalogued = messages(catalogue(lang))
+        assert [text for text in platform if text not in catalogued] == [], lang
 
 
 def test_a_sentence_with_format_braces_is_refused() -> None:

@@ -39,8 +39,15 @@ class GameError(ValueError):
         super().__init__(message % values if values else message)
 
     def translated(self, gettext: Callable[[str], str]) -> str:
-        """The message in ``gettext``'s language (a message that is no template: as it is)."""
-        return gettext(self.template) % self.values if self.values else gettext(self.template)
+        """The message in ``gettext``'s language (a message that is no template: as it is);
+        a value that is itself such an error (the reason given) is translated too."""
+        if not self.values:
+            return gettext(self.template)
+        values = {
+            key: value.translated(gettext) if isinstance(value, GameError) else value
+            for key, value in self.values.items()
+        }
+        return gettext(self.template) % values
 
 
 class IllegalMoveError(GameError):
@@ -465,6 +472,9 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     # Named option sets offered as variants, e.g. {"portuguese": {"start": "e5"}}.
     presets: ClassVar[Mapping[str, Mapping[str, str]]] = {}  # option values as text
+    # What players call each preset, N_-marked ({"portuguese": N_("Portuguese")}); a preset
+    # without one is shown by its key.
+    preset_names: ClassVar[Mapping[str, str]] = {}
     # A move as players type it, for a move box's placeholder; empty: the start position's
     # first legal move (see :meth:`example_move`).
     move_example: ClassVar[str] = ""
@@ -535,7 +545,12 @@ class Game(ABC):
         unknown = sorted(set(options) - set(specs))
         if unknown:
             known = ", ".join(specs) or "none"
-            raise GameOptionError(f"{cls.id}: unknown option {unknown[0]!r} (options: {known})")
+            raise GameOptionError(
+                N_("%(game)s: unknown option %(option)r (options: %(options)s)"),
+                game=cls.id,
+                option=unknown[0],
+                options=known,
+            )
         return {
             name: spec.default if options.get(name) is None else spec.value(options[name], cls.id)
             for name, spec in specs.items()

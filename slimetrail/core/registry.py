@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from slimetrail.core.game import Game, GameOptionError
+from slimetrail.core.i18n import N_
 
 BUILT_IN = "slimetrail.games"
 PLUGINS_VARIABLE = "SLIMETRAIL_GAMES"
@@ -72,7 +73,9 @@ def get_game(game_id: str = "slimetrail", /, **options: Any) -> Game:
     try:
         cls = GAMES[game_id]
     except KeyError:
-        raise GameOptionError(f"unknown game {game_id!r} (games: {', '.join(GAMES)})") from None
+        raise GameOptionError(
+            N_("unknown game %(game)r (games: %(games)s)"), game=game_id, games=", ".join(GAMES)
+        ) from None
     given = {k: v for k, v in options.items() if v is not None}
     # Checked against the declarations before any constructor sees them: an undeclared
     # name (``self``, say) is an unknown option, never a clash with a parameter.

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from slimetrail.core.game import GameError, State
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import get_game
 
 HERE = Path(__file__).parent
@@ -30,8 +31,9 @@ RATING_WINDOW = 200
 MAX_ANSWER_MOVES = 200
 
 
-class PuzzleError(ValueError):
-    """A request about puzzles names something that is not there (the message says what)."""
+class PuzzleError(GameError):
+    """A request about puzzles names something that is not there (the message says what);
+    raised, like a game's errors, with a catalogued template and its values."""
 
 
 class UnknownPuzzle(PuzzleError):
@@ -52,7 +54,11 @@ def puzzles(game_id: str) -> tuple[dict[str, Any], ...]:
     """A game's puzzles, easiest first."""
     path = set_path(game_id)
     if game_id not in games():
-        raise UnknownPuzzle(f"no puzzles for game {game_id!r} (there are: {', '.join(games())})")
+        raise UnknownPuzzle(
+            N_("no puzzles for game %(game)r (there are: %(games)s)"),
+            game=game_id,
+            games=", ".join(games()),
+        )
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
     return tuple(sorted(rows, key=lambda p: (p["rating"], p["id"])))
@@ -66,7 +72,7 @@ def by_id() -> dict[str, dict[str, Any]]:
 def find(puzzle_id: str) -> dict[str, Any]:
     puzzle = by_id().get(puzzle_id)
     if puzzle is None:
-        raise UnknownPuzzle(f"no puzzle has the id {puzzle_id[:40]!r}")
+        raise UnknownPuzzle(N_("no puzzle has the id %(id)r"), id=puzzle_id[:40])
     return puzzle
 
 
@@ -106,20 +112,22 @@ def answer(puzzle: dict[str, Any], moves: list[str]) -> Verdict:
     computer's replies and end with a move of theirs.  A winning move is answered by the
     next reply (none where it wins the game), a losing one by its refutation."""
     if not moves:
-        raise PuzzleError("moves is empty: send the line from the puzzle's position")
+        raise PuzzleError(N_("moves is empty: send the line from the puzzle's position"))
     if len(moves) > MAX_ANSWER_MOVES:
-        raise PuzzleError(f"at most {MAX_ANSWER_MOVES} moves")
+        raise PuzzleError(N_("at most %(most)s moves"), most=MAX_ANSWER_MOVES)
     state = position(puzzle)
     tree = puzzle["tree"]
     spelt: list[str] = []
     expected: str | None = None  # the computer's reply due next
     for index, text in enumerate(moves):
         if not isinstance(text, str):
-            raise PuzzleError(f"move {index + 1} is not a text: {text!r}")
+            raise PuzzleError(N_("move %(n)s is not a text: %(text)r"), n=index + 1, text=text)
         try:
             move = state.parse_move(text)
         except GameError as exc:
-            raise PuzzleError(f"move {index + 1} ({text[:20]!r}): {exc}") from None
+            raise PuzzleError(
+                N_("move %(n)s (%(text)r): %(why)s"), n=index + 1, text=text[:20], why=exc
+            ) from None
         name = state.move_str(move)
         state.push(move)
         spelt.append(name)
@@ -127,17 +135,26 @@ def answer(puzzle: dict[str, Any], moves: list[str]) -> Verdict:
         if index % 2:  # the computer's reply: it must be the one the puzzle gave
             if name != expected:
                 raise PuzzleError(
-                    f"move {index + 1} ({name}) is not the computer's answer {expected}"
+                    N_("move %(n)s (%(move)s) is not the computer's answer %(answer)s"),
+                    n=index + 1,
+                    move=name,
+                    answer=expected,
                 )
             continue
         if name in tree["refute"]:
             if not last:
-                raise PuzzleError(f"move {index + 1} ({name}) loses: the line ends there")
+                raise PuzzleError(
+                    N_("move %(n)s (%(move)s) loses: the line ends there"), n=index + 1, move=name
+                )
             refutation = tree["refute"][name]
             return Verdict(False, refutation, False, spelt + ([refutation] if refutation else []))
         expected, tree = tree["win"][name]
         if last:
             return Verdict(True, expected, tree is None, spelt + ([expected] if expected else []))
         if tree is None:
-            raise PuzzleError(f"move {index + 1} ({name}) won the game: the line ends there")
-    raise PuzzleError("the line ends with the computer's move: send the player's next move")
+            raise PuzzleError(
+                N_("move %(n)s (%(move)s) won the game: the line ends there"),
+                n=index + 1,
+                move=name,
+            )
+    raise PuzzleError(N_("the line ends with the computer's move: send the player's next move"))

@@ -27,6 +27,8 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from slimetrail.core.i18n import N_
+from slimetrail.i18n import gettext
 from slimetrail.web.live import is_postgres
 from slimetrail.web.service.admission import Refused
 from slimetrail.web.settings import Limits
@@ -34,10 +36,10 @@ from slimetrail.web.storage.pgstorage import PostgresStorage  # registers the po
 
 CREATE, ANALYSE, BOT, SEEK = "create", "analyse", "bot", "seek"
 WHAT = {
-    CREATE: "new matches",
-    ANALYSE: "analyses",
-    BOT: "bot connections",
-    SEEK: "seeks for an opponent",
+    CREATE: N_("new matches"),
+    ANALYSE: N_("analyses"),
+    BOT: N_("bot connections"),
+    SEEK: N_("seeks for an opponent"),
 }
 # Answered however busy the server is: a load balancer's probe, the page's own files.
 UNSHED = ("/healthz", "/static/", "/palette.css")
@@ -86,7 +88,8 @@ class RateLimits:
         reset = self.limiter.get_window_stats(item, what, client).reset_time
         raise Refused(
             429,
-            f"too many {WHAT[what]} from your address (at most {item}); try again later",
+            gettext("too many %(what)s from your address (at most %(most)s); try again later")
+            % {"what": gettext(WHAT[what]), "most": item},
             max(1, math.ceil(reset - time.time())),
         )
 
@@ -120,8 +123,11 @@ class InFlightLimit:
             self.shed += 1
             refusal = Refused(
                 503,
-                f"the server is overloaded ({self.current} requests in progress, "
-                f"{len(self.waiting)} waiting); try again in a moment",
+                gettext(
+                    "the server is overloaded (%(current)s requests in progress, "
+                    "%(waiting)s waiting); try again in a moment"
+                )
+                % {"current": self.current, "waiting": len(self.waiting)},
                 1,
             )
             page = self.page(scope, refusal) if self.page else None

@@ -17,7 +17,7 @@ from slimetrail import render
 from slimetrail.core.game import Game, GameError, Outcome, State, outcome_sentence
 from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
-from slimetrail.i18n import gettext
+from slimetrail.i18n import gettext, ngettext
 from slimetrail.web.language import number
 from slimetrail.web.service.clock import LOW_TIME_MS
 from slimetrail.web.service.matches import Live, MatchService, now_utc, result_text
@@ -274,10 +274,23 @@ def board_label(game: Game) -> str:
     return gettext("The board of %(game)s") % {"game": gettext(game.title)}
 
 
+def length_text(before: int | None, after: int | None) -> str:
+    """The game's length under best play before and after a move, or "" when not proven."""
+    if before is None or after is None:
+        return ""
+    said = ngettext(
+        "Game length under best play: %(before)s ply before the move, %(after)s after.",
+        "Game length under best play: %(before)s plies before the move, %(after)s after.",
+        before,
+    )
+    return said % {"before": before, "after": after}
+
+
 def review_json(game: Game, review: dict[str, Any]) -> dict[str, Any]:
     """A review as ``GET /api/matches/{id}/review`` serves it: the plies of
-    :func:`slimetrail.review.review_moves`, each with the words of its verdict and whether it
-    is a turning point, and the evaluation graph (SVG)."""
+    :func:`slimetrail.review.review_moves`, each with the words of its verdict, the game's
+    length under best play in words (plural forms need the server's catalogue), whether it is
+    a turning point, and the evaluation graph (SVG)."""
     from slimetrail.review import TURNING, VERDICT_TEXT
 
     plies = [
@@ -285,6 +298,7 @@ def review_json(game: Game, review: dict[str, Any]) -> dict[str, Any]:
         | {
             "verdict_text": gettext(VERDICT_TEXT[entry["verdict"]]) if entry["verdict"] else "",
             "turning": entry["verdict"] in TURNING,
+            "length_text": length_text(entry.get("plies_before"), entry.get("plies_after")),
         }
         for entry in review["plies"]
     ]

@@ -13,6 +13,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
+from english import english_left
 
 from slimetrail.i18n import (
     LANGUAGES,
@@ -24,6 +25,7 @@ from slimetrail.i18n import (
     translations,
 )
 from slimetrail.web.language import number, when
+from slimetrail.web.views import length_text
 
 PACKAGE = LOCALE_DIR.parent
 WEB = PACKAGE / "web"
@@ -285,3 +287,101 @@ def test_numbers_and_dates_are_written_the_language_s_way() -> None:
     assert written["en"] == ("1,234,567.5", "3 Dec 2026, 07:52:00")
     assert written["pt"] == ("1 234 567,5", "03/12/2026, 07:52:00")
     assert written["ko"][0] == "1,234,567.5" and written["ko"][1].startswith("2026. 12. 3.")
+
+
+# -- what was merged after the first translation: puzzles, clocks, refusals -------------------
+
+
+def english_on_page(page: str, lang: str) -> list[str]:
+    """The English words a person reads on a page rendered in ``lang``."""
+    parser = VisibleText()
+    parser.feed(page)
+    return english_left(" ".join(parser.found), lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("path", ["/puzzles", "/puzzles/slimetrail"])
+def test_puzzle_pages_speak_the_language(live_server, lang: str, path: str) -> None:
+    page = get(f"{live_server}{path}", params={"lang": lang})
+    assert page.status_code == 200
+    assert html_lang(page.text) == lang
+    assert english_on_page(page.text, lang) == [], path
+    blob = page.text.split('id="messages">', 1)[1].split("</script>")[0]
+    assert '"Solved! {move} wins.": "' + translations(lang).gettext("Solved! {move} wins.") in blob
+    assert f'href="/puzzles?lang={lang}"' in page.text or path == "/puzzles"
+
+
+def test_the_check_sees_english_on_a_page() -> None:
+    page = '<p title="Tabuleiro">Jogadas: <b>Next puzzle</b></p><a lang="en">English</a>'
+    assert english_on_page(page, "pt") == ["Next", "puzzle"]
+    assert english_on_page("<p>퍼즐 Slimetrail</p><p>Retry</p>", "ko") == ["Retry"]
+
+
+def test_puzzle_api_speaks_the_language(live_server) -> None:
+    made = get(f"{live_server}/api/puzzles/next", params={"game": "slimetrail", "lang": "pt"})
+    assert made.status_code == 200, made.text[:200]
+    puzzle = made.json()
+    assert puzzle["players"] == ["Verde", "Vermelho"]
+    assert 'aria-label="Rastros: problema"' in puzzle["svg"]
+    wrong = httpx.post(
+        f"{live_server}/api/puzzles/{puzzle['id']}/answer",
+        params={"lang": "pt"},
+        json={"moves": ["zz"]},
+        timeout=60,
+    )
+    assert wrong.status_code == 400
+    # The puzzle's sentence and the game's reason inside it, both in Portuguese.
+    detail = wrong.json()["detail"]
+    assert detail.startswith("jogada 1 ('zz'): ") and "is not" not in detail
+    gone = get(f"{live_server}/api/puzzles/next", params={"game": "nope", "lang": "ko"})
+    assert gone.status_code == 404
+    assert gone.json()["detail"].startswith("'nope' 게임의 퍼즐이 없습니다")
+
+
+def test_creation_refusals_speak_the_language(live_server) -> None:
+    unknown = httpx.post(
+        f"{live_server}/api/matches",
+        params={"lang": "pt"},
+        json={"game": "slimetrail", "options": {"colour": "x"}, "opponent": "hotseat"},
+        timeout=60,
+    )
+    assert unknown.status_code == 400
+    assert "opção desconhecida 'colour'" in unknown.json()["detail"]
+    seats = httpx.post(
+        f"{live_server}/api/matches",
+        params={"lang": "ko"},
+        json={"game": "slimetrail", "opponent": "nobody"},
+        timeout=60,
+    )
+    assert seats.status_code == 400
+    assert seats.json()["detail"].startswith("상대 'nobody'은(는)")
+    missing = get(f"{live_server}/api/matches/abcdefgh", params={"lang": "pt"})
+    assert missing.status_code == 404
+    assert missing.json()["detail"] == "não há nenhum jogo 'abcdefgh'"
+
+
+def test_the_portuguese_variant_is_named_in_the_language(live_server) -> None:
+    pt = get(f"{live_server}/", params={"lang": "pt"}).text
+    assert "e5 (variante portuguesa)" in pt and "Portuguese" not in pt
+    ko = get(f"{live_server}/", params={"lang": "ko"}).text
+    assert "e5 (포르투갈 변형)" in ko
+
+
+def test_clock_and_abort_words_are_catalogued() -> None:
+    assert translations("pt").gettext("aborted") == "anulado"
+    assert translations("ko").gettext("Aborted") == "무효"
+    wait = "Waiting for your opponent: the clocks start when they arrive"
+    assert translations("pt").gettext(wait).startswith("À espera do seu adversário")
+    assert translations("ko").gettext(wait) != wait
+
+
+def test_the_length_under_best_play_has_plural_forms() -> None:
+    with speaking("en"):
+        assert length_text(1, 0) == "Game length under best play: 1 ply before the move, 0 after."
+        assert length_text(3, 2).startswith("Game length under best play: 3 plies")
+        assert length_text(None, 2) == ""
+    with speaking("pt"):
+        assert "1 jogada antes" in length_text(1, 0)
+        assert "3 jogadas antes" in length_text(3, 2)
+    with speaking("ko"):
+        assert "이 수 전 1수" in length_text(1, 0)

@@ -192,6 +192,7 @@ class SlimetrailGame(TrailGame):
         OptionSpec("start", "centre", (), N_("start cell (Portuguese Rastros: e5)")),
     )
     presets: ClassVar[dict[str, dict[str, str]]] = {"portuguese": {"start": "e5"}}
+    preset_names: ClassVar[dict[str, str]] = {"portuguese": N_("Portuguese")}
 
 
 class SquareSlimeTrailGame(TrailGame):

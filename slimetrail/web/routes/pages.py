@@ -92,7 +92,8 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
                 if spec.name in preset:
                     value = preset[spec.name]
                     variant = gettext("%(value)s (%(name)s variant)")
-                    choices.append((value, variant % {"value": value, "name": name.capitalize()}))
+                    called = gettext(cls.preset_names.get(name, name))
+                    choices.append((value, variant % {"value": value, "name": called}))
         options.append(
             {
                 "name": spec.name,

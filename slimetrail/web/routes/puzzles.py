@@ -5,24 +5,23 @@ checks every move against the shipped solution, :mod:`slimetrail.puzzles`)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail import puzzles
 from slimetrail.core.game import State
 from slimetrail.core.registry import get_game
+from slimetrail.i18n import gettext
 from slimetrail.render import state_svg
+from slimetrail.web.language import templates
 from slimetrail.web.routes.matches import TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest, NotFound
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).parent.parent / "templates")
 
 DEFAULT_RATING = 1500
 MAX_SKIP = 200  # ids of puzzles already seen that a request may name
@@ -38,22 +37,21 @@ def board(state: State, playable: bool) -> str:
         state,
         interactive=playable,
         targets=state.legal_move_strs() if playable else [],
-        label=f"{state.game.title}: puzzle",
+        label=gettext("%(game)s: puzzle") % {"game": gettext(state.game.title)},
     )
 
 
 def known_game(game: str) -> str:
     if game not in puzzles.games():
-        raise NotFound(
-            f"no puzzles for game {game[:TEXT_LIMIT]!r}; there are: {', '.join(puzzles.games())}"
-        )
+        detail = gettext("no puzzles for game %(game)r; there are: %(games)s")
+        raise NotFound(detail % {"game": game[:TEXT_LIMIT], "games": ", ".join(puzzles.games())})
     return game
 
 
 @router.get("/puzzles", response_class=HTMLResponse, include_in_schema=False)
 def puzzles_page(request: Request) -> HTMLResponse:
     sets = [
-        {"id": game, "title": get_game(game).title, "count": len(puzzles.puzzles(game))}
+        {"id": game, "title": gettext(get_game(game).title), "count": len(puzzles.puzzles(game))}
         for game in puzzles.games()
     ]
     return templates.TemplateResponse(request, "puzzles.html", {"sets": sets})
@@ -61,7 +59,7 @@ def puzzles_page(request: Request) -> HTMLResponse:
 
 @router.get("/puzzles/{game}", response_class=HTMLResponse, include_in_schema=False)
 def puzzle_page(request: Request, game: str) -> HTMLResponse:
-    title = get_game(known_game(game)).title
+    title = gettext(get_game(known_game(game)).title)
     return templates.TemplateResponse(
         request,
         "puzzle.html",
@@ -74,7 +72,7 @@ def next_puzzle(game: str, rating: int, skip: frozenset[str], puzzle_id: str) ->
         puzzles.find(puzzle_id) if puzzle_id else puzzles.pick(game, rating, random.Random(), skip)
     )
     state = puzzles.position(puzzle)
-    names = [state.player_name(p) for p in range(1, state.game.num_players + 1)]
+    names = [gettext(state.player_name(p)) for p in range(1, state.game.num_players + 1)]
     return puzzles.public(puzzle) | {"svg": board(state, True), "players": names}
 
 
@@ -87,22 +85,22 @@ async def api_next(
     known_game(game)
     seen = frozenset(filter(None, skip.split(",")))
     if len(seen) > MAX_SKIP:
-        raise InvalidRequest(f"skip names at most {MAX_SKIP} puzzles")
+        raise InvalidRequest(gettext("skip names at most %(most)s puzzles") % {"most": MAX_SKIP})
     try:
         return await run_in_threadpool(next_puzzle, game, rating, seen, id)
     except puzzles.UnknownPuzzle as exc:
-        raise NotFound(str(exc)) from None
+        raise NotFound(exc.translated(gettext)) from None
 
 
 def check(puzzle_id: str, moves: list[str]) -> dict[str, Any]:
     try:
         puzzle = puzzles.find(puzzle_id)
     except puzzles.UnknownPuzzle as exc:
-        raise NotFound(str(exc)) from None
+        raise NotFound(exc.translated(gettext)) from None
     try:
         verdict = puzzles.answer(puzzle, moves)
     except puzzles.PuzzleError as exc:
-        raise InvalidRequest(str(exc)) from None
+        raise InvalidRequest(exc.translated(gettext)) from None
     state = puzzles.position(puzzle, verdict.line)
     playable = verdict.correct and not verdict.solved
     reply = {"next": verdict.reply} if verdict.correct else {"refutation": verdict.reply}

@@ -26,11 +26,14 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from slimetrail.core.i18n import N_
+from slimetrail.i18n import gettext
 from slimetrail.web.settings import Limits
 
 MOVE, ANALYSIS = "move", "analysis"
 KINDS = (MOVE, ANALYSIS)  # in priority order
-NAMES = {MOVE: "computer moves", ANALYSIS: "analyses"}
+NAMES = {MOVE: N_("computer moves"), ANALYSIS: N_("analyses")}
+JOB_NAMES = {MOVE: N_("computer move"), ANALYSIS: N_("analysis")}
 RESERVED, RUNNING, DONE = "reserved", "running", "done"
 SERVER = "server"  # the client the server's own work (warm-up, resumed games) counts against
 
@@ -59,8 +62,11 @@ class AdmissionPolicy:
         if mine >= self.limits.client_jobs:
             raise Refused(
                 429,
-                f"you already have {mine} computer moves or analyses queued or running "
-                f"(at most {self.limits.client_jobs}); wait for them to finish",
+                gettext(
+                    "you already have %(mine)s computer moves or analyses queued or running "
+                    "(at most %(most)s); wait for them to finish"
+                )
+                % {"mine": mine, "most": self.limits.client_jobs},
                 self.retry_after(mine),
             )
 
@@ -69,8 +75,11 @@ class AdmissionPolicy:
         if waiting >= self.capacity(kind):
             raise Refused(
                 503,
-                f"the server is busy: {waiting} {NAMES[kind]} are waiting "
-                f"(at most {self.capacity(kind)}); try again shortly",
+                gettext(
+                    "the server is busy: %(waiting)s %(kind)s are waiting (at most %(most)s); "
+                    "try again shortly"
+                )
+                % {"waiting": waiting, "kind": gettext(NAMES[kind]), "most": self.capacity(kind)},
                 self.retry_after(waiting),
             )
 
@@ -78,8 +87,11 @@ class AdmissionPolicy:
         """The refusal of a job that found no worker free within ``wait`` seconds."""
         return Refused(
             503,
-            f"the server is busy: no worker was free for this {kind} within "
-            f"{wait:g} s; try again shortly",
+            gettext(
+                "the server is busy: no worker was free for this %(kind)s within %(wait)s s; "
+                "try again shortly"
+            )
+            % {"kind": gettext(JOB_NAMES[kind]), "wait": f"{wait:g}"},
             self.retry_after(waiting),
         )
 

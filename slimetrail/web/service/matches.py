@@ -307,11 +307,14 @@ def seats_from_request(
         # Named as the request names them (level, side), never by a seat it did not mention.
         problems = []
         if opponent not in OPPONENTS:
-            problems.append(f"opponent {opponent!r} is not one of {', '.join(OPPONENTS)}")
+            said = gettext("opponent %(opponent)r is not one of %(opponents)s")
+            problems.append(said % {"opponent": opponent, "opponents": ", ".join(OPPONENTS)})
         if not 1 <= side <= n:
-            problems.append(f"side {side!r} is not a player of {game.id} (1 to {n})")
+            said = gettext("side %(side)r is not a player of %(game)s (1 to %(n)s)")
+            problems.append(said % {"side": side, "game": game.id, "n": n})
         if opponent == "computer" and level not in available:
-            problems.append(f"level {level!r} is not one of {levels} for {game.id}")
+            said = gettext("level %(level)r is not one of %(levels)s for %(game)s")
+            problems.append(said % {"level": level, "levels": levels, "game": game.id})
         if problems:
             raise InvalidRequest("; ".join(problems))
         other = {"computer": "computer", "hotseat": "me", "friend": "friend"}[opponent]
@@ -320,17 +323,21 @@ def seats_from_request(
             for player in range(1, n + 1)
         ]
     if len(seats) != n:
-        raise InvalidRequest(f"{game.id} has {n} players: give {n} seats, not {len(seats)}")
+        said = gettext("%(game)s has %(n)s players: give %(n)s seats, not %(given)s")
+        raise InvalidRequest(said % {"game": game.id, "n": n, "given": len(seats)})
     # Every bad seat at once: the player fixes them in one go.
     problems = []
     for number, seat in enumerate(seats, 1):
         kind = seat.get("kind")
         if kind not in SEAT_KINDS:
-            problems.append(f"seat {number}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}")
+            said = gettext("seat %(number)s: kind %(kind)r is not one of %(kinds)s")
+            problems.append(said % {"number": number, "kind": kind, "kinds": ", ".join(SEAT_KINDS)})
         elif kind == "computer" and seat.get("level") not in available:
-            problems.append(f"seat {number}: level {seat.get('level')!r} is not one of {levels}")
+            said = gettext("seat %(number)s: level %(level)r is not one of %(levels)s")
+            problems.append(said % {"number": number, "level": seat.get("level"), "levels": levels})
         elif kind == "bot" and not seat.get("name"):
-            problems.append(f"seat {number}: a bot seat names its bot (bot:NAME)")
+            said = gettext("seat %(number)s: a bot seat names its bot (bot:NAME)")
+            problems.append(said % {"number": number})
     if problems:
         raise InvalidRequest("; ".join(problems))
     if not any(seat["kind"] == "me" for seat in seats):
@@ -429,7 +436,7 @@ class MatchService:
         """The live match, from memory if no process has written it since it was loaded."""
         version = self.repository.version(match_id) if MATCH_ID.fullmatch(match_id) else None
         if version is None:
-            raise NotFound(f"no match {match_id!r}")
+            raise NotFound(gettext("no match %(id)r") % {"id": match_id})
         live = self.cached(match_id)
         if live is not None and live.version < version:
             # A write of this process may be between its commit and counting it in memory
@@ -448,7 +455,7 @@ class MatchService:
         """The match as stored, its moves replayed."""
         stored = self.repository.read(match_id)
         if stored is None:
-            raise NotFound(f"no match {match_id!r}")
+            raise NotFound(gettext("no match %(id)r") % {"id": match_id})
         game = get_game(stored.game, **stored.options)
         state = game.new_state()
         for text, _ in stored.moves:
@@ -555,7 +562,7 @@ class MatchService:
         for seat in wanted:
             if seat["kind"] == "bot":
                 if self.check_bot is None:
-                    raise InvalidRequest("this server takes no bots")
+                    raise InvalidRequest(gettext("this server takes no bots"))
                 self.check_bot(seat["name"], game)
         token = new_token()
         made = [make_seat(n, s, token, owner) for n, s in enumerate(wanted, 1)]

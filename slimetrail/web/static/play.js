@@ -319,14 +319,7 @@ function renderReview() {
   if (entry.proven && entry.turning && entry.winning_moves.length) {
     lines.push(_("Winning moves instead: {moves}.", { moves: entry.winning_moves.join(" ") }));
   }
-  if (entry.plies_before !== null && entry.plies_after !== null && entry.plies_before !== undefined) {
-    lines.push(
-      _("Game length under best play: {before} plies before the move, {after} after.", {
-        before: entry.plies_before,
-        after: entry.plies_after,
-      }),
-    );
-  }
+  if (entry.length_text) lines.push(entry.length_text);
   if (!entry.proven && entry.eval[String(entry.mover)] !== undefined) {
     const percent = Math.round(entry.eval[String(entry.mover)] * 100);
     lines.push(_("{name}'s chances after the move: {percent}%.", { name: playerName(page.match, entry.mover), percent }));
@@ -499,7 +492,7 @@ function describeOutcome(match) {
   const mine = mySeats(match);
   const note = match.forfeit_note ? ` ${match.forfeit_note}.` : "";
   // A game aborted before everybody arrived has no result to show.
-  if (o.reason === "aborted") return { head: "Aborted", detail: match.result_sentence };
+  if (o.reason === "aborted") return { head: _("Aborted"), detail: match.result_sentence };
   const detail = `${match.result_sentence}${note} (${o.result})`;
   if (o.places.every((place) => place === 1)) return { head: _("Draw"), detail };
   const first = match.players.filter((p) => p.place === 1);

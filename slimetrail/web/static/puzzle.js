@@ -1,7 +1,7 @@
 // Puzzles: the server's puzzle (GET /api/puzzles/next) played by clicks, every move checked
 // by the server (POST /api/puzzles/{id}/answer); the rating and progress are kept in this
-// browser (localStorage).  The sentences are the template's (data-* of #puzzle).
-import { api } from "./common.js";
+// browser (localStorage).
+import { _, api } from "./common.js";
 
 const root = document.getElementById("puzzle");
 const $ = (id) => document.getElementById(id);
@@ -9,10 +9,6 @@ const game = root.dataset.game;
 const STORE = "slimetrail-puzzles";
 const START_RATING = 1500;
 const state = { puzzle: null, line: [], before: null, failed: false, busy: false, done: false };
-
-function text(name, values) {
-  return (root.dataset[name] || "").replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
-}
 
 function progress() {
   let all = {};
@@ -26,8 +22,8 @@ function progress() {
 
 function showProgress() {
   const [, mine] = progress();
-  $("puzzle-rating").textContent = text("rating", { rating: Math.round(mine.rating) });
-  $("puzzle-progress").textContent = text("progress", { solved: mine.solved.length, tried: mine.tried.length });
+  $("puzzle-rating").textContent = _("Your puzzle rating: {rating}", { rating: Math.round(mine.rating) });
+  $("puzzle-progress").textContent = _("Solved {solved} of {tried} tried", { solved: mine.solved.length, tried: mine.tried.length });
 }
 
 // An Elo update against the puzzle's rating, once per puzzle: its first try counts.
@@ -53,20 +49,20 @@ function show(svg, status) {
 
 async function load(id) {
   const [, mine] = progress();
-  $("puzzle-status").textContent = text("wait", {});
+  $("puzzle-status").textContent = _("Loading a puzzle…");
   $("puzzle-retry").hidden = true;
   const query = new URLSearchParams({ game, rating: Math.round(mine.rating), skip: mine.tried.slice(-100).join(",") });
   if (id) query.set("id", id);
   try {
     state.puzzle = await api(`/api/puzzles/next?${query}`);
   } catch (exc) {
-    $("puzzle-status").textContent = `${text("failed", {})} ${exc.message}`;
+    $("puzzle-status").textContent = _("Something went wrong: {error}", { error: exc.message });
     return;
   }
   Object.assign(state, { line: [], before: null, failed: false, done: false });
   root.dataset.puzzle = state.puzzle.id;
-  $("puzzle-info").textContent = text("puzzleRating", { id: state.puzzle.id, rating: state.puzzle.rating });
-  show(state.puzzle.svg, text("find", { player: state.puzzle.players[state.puzzle.to_move - 1] }));
+  $("puzzle-info").textContent = _("Puzzle {id}, rated {rating}", { id: state.puzzle.id, rating: state.puzzle.rating });
+  show(state.puzzle.svg, _("{player} to move: find the only winning move.", { player: state.puzzle.players[state.puzzle.to_move - 1] }));
   state.svg = state.puzzle.svg;
 }
 
@@ -78,7 +74,7 @@ async function play(move) {
   try {
     answer = await api(`/api/puzzles/${state.puzzle.id}/answer`, { method: "POST", body: { moves: line } });
   } catch (exc) {
-    $("puzzle-status").textContent = `${text("failed", {})} ${exc.message}`;
+    $("puzzle-status").textContent = _("Something went wrong: {error}", { error: exc.message });
     return;
   } finally {
     state.busy = false;
@@ -89,9 +85,9 @@ async function play(move) {
     if (answer.solved) {
       state.done = true;
       if (!state.failed) record(true);
-      show(answer.svg, text("solved", { move: line[line.length - 1] }));
+      show(answer.svg, _("Solved! {move} wins.", { move: line[line.length - 1] }));
     } else {
-      show(answer.svg, text("good", { reply: answer.next }));
+      show(answer.svg, _("Right! The computer answers {reply}. Your move.", { reply: answer.next }));
     }
     return;
   }
@@ -100,8 +96,8 @@ async function play(move) {
   state.before = state.line;
   state.line = answer.moves;
   const wrong = answer.refutation
-    ? text("wrong", { move, reply: answer.refutation })
-    : text("wrongEnd", { move });
+    ? _("{move} loses: the computer answers {reply}. Try again.", { move, reply: answer.refutation })
+    : _("{move} loses at once. Try again.", { move });
   show(answer.svg, wrong);
   root.dataset.result = "wrong";
   $("puzzle-retry").hidden = false;
@@ -115,7 +111,7 @@ $("puzzle-retry").addEventListener("click", () => {
   state.line = state.before;
   $("puzzle-retry").hidden = true;
   delete root.dataset.result;
-  show(state.svg, text("find", { player: state.puzzle.players[state.puzzle.to_move - 1] }));
+  show(state.svg, _("{player} to move: find the only winning move.", { player: state.puzzle.players[state.puzzle.to_move - 1] }));
 });
 $("puzzle-next").addEventListener("click", () => load());
 showProgress();
