@@ -25,6 +25,8 @@ from slimetrail.i18n import (
     translations,
 )
 from slimetrail.web.language import number, when
+from slimetrail.web.service.clock import parse_clock
+from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.views import length_text
 
 PACKAGE = LOCALE_DIR.parent
@@ -385,3 +387,12 @@ def test_the_length_under_best_play_has_plural_forms() -> None:
         assert "3 jogadas antes" in length_text(3, 2)
     with speaking("ko"):
         assert "이 수 전 1수" in length_text(1, 0)
+
+
+def test_a_bad_clock_is_refused_in_the_language() -> None:
+    with speaking("pt"), pytest.raises(InvalidRequest) as refused:
+        parse_clock("9x")
+    assert refused.value.message.startswith("o relógio '9x' não é um controlo de tempo: indique")
+    with speaking("en"), pytest.raises(InvalidRequest) as english:
+        parse_clock("d99")
+    assert english.value.message.startswith("clock 'd99': give minutes+increment")

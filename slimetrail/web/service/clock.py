@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from slimetrail.ai.limits import clock_budget
 from slimetrail.core.i18n import N_
+from slimetrail.i18n import gettext
 from slimetrail.web.service.errors import InvalidRequest
 
 MINUTES = (1, 60)
@@ -34,10 +35,23 @@ CLOCK_CHOICES = (
     ("d3", N_("3 days per move")),
 )
 CLOCK_TEXT = re.compile(r"(\d{1,3})\+(\d{1,3})|d(\d{1,2})")
-CLOCK_HELP = (
-    f"give minutes+increment such as 3+2 (minutes {MINUTES[0]} to {MINUTES[1]}, increment "
-    f"{INCREMENT[0]} to {INCREMENT[1]} seconds) or days per move d{DAYS[0]} to d{DAYS[1]}"
+CLOCK_HELP = N_(
+    "give minutes+increment such as 3+2 (minutes %(low)s to %(high)s, increment "
+    "%(least)s to %(most)s seconds) or days per move d%(fewest)s to d%(days)s"
 )
+
+
+def clock_refusal(text: str, template: str) -> InvalidRequest:
+    """A bad clock, quoted, with what is accepted, in the request's language."""
+    help_text = gettext(CLOCK_HELP) % {
+        "low": MINUTES[0],
+        "high": MINUTES[1],
+        "least": INCREMENT[0],
+        "most": INCREMENT[1],
+        "fewest": DAYS[0],
+        "days": DAYS[1],
+    }
+    return InvalidRequest(gettext(template) % {"clock": text, "help": help_text})
 
 
 @dataclass(frozen=True)
@@ -68,17 +82,17 @@ def parse_clock(text: str, scale: float = 1.0) -> TimeControl:
     cleaned = text.strip().lower()
     found = CLOCK_TEXT.fullmatch(cleaned)
     if found is None:
-        raise InvalidRequest(f"clock {text!r} is not a time control: {CLOCK_HELP}")
+        raise clock_refusal(text, N_("clock %(clock)r is not a time control: %(help)s"))
     minutes, increment, days = found.groups()
     if days is not None:
         if not DAYS[0] <= int(days) <= DAYS[1]:
-            raise InvalidRequest(f"clock {text!r}: {CLOCK_HELP}")
+            raise clock_refusal(text, N_("clock %(clock)r: %(help)s"))
         initial = int(int(days) * DAY_MS * scale)
         return TimeControl(f"d{int(days)}", initial, 0, per_move=True)
     if not (
         MINUTES[0] <= int(minutes) <= MINUTES[1] and INCREMENT[0] <= int(increment) <= INCREMENT[1]
     ):
-        raise InvalidRequest(f"clock {text!r}: {CLOCK_HELP}")
+        raise clock_refusal(text, N_("clock %(clock)r: %(help)s"))
     initial = int(int(minutes) * 60_000 * scale)
     return TimeControl(
         f"{int(minutes)}+{int(increment)}", initial, int(int(increment) * 1000 * scale), False
