@@ -4,6 +4,7 @@ the app in process: each ``TestClient`` is one browser (its own cookie jar)."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -35,6 +36,17 @@ def seek(browser: TestClient, link: str = SEEK) -> str:
     answer = browser.post(link, follow_redirects=False)
     assert answer.status_code == 303, answer.text
     return answer.headers["location"]
+
+
+def paired_url(socket, seconds: float = 30) -> str:
+    """The match a seek's socket is sent; fails (rather than hanging the suite: the test
+    client's receive has no timeout) if none comes within ``seconds``."""
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(socket.receive_text()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert got, f"no pairing message within {seconds} s"
+    return json.loads(got[0])["url"]
 
 
 def match_of(browser: TestClient, url: str) -> dict:
@@ -206,7 +218,7 @@ def test_a_three_player_game_waits_for_three_people(browsers) -> None:
         b.websocket_connect(f"/ws/seeks/{second.split('/')[-1]}") as two,
     ):
         third = seek(c, link)
-        urls = [json.loads(one.receive_text())["url"], json.loads(two.receive_text())["url"]]
+        urls = [paired_url(one), paired_url(two)]
     assert third.startswith("/play/")
     pages = zip((a, b, c), [*urls, third], strict=True)
     matches = [match_of(browser, url) for browser, url in pages]
