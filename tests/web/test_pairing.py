@@ -224,3 +224,15 @@ def test_a_three_player_game_waits_for_three_people(browsers) -> None:
     matches = [match_of(browser, url) for browser, url in pages]
     assert len({m["id"] for m in matches}) == 1
     assert sorted(m["seats"][0] for m in matches) == [1, 2, 3]
+
+
+def test_a_seeker_waits_out_a_seek_held_for_a_moment_by_its_own_page(app, browsers) -> None:
+    """The newest of three seekers pairs the other two even while one of them holds its own
+    seek for an attempt (else all three would wait for a newer seeker that never tries)."""
+    pairing = app.state.pairing
+    first = pairing.seek("player-a", "snake-pit", {}, "")
+    second = pairing.seek("player-b", "snake-pit", {}, "")
+    assert pairing.people.claim(second.id, "player-b")  # its page's attempt, under way
+    threading.Timer(0.2, pairing.people.release, ([second.id],)).start()
+    third = pairing.seek("player-c", "snake-pit", {}, "")
+    assert set(third.seeks) == {first.id, second.id}

@@ -39,12 +39,9 @@ from slimetrail.web.storage.tables import HUMAN
 TICK = 2.0
 ALIVE = 15.0
 CANDIDATES = 20  # seeks looked at per attempt (some may be claimed meanwhile)
-NO_CREATOR = 0
-# A lobby join finding the seek held by its own page's attempt asks again this often.
-JOIN_TRIES, JOIN_PAUSE = (
-    20,
-    0.05,
-)  # a paired match has no creator: nobody is shown another's seat link
+# A seeker finding seeks held by their own page's attempt asks again this often.
+JOIN_TRIES, JOIN_PAUSE = 20, 0.05
+NO_CREATOR = 0  # a paired match has no creator: nobody is shown another's seat link
 
 
 @dataclass(frozen=True)
@@ -85,9 +82,17 @@ class Pairing:
             raise InvalidRequest(f"{game.id} has one player: there is nobody to pair with")
         options_text = game.option_texts()
         pool = pool_of(game.id, options_text, clock)
-        paired = self.gather(owner, pool, game.num_players - 1, None)
-        if paired is not None:
-            return paired
+        need = game.num_players - 1
+        for _ in range(JOIN_TRIES):
+            paired = self.gather(owner, pool, need, None)
+            if paired is not None:
+                return paired
+            # Enough others wait but some are held by their own page's attempt (a moment):
+            # ask again, or three seekers could each wait for a newer one that never tries.
+            waiting = self.people.candidates(pool, owner, *self.window(), need, held=True)
+            if len({seek.owner for seek in waiting}) < need:
+                break
+            time.sleep(JOIN_PAUSE)
         now = time.time()
         made = Seek(secrets.token_urlsafe(12), owner, game.id, options_text, clock, pool, now)
         self.people.sweep(*self.window())

@@ -248,16 +248,20 @@ class PeopleRepository:
         created_since: float,
         limit: int,
         before: Seek | None = None,
+        held: bool = False,
     ) -> list[Seek]:
         """Open seeks of ``pool`` by others, oldest first; only those older than ``before``
-        if given (by creation time, then id: every two seeks are ordered)."""
+        if given (by creation time, then id: every two seeks are ordered); with ``held``
+        also those a pairing attempt holds at the moment."""
         query = select(SeekRow).where(
             SeekRow.pool == pool,
             SeekRow.owner != owner,
-            SeekRow.claimed.is_(None),
             SeekRow.seen >= alive_since,
             SeekRow.created >= created_since,
+            SeekRow.match_id.is_(None),
         )
+        if not held:
+            query = query.where(SeekRow.claimed.is_(None))
         if before is not None:
             query = query.where(
                 or_(
