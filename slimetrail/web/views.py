@@ -107,6 +107,8 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
     """The match as a viewer holding the seats ``held`` sees it (call under the lock)."""
     game, state = live.game, live.state
     outcome = live.outcome()
+    # An aborted game ended without a result: nobody has a place.
+    ranked = None if live.aborted else outcome
     may_move = outcome is None and not live.thinking and state.to_move in held
     clicks = state.next_clicks() if may_move else {}
     colours = state.colours()
@@ -129,8 +131,8 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
                 "you": player in held,
                 "to_move": outcome is None and state.to_move == player,
                 "out": player in out,
-                "place": outcome.place(player) if outcome else None,
-                "result": outcome.for_player(player) if outcome else None,
+                "place": ranked.place(player) if ranked else None,
+                "result": ranked.for_player(player) if ranked else None,
             }
         )
     return {
@@ -152,7 +154,7 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         "ply": live.ply,
         "to_move": state.to_move,
         "steps": None if outcome is not None else steps_to_go(game, view, 0),
-        "outcome": None if outcome is None else outcome_json(outcome),
+        "outcome": None if outcome is None else outcome_json(outcome, live.aborted),
         # What the player reads at the end, from the game's declared endings.
         "result_sentence": None
         if outcome is None
@@ -429,10 +431,11 @@ def refusals(state: State, clicks: dict[str, str | None]) -> dict[str, str]:
     return answer
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
+def outcome_json(outcome: Outcome, aborted: bool = False) -> dict[str, Any]:
+    """The ending; an aborted game's has no places and the records' unfinished result."""
     return {
-        "places": list(outcome.places),
-        "result": outcome.result_text(),
+        "places": None if aborted else list(outcome.places),
+        "result": UNFINISHED if aborted else outcome.result_text(),
         "reason": outcome.reason,
         "winner": outcome.winner,
     }

@@ -259,6 +259,34 @@ def test_a_friends_clock_waits_for_them_and_starts_when_they_open_the_link(clien
     assert ended["outcome"]["reason"] == "time" and ended["outcome"]["winner"] == 1
 
 
+def test_a_friend_using_only_the_api_arrives_too(client) -> None:
+    """A bot or script holding the friend's seat link never opens the page: its first
+    request with the seat starts the clocks, as opening the page does."""
+    made = client.post(
+        "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "1+0"}
+    ).json()
+    assert made["clock"]["waiting"] is True
+    token = made["links"]["2"].split("seat=")[1]
+    friend = TestClient(client.app)
+    seen = friend.get(f"/api/matches/{made['id']}", params={"seat": token}).json()
+    assert seen["clock"]["waiting"] is False and seen["clock"]["running"] == 1
+    assert made["id"] in friend.get("/my-games").text  # the seat is the friend's now
+    # A move through the API arrives likewise, even one refused as out of turn.
+    other = client.post(
+        "/api/matches", json={"game": "slimetrail", "opponent": "friend", "clock": "1+0"}
+    ).json()
+    mover = TestClient(client.app)
+    first = mover.post(
+        f"/api/matches/{other['id']}/move",
+        json={"seat": other["links"]["2"].split("seat=")[1], "move": "d5", "ply": 0},
+    )
+    assert first.status_code == 403 and "turn" in first.json()["detail"]  # not its turn
+    assert client.get(f"/api/matches/{other['id']}").json()["clock"]["waiting"] is False
+    # A wrong seat through the API is refused and takes nothing.
+    bad = friend.get(f"/api/matches/{other['id']}", params={"seat": "nonsense"})
+    assert bad.status_code == 403
+
+
 def test_the_computer_and_a_paired_player_are_there_at_once(client) -> None:
     made = client.post(
         "/api/matches",
@@ -284,6 +312,9 @@ def test_a_game_nobody_comes_to_is_aborted(abort_client) -> None:
         lambda: (m := client.get(f"/api/matches/{made['id']}").json())["outcome"] and m
     )
     assert match["outcome"]["reason"] == "aborted" and match["outcome"]["winner"] is None
+    # Nobody won, lost or shared a place: there was no game.
+    assert match["outcome"]["places"] is None and match["outcome"]["result"] == "*"
+    assert [(p["place"], p["result"]) for p in match["players"]] == [(None, None)] * 2
     assert "aborted" in match["result_sentence"] and match["clock"]["running"] is None
     assert match["clock"]["remaining_ms"] == [1_000, 1_000]
     assert '<td class="my-result">aborted</td>' in client.get("/my-games").text

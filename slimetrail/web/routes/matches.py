@@ -25,7 +25,17 @@ from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES
 from slimetrail.i18n import gettext
 from slimetrail.web import views
-from slimetrail.web.deps import Client, ComputerMoves, Pairs, Rates, Service, Waiters, Watchers
+from slimetrail.web.deps import (
+    Client,
+    ComputerMoves,
+    Pairs,
+    Players,
+    Rates,
+    Service,
+    Waiters,
+    Watchers,
+)
+from slimetrail.web.hub import Hub
 from slimetrail.web.language import templates
 from slimetrail.web.players import Player
 from slimetrail.web.ratelimit import CREATE
@@ -35,6 +45,7 @@ from slimetrail.web.service.clock import parse_clock
 from slimetrail.web.service.computer import Computer
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import Live, MatchService, make_game, seats_from_request
+from slimetrail.web.service.people import People
 from slimetrail.web.storage.tables import HUMAN
 
 TEXT_LIMIT = 200
@@ -105,6 +116,22 @@ def answering(
 
 async def answered(live: Live, token: str | None) -> dict[str, Any]:
     return await run_in_threadpool(views.match_for, live, token)
+
+
+async def arrived(
+    service: MatchService, people: People, hub: Hub, match_id: str, token: str | None, player: str
+) -> bool:
+    """A seat's holder using the API has arrived as one opening the page has: their seats
+    become theirs, and the clocks start if they were the last; whether the match changed."""
+    if not token:
+        return False
+    live = service.cached(match_id)
+    if live is None:
+        live = await run_in_threadpool(service.load, match_id)
+    if not await run_in_threadpool(people.opened, live, token, player):
+        return False
+    hub.notify(match_id)
+    return True
 
 
 async def has_computer(service: MatchService, match_id: str) -> bool:
@@ -233,7 +260,15 @@ async def new_match(
 
 
 @router.get("/api/matches/{match_id}")
-async def get_match(match_id: str, service: Service, seat: str | None = None) -> dict[str, Any]:
+async def get_match(
+    match_id: str,
+    service: Service,
+    people: Players,
+    player: Player,
+    hub: Watchers,
+    seat: str | None = None,
+) -> dict[str, Any]:
+    await arrived(service, people, hub, match_id, seat, player)
     live = await run_in_threadpool(service.load, match_id)
     return await answered(live, seat)
 
@@ -265,7 +300,10 @@ async def move(
     computer: ComputerMoves,
     hub: Watchers,
     client: Client,
+    people: Players,
+    player: Player,
 ) -> dict[str, Any]:
+    await arrived(service, people, hub, match_id, body.seat, player)
     change = partial(service.move, match_id, body.seat, body.move, body.ply)
     may_reply = await has_computer(service, match_id)
     _, answer = await computer.replying(client, may_reply, answering(change, body.seat))

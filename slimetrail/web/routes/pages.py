@@ -235,7 +235,7 @@ async def play(
         return error_page(request, 403, detail, heading=gettext("Not your seat"), ways=ways)
     # A friend's seat is theirs once opened; the last to arrive starts the clocks.
     if held:
-        arrived = await run_in_threadpool(people.opened, loaded, held, seat, player)
+        arrived = await run_in_threadpool(people.opened, loaded, seat, player)
         if arrived:
             hub.notify(match_id)
     available = levels(loaded.game)

@@ -40,10 +40,12 @@ class People:
         self.repository.set_name(player, name)
         return name
 
-    def opened(self, live: Live, held: tuple[int, ...], token: str, player: str) -> bool:
-        """The holder of ``token`` opened the match: seats of nobody's become ``player``'s,
-        and the clocks start if they were the last to arrive; whether the seats were taken
-        (the match changed: its watchers are to be told)."""
+    def opened(self, live: Live, token: str, player: str) -> bool:
+        """The holder of ``token`` opened the match (its page, or its seat through the API):
+        seats of nobody's become ``player``'s, and the clocks start if they were the last to
+        arrive; whether the seats were taken (the match changed: its watchers are to be
+        told).  A token holding no seat of the match is refused (:class:`SeatRefused`)."""
+        held = live.held_by(token)
         if not any(live.seat(p).owner is None for p in held):
             return False
         if not self.repository.claim_seat(live.id, token, player):
