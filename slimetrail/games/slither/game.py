@@ -137,7 +137,7 @@ class SlitherGame(Game):
         from slimetrail.games.slither.ai import KERNELS
 
         KERNELS.run()
-        solver.warm_up()
+        solver.SEARCHES.run()
 
     def exact_solver(self) -> ExactSolver | None:
         """The exact solver of boards up to 5x5 (:mod:`.solver`), ``None`` on bigger ones."""

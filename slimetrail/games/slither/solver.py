@@ -31,6 +31,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.compiled import now
 from slimetrail.core.game import (
     Game,
@@ -369,7 +370,7 @@ SOLVER = SlitherSolver()
 REFERENCE = SlitherSolver(reference=True)
 
 
-def warm_up() -> None:
+def compile_searches() -> None:
     """Compile (or load from numba's cache) both searches now, on a 4x4 endgame of a few
     hundred nodes: the first solve of a process no longer pays for their compiles."""
     state = get_game("slither", size="4", pie="off").new_state()
@@ -377,6 +378,10 @@ def warm_up() -> None:
         state.push_str(turn)
     for solver in (SlitherSolver(), SlitherSolver(reference=True)):
         solver.solve(state)
+
+
+# Once per process: Slither and Advanced Slither share the searches.
+SEARCHES = KernelLoad(compile_searches, "Slither solver")
 
 
 def main(argv: list[str] | None = None) -> int:
