@@ -4,11 +4,10 @@ and what it refuses."""
 from __future__ import annotations
 
 import contextlib
-import subprocess
-import sys
 
 import brute
 import pytest
+from numba_cache import loads_in_a_new_process
 
 from slimetrail.core.game import GameError, SolveTimeout
 from slimetrail.core.registry import get_game
@@ -74,18 +73,12 @@ def test_a_finished_game_and_the_time_limit():
 
 def test_a_new_process_loads_both_searches_from_numbas_cache():
     """The recursive searches are cached (one overload each: a literal argument in their
-    recursion made more, which crashed on loading): a second process compiles nothing."""
+    recursion made more, which crashed on loading), and the game's warm-up (``slimetrail
+    compile``) loads them: a second process compiles nothing."""
     solver.SEARCHES.run()  # compiled into the cache here if it is not yet there
-    probe = (
-        "from slimetrail.games.slither import solver\n"
-        "solver.compile_searches()\n"
-        "for search in (solver.mover_wins, solver.fast_mover_wins):\n"
-        "    hits, misses = search.stats.cache_hits, search.stats.cache_misses\n"
-        "    print(search.__name__, len(search.signatures), sum(hits.values()),"
-        " sum(misses.values()))\n"
+    lines = loads_in_a_new_process(
+        "from slimetrail.games.slither.game import SlitherGame; SlitherGame.warm_up()",
+        "slimetrail.games.slither.solver",
+        ["mover_wins", "fast_mover_wins"],
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:2] == ["mover_wins 1 1 0", "fast_mover_wins 1 1 0"]
+    assert lines == ["mover_wins 1 1 0", "fast_mover_wins 1 1 0"]
