@@ -3,6 +3,8 @@ the Python solver."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 
 import pytest
@@ -149,7 +151,18 @@ def test_the_principal_line_of_a_won_position_ends_in_the_winners_row_on_the_mod
     assert checked >= 2
 
 
-def test_replies_one_at_a_time_give_the_first_moves_value(capsys) -> None:
+@pytest.fixture(scope="module")
+def proof_after_c3() -> tuple[FastSearch, bool, list[str]]:
+    """The 6x6 (k=4) proof of White's replies to c3 in one run, made once for the two tests
+    below: its search (table filled), whether Black wins, and the lines it printed."""
+    six = FastSearch(get_game("slime-moku", size=6, k=4).board, 20, sym_empty=14)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        wins = prove_replies(six, 6, 4, "c3", None)
+    return six, wins, printed.getvalue().splitlines()
+
+
+def test_replies_one_at_a_time_give_the_first_moves_value(proof_after_c3) -> None:
     five = get_game("slime-moku", size=5, k=4)
     state = five.new_state()
     first = state.move_str(state.legal_moves()[0])
@@ -158,20 +171,20 @@ def test_replies_one_at_a_time_give_the_first_moves_value(capsys) -> None:
     assert prove_replies(FastSearch(five.board, 18), 5, 4, first, None) == black_wins
     # 6x6: Black wins after c3 (the Python solver cannot do the whole board: the compiled
     # solve of the start, checked above on the small boards, is the reference).
-    six = FastSearch(get_game("slime-moku", size=6, k=4).board, 20, sym_empty=14)
-    assert prove_replies(six, 6, 4, "c3", None)
-    proven = [line for line in capsys.readouterr().out.splitlines() if "c3 " in line]
+    six, wins, printed = proof_after_c3
+    assert wins
+    proven = [line for line in printed if "c3 " in line]
     assert len(proven) == 4 and all("Black wins" in line for line in proven)
     values, _ = solve_start(6, 4, exact=False, search=six, firsts=["c3"])
     assert values == {"c3": "win"}  # e5 is no image of c3 on 6x6 (d4 is off the centre)
 
 
-def test_replies_can_be_split_over_runs(capsys) -> None:
+def test_replies_can_be_split_over_runs(proof_after_c3, capsys) -> None:
     """``only`` proves just the named replies (one long solve split over processes): the
     6x6 replies to c3, two runs of two, print the same four proofs as one run."""
     board = get_game("slime-moku", size=6, k=4).board
-    everything = prove_replies(FastSearch(board, 20, sym_empty=14), 6, 4, "c3", None)
-    whole = [line for line in capsys.readouterr().out.splitlines() if "Black" in line]
+    _, everything, printed = proof_after_c3
+    whole = [line for line in printed if "Black" in line]
     replies = [line.split()[1].rstrip(":") for line in whole]
     assert everything and len(replies) == 4
     split = []

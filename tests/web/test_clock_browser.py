@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx2 as httpx
 import pytest
@@ -18,10 +17,13 @@ from pagetools import match_api, start_from_home
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def quick_clock_server(tmp_path: Path, compiled_kernels: None) -> Iterator[LiveServer]:
+@pytest.fixture(scope="module")
+def quick_clock_server(
+    tmp_path_factory: pytest.TempPathFactory, compiled_kernels: None
+) -> Iterator[LiveServer]:
+    """Shared by the module: each test makes its own match and none restarts the server."""
     args = ("--workers", "1", "--limit", "clock_scale=0.15", "--limit", "clock_sweep=0.2")
-    with running_server(tmp_path, *args) as server:
+    with running_server(tmp_path_factory.mktemp("clocks"), *args) as server:
         yield server
 
 

@@ -21,10 +21,12 @@ that solved the starts of the small boards with it are in ``research/moku/``.
 from __future__ import annotations
 
 import time
+from typing import cast
 
 import numba as nb
 import numpy as np
 
+from slimetrail.ai.loading import KernelLoad
 from slimetrail.compiled import cttz, now, popcount
 from slimetrail.core.game import (
     Game,
@@ -519,3 +521,18 @@ class MokuSolver:
 
 
 SOLVER = MokuSolver()
+
+
+def compile_search() -> None:
+    """Compile (or load from numba's cache) the search now, on the 4x4 start (k=4) with a
+    small table: a server's first solve no longer pays for the compile."""
+    from slimetrail.core.registry import get_game
+    from slimetrail.games.moku.game import MokuState
+
+    state = cast(MokuState, get_game("slime-moku", size=4, k=4).new_state())
+    FastSearch(state.game.board, table_bits=12).value(
+        state.black, state.white, state.empty, state.slime
+    )
+
+
+SEARCH = KernelLoad(compile_search, "Slime-Moku solver")

@@ -31,6 +31,8 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from slimetrail.ai.loading import KernelLoad
+from slimetrail.compiled import now
 from slimetrail.core.game import (
     Game,
     GameError,
@@ -49,22 +51,14 @@ NODES, ABORTED = 0, 1  # stats[] slots
 SEARCH = 2  # settled(): neither known nor out of time
 
 
-# Not cached either: an object-mode block loaded from numba's cache loses its globals.
-@nb.njit
-def clock():
-    with nb.objmode(now="float64"):
-        now = time.perf_counter()
-    return now
-
-
-@nb.njit
+@nb.njit(cache=True)
 def settled(g, n, v, advanced, k, table, stats, deadline):
     """A node's value without its turns: the table's, 1 for a win in one, -1 when out of time
     (the clock is read every 1024 nodes); ``SEARCH`` when its turns must be searched."""
     if k in table:
         return table[k]
     stats[NODES] += 1
-    if stats[NODES] & CLOCK_EVERY == 0 and clock() > deadline:
+    if stats[NODES] & CLOCK_EVERY == 0 and now() > deadline:
         stats[ABORTED] = 1
     if stats[ABORTED]:
         return -1
@@ -123,8 +117,10 @@ def turn_key(zobrist, s, t, p, v):
     return key
 
 
-# Not cached: numba's cache of a recursive function crashes when it is loaded again.
-@nb.njit
+# Cached: every recursive call passes ``passes`` as an int64, never a literal 0 or 1, which
+# would compile one overload per literal calling each other through symbols that numba's
+# cache does not link again on loading (a crash; numba issues 6061 and 6713).
+@nb.njit(cache=True)
 def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, passes):
     """Whether ``v`` to move wins with perfect play (1) or not (0); -1 if aborted."""
     k = key ^ side if v == 2 else key
@@ -135,7 +131,9 @@ def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, pa
     if len(rows) == 0:
         if passes:  # neither side has a turn: never met in play; not a win for the mover
             return 0
-        r = mover_wins(g, n, 3 - v, advanced, key, zobrist, side, table, stats, deadline, 1)
+        r = mover_wins(
+            g, n, 3 - v, advanced, key, zobrist, side, table, stats, deadline, np.int64(1)
+        )
         if r < 0:
             return -1
         table[k] = 1 - r
@@ -144,7 +142,9 @@ def mover_wins(g, n, v, advanced, key, zobrist, side, table, stats, deadline, pa
         s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
         apply_turn(g, s, t, p, v)
         child = key ^ turn_key(zobrist, s, t, p, v)
-        r = mover_wins(g, n, 3 - v, advanced, child, zobrist, side, table, stats, deadline, 0)
+        r = mover_wins(
+            g, n, 3 - v, advanced, child, zobrist, side, table, stats, deadline, np.int64(0)
+        )
         undo_turn(g, s, t, p, v)
         if r < 0:
             return -1
@@ -196,8 +196,8 @@ def answers_to(rows, threat, advanced):
     return rows[keep]
 
 
-# Not cached: numba's cache of a recursive function crashes when it is loaded again.
-@nb.njit
+# Cached, as mover_wins: ``passes`` always an int64.
+@nb.njit(cache=True)
 def fast_mover_wins(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, passes):
     """As :func:`mover_wins`, with one table entry for all eight images of a position (the
     board's mirrors, and its transpose with the colours exchanged) and, when the opponent
@@ -212,7 +212,7 @@ def fast_mover_wins(g, n, v, advanced, keys, zsym, swaps, side, table, stats, de
         if passes:  # neither side has a turn: never met in play; not a win for the mover
             return 0
         r = fast_mover_wins(
-            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, 1
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, np.int64(1)
         )
         if r < 0:
             return -1
@@ -228,7 +228,7 @@ def fast_mover_wins(g, n, v, advanced, keys, zsym, swaps, side, table, stats, de
         apply_turn(g, s, t, p, v)
         turn_keys(keys, zsym, s, t, p, v)
         r = fast_mover_wins(
-            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, 0
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline, np.int64(0)
         )
         turn_keys(keys, zsym, s, t, p, v)
         undo_turn(g, s, t, p, v)
@@ -298,7 +298,7 @@ class SlitherSolver:
             raise GameError(f"{state.game.spec}: the Slither solver takes boards up to 5x5")
         if distance:
             raise GameError("the Slither solver proves who wins, not in how many plies")
-        started = time.perf_counter()
+        started = time.monotonic()
         deadline = started + (time_limit if time_limit is not None else 1e9)
         stats = np.zeros(2, dtype=np.int64)
         if slither.is_over():
@@ -320,7 +320,7 @@ class SlitherSolver:
             winning_moves=winning,
             move_values=values,
             nodes=int(stats[NODES]),
-            seconds=time.perf_counter() - started,
+            seconds=time.monotonic() - started,
         )
 
 
@@ -370,6 +370,20 @@ SOLVER = SlitherSolver()
 REFERENCE = SlitherSolver(reference=True)
 
 
+def compile_searches() -> None:
+    """Compile (or load from numba's cache) both searches now, on a 4x4 endgame of a few
+    hundred nodes: the first solve of a process no longer pays for their compiles."""
+    state = get_game("slither", size="4", pie="off").new_state()
+    for turn in ("a1", "b2", "c3", "d4", "a2", "b3"):
+        state.push_str(turn)
+    for solver in (SlitherSolver(), SlitherSolver(reference=True)):
+        solver.solve(state)
+
+
+# Once per process: Slither and Advanced Slither share the searches.
+SEARCHES = KernelLoad(compile_searches, "Slither solver")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Solve a small Slither board exactly.")
     parser.add_argument("--size", type=int, default=4)
@@ -385,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     state = game.new_state()
     if args.first:
         state.push_str(args.first)
-        started = time.perf_counter()
+        started = time.monotonic()
         stats = np.zeros(2, dtype=np.int64)
         try:
             won = solver.mover_wins(cast(SlitherState, state), started + args.time, stats)
@@ -395,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
                 f" {args.time} s ({stats[NODES]} nodes)"
             )
             return 1
-        seconds = time.perf_counter() - started
+        seconds = time.monotonic() - started
         winner = "White" if won else "Black"
         print(f"{game.id} {args.size}x{args.size} after {args.first}: {winner} wins")
         print(f"  (pie=off; solved in {seconds:.1f} s, {stats[NODES]} nodes)")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from numba_cache import loads_in_a_new_process
 
 from slimetrail.core.game import GameError, SolveTimeout, State
 from slimetrail.core.registry import get_game
@@ -115,3 +116,15 @@ def test_limits() -> None:
     over = get_game("slime-moku", size=4, k=4).state_from_fen("xxxx/ooo1/2@1/4 2")
     result = SOLVER.solve(over)
     assert result.over and result.value == "loss"
+
+
+def test_the_search_is_compiled_by_the_games_warm_up():
+    """``slimetrail compile`` (the game's warm-up) puts the search in numba's cache: a new
+    process's first solve compiles nothing."""
+    get_game("slime-moku").warm_up()
+    lines = loads_in_a_new_process(
+        "from slimetrail.games.moku.game import SlimeMokuGame; SlimeMokuGame.warm_up()",
+        "slimetrail.games.moku.solver",
+        ["value"],
+    )
+    assert lines == ["value 1 1 0"]

@@ -7,9 +7,11 @@ import contextlib
 
 import brute
 import pytest
+from numba_cache import loads_in_a_new_process
 
 from slimetrail.core.game import GameError, SolveTimeout
 from slimetrail.core.registry import get_game
+from slimetrail.games.slither import solver
 from slimetrail.games.slither.solver import SOLVER
 
 
@@ -67,3 +69,16 @@ def test_a_finished_game_and_the_time_limit():
     fresh = get_game("slither", size="5", pie="off").new_state()
     with pytest.raises(SolveTimeout):
         SOLVER.solve(fresh, time_limit=0.05)
+
+
+def test_a_new_process_loads_both_searches_from_numbas_cache():
+    """The recursive searches are cached (one overload each: a literal argument in their
+    recursion made more, which crashed on loading), and the game's warm-up (``slimetrail
+    compile``) loads them: a second process compiles nothing."""
+    solver.SEARCHES.run()  # compiled into the cache here if it is not yet there
+    lines = loads_in_a_new_process(
+        "from slimetrail.games.slither.game import SlitherGame; SlitherGame.warm_up()",
+        "slimetrail.games.slither.solver",
+        ["mover_wins", "fast_mover_wins"],
+    )
+    assert lines == ["mover_wins 1 1 0", "fast_mover_wins 1 1 0"]
