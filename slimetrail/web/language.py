@@ -123,8 +123,11 @@ def script_messages() -> list[str]:
             for _line, _function, message, _comments in extract_javascript(
                 source, {"_": None}, [], {}
             ):
-                if isinstance(message, str):
-                    found[message] = None
+                # A call with more arguments than the message (its placeholders' values)
+                # comes as a tuple, the message first.
+                first = message[0] if isinstance(message, tuple) else message
+                if isinstance(first, str):
+                    found[first] = None
     return list(found)
 
 

@@ -278,6 +278,8 @@ def test_the_scripts_get_their_sentences_in_the_page_language(live_server) -> No
     blob = text.split('<script type="application/json" id="messages">', 1)[1].split("</script>")[0]
     assert '"Paste a game record or choose a file first.": "Cole primeiro' in blob
     assert '"Your move": "A sua vez"' in blob
+    # A call with its placeholders' values (which Babel reads as a tuple) is served too.
+    assert '"Hint: {move} ({why}).": "Sugestão: {move} ({why})."' in blob
 
 
 def test_numbers_and_dates_are_written_the_language_s_way() -> None:

@@ -285,7 +285,9 @@ class TrailState(State):
     def push(self, move: Move) -> None:
         # bool is an int subclass and a negative shift raises: both are just not moves.
         if type(move) is not int or move < 0 or not (self.legal_mask() >> move & 1):
-            raise IllegalMoveError(f"{self._describe(move)} is not a legal move here")
+            raise IllegalMoveError(
+                N_("%(move)s is not a legal move here"), move=self._describe(move)
+            )
         blocked_keys, snail_keys, side_key = self.game.zobrist
         self._key ^= snail_keys[self.snail] ^ blocked_keys[self.snail] ^ snail_keys[move] ^ side_key
         self._trail.append(self.snail)

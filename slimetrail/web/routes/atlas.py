@@ -25,6 +25,7 @@ from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import make_game, replay_moves
+from slimetrail.web.views import analysis_said
 
 router = APIRouter()
 # The explorer's positions wait for a worker in the analyses' queue, outside the in-flight cap.
@@ -138,12 +139,14 @@ async def explore(
     """The position after ``moves`` (space-separated) of 7x7 Slimetrail from ``start``
     under ``rules``: its board, and every legal move's proven value and game length."""
     if rules not in EXPLORER_RULES:
-        raise InvalidRequest(f"rules={rules!r} is not one of {', '.join(EXPLORER_RULES)}")
+        said = gettext("rules=%(rules)r is not one of %(known)s")
+        raise InvalidRequest(said % {"rules": rules, "known": ", ".join(EXPLORER_RULES)})
     if len(start) > TEXT_LIMIT or start not in explorer_starts():
-        raise InvalidRequest(f"start={start[:20]!r} is not a proven start square of 7x7")
+        said = gettext("start=%(start)r is not a proven start square of 7x7")
+        raise InvalidRequest(said % {"start": start[:20]})
     texts = moves.split()
     if len(texts) > MAX_MOVES:
-        raise InvalidRequest(f"at most {MAX_MOVES} moves")
+        raise InvalidRequest(gettext("at most %(most)s moves") % {"most": MAX_MOVES})
     options = {"size": EXPLORER_SIZE, "rules": rules}
     # The centre is the default start: named, it would be another game to the book.
     game = make_game(EXPLORER_GAME, options | ({} if start == CENTRE else {"start": start}))
@@ -171,7 +174,7 @@ async def explore(
                 move: {"value": value, "plies": analysis.get("move_plies", {}).get(move)}
                 for move, value in analysis["moves"].items()
             },
-            "detail": analysis.get("detail", ""),
+            "detail": analysis_said(analysis).get("detail", ""),
         }
         if not analysis["solved"] and not canonical:
             answer["atlas"] = atlas_values(rules, start)

@@ -588,7 +588,7 @@ function playerBar(match, p) {
   const chip = document.createElement("span");
   chip.className = lightColour(p.colour) ? "chip on-light" : "chip";
   chip.textContent = String(p.player);
-  chip.title = p.colour_name;
+  chip.title = p.colour_word;
   const name = document.createElement("span");
   name.className = "name";
   let who = p.name;
@@ -690,7 +690,8 @@ function renderPanel() {
     friend: _("between friends"),
     bot: _("against a bot"),
   };
-  $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
+  const against = kinds[match.opponent] || match.opponent;
+  $("subtitle").textContent = [match.options_words, against].filter(Boolean).join(" \u00b7 ");
   $("rules-link").href = `/rules/${match.game}`;
   $("rules-link").textContent = _("Rules of {game}", { game: match.title });
   $("players").replaceChildren(...match.players.map((p) => playerBar(match, p)));
