@@ -107,13 +107,15 @@ class TrailGame(Game):
         else:
             cell = self.board.parse_cell(start)
             if cell is None:
-                raise GameOptionError(f"{self.id}: start={start!r} is not a cell of the board")
+                off = N_("%(game)s: start=%(start)r is not a cell of the board")
+                raise GameOptionError(off, game=self.id, start=start)
             self.start = cell
         # goals[p] is the goal corner owned by player p (index 0 unused).
         self.goals = (0, *self.goal_cells())
         self.goal_mask = (1 << self.goals[1]) | (1 << self.goals[2])
         if self.goal_mask >> self.start & 1:
-            raise GameOptionError(f"{self.id}: the snail cannot start on a goal corner")
+            corner = N_("%(game)s: the snail cannot start on a goal corner")
+            raise GameOptionError(corner, game=self.id)
         self.zobrist = _zobrist(self.size * self.board.width)
 
     def default_start(self) -> int:

@@ -407,7 +407,8 @@ function showAnalysis() {
     const item = document.createElement("li");
     item.className = value;
     item.innerHTML = `<span class="tag" aria-hidden="true"></span><span class="what"></span>`;
-    item.querySelector(".tag").textContent = value[0].toUpperCase();
+    // The value word's first letter in the page's language (W, L, D in English).
+    item.querySelector(".tag").textContent = VALUE_WORDS[value][0].toUpperCase();
     item.querySelector(".what").textContent = _("{move} {value}", { move, value: VALUE_WORDS[value] });
     list.append(item);
   }
