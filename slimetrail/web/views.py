@@ -11,6 +11,7 @@ Each function of a live match is called under its lock (``MatchService.locked``)
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from slimetrail import render
@@ -50,11 +51,10 @@ def option_label(name: str) -> str:
     return gettext(OPTION_LABELS[name]) if name in OPTION_LABELS else name
 
 
-def options_words(game: Game) -> str:
-    """The options not at their default as a player reads them ("Board size: 9"), where
-    ``spec`` is the machine's ``slimetrail size=9``."""
-    chosen = game.non_default_options().items()
-    return ", ".join(f"{option_label(name)}: {value}" for name, value in chosen)
+def options_words(options: Mapping[str, str]) -> str:
+    """Options (as text) as a player reads them ("Board size: 9"), where a game's ``spec``
+    is the machine's ``slimetrail size=9``."""
+    return ", ".join(f"{option_label(name)}: {value}" for name, value in options.items())
 
 
 def analysis_said(answer: dict[str, Any]) -> dict[str, Any]:
@@ -182,7 +182,7 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         "game": game.id,
         "options": game.option_texts(),
         "spec": game.spec,
-        "options_words": options_words(game),
+        "options_words": options_words(game.non_default_options()),
         "title": gettext(game.title),
         "players": players,
         "player_names": [gettext(name) for name in game.player_names],

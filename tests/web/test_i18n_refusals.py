@@ -200,3 +200,9 @@ def test_a_fourth_language_is_one_catalogue_and_one_line(client, german) -> None
     # The language switch offers it, in its own name, on every page.
     assert ">Deutsch<" in client.get("/lobby", params={"lang": "pt"}).text
     assert client.get("/lobby", params={"lang": "de"}).cookies.get("lang") == "de"
+
+
+def test_the_solved_results_name_games_and_options_in_the_language(live_server) -> None:
+    page = httpx.get(f"{live_server}/solved", params={"lang": "pt"}, timeout=60).text
+    assert "<h2>Rastros · Tamanho do tabuleiro: 7, Regras: rastros, início b1 (= a2)</h2>" in page
+    assert "slimetrail size=7" not in page.split("<main", 1)[1]

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from slimetrail import atlas
 from slimetrail.core.game import GameError
+from slimetrail.core.registry import GAMES
 from slimetrail.i18n import CURRENT, gettext, speaking
 from slimetrail.render import state_svg
 from slimetrail.web.deps import Client, ComputerMoves, Rates
@@ -25,7 +26,7 @@ from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import make_game, replay_moves
-from slimetrail.web.views import analysis_said
+from slimetrail.web.views import analysis_said, options_words
 
 router = APIRouter()
 # The explorer's positions wait for a worker in the analyses' queue, outside the in-flight cap.
@@ -75,10 +76,16 @@ def explorer_starts() -> list[str]:
     return sorted(starts, key=lambda cell: (int(cell[1:]), cell[0]))
 
 
+def heading(result: atlas.Result) -> str:
+    """The game and options of a result as players read them (its start is said apart)."""
+    options = {name: value for name, value in result.options.items() if name != "start"}
+    return f"{gettext(GAMES[result.game].title)} · {options_words(options)}"
+
+
 @router.get("/solved", response_class=HTMLResponse, include_in_schema=False)
 def solved(request: Request) -> HTMLResponse:
     rows = [
-        {"result": result, "diagram": diagram(index, CURRENT.get())}
+        {"result": result, "diagram": diagram(index, CURRENT.get()), "heading": heading(result)}
         for index, result in enumerate(atlas.results())
     ]
     return templates.TemplateResponse(request, "solved.html", {"rows": rows})
