@@ -91,7 +91,7 @@ class BotHub:
             raise InvalidRequest(gettext("the bot %(name)r is offline") % {"name": name})
         if game.id not in bot.games:
             said = gettext("the bot %(name)r does not play %(game)s")
-            raise InvalidRequest(said % {"name": name, "game": gettext(game.title)})
+            raise InvalidRequest(said % {"name": name, "game": game.id})
 
     def online(self) -> list[dict[str, Any]]:
         """The bots online now, with their games (runs in a thread)."""
