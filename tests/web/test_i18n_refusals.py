@@ -206,3 +206,8 @@ def test_the_solved_results_name_games_and_options_in_the_language(live_server) 
     page = httpx.get(f"{live_server}/solved", params={"lang": "pt"}, timeout=60).text
     assert "<h2>Rastros · Tamanho do tabuleiro: 7, Regras: rastros, início b1 (= a2)</h2>" in page
     assert "slimetrail size=7" not in page.split("<main", 1)[1]
+
+
+def test_the_rules_of_slither_in_korean_name_it_seulrideo(live_server) -> None:
+    page = httpx.get(f"{live_server}/rules/slither", params={"lang": "ko"}, timeout=60).text
+    assert '<html lang="ko">' in page and "<h1>슬리더</h1>" in page
