@@ -343,3 +343,24 @@ def test_slither_refusals_name_the_movers_colour(translations: dict[str, Transla
         "d4: c3 e d4 ficariam vizinhas na diagonal sem nenhuma pedra preta em d3 ou c4 "
         "(a regra da diagonal)"
     )
+
+
+def test_snake_pit_refusals_name_players_in_the_language(
+    translations: dict[str, Translations],
+) -> None:
+    """The players' names inside a refusal are translated with it (``Term``)."""
+    pt, ko = translations["pt"].gettext, translations["ko"].gettext
+    state = get_game("snake-pit").new_state()
+    with pytest.raises(IllegalMoveError) as foreign:
+        state.next_clicks(["a1"])
+    assert str(foreign.value) == "a1 as the first click: not one of Green's snakes"
+    assert foreign.value.translated(pt) == "a1 como primeiro clique: não é uma das cobras de Verde"
+    assert foreign.value.translated(ko) == "a1 (첫 클릭): 초록의 뱀이 아닙니다"
+    with pytest.raises(InvalidMoveError) as typed:
+        state.parse_move("b9")
+    assert typed.value.translated(pt).startswith(
+        "'b9' em 'b9' não é um passo 'origem-destino' como a7-b7"
+    )
+    with pytest.raises(GameError) as size:
+        get_game("slimetrail", size="x")
+    assert size.value.translated(ko) == "slimetrail: 옵션 size='x'은(는) 정수가 아닙니다"

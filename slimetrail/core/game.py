@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from slimetrail.core.i18n import N_
+from slimetrail.core.i18n import N_, Term
 
 Move = Hashable
 
@@ -40,11 +40,16 @@ class GameError(ValueError):
 
     def translated(self, gettext: Callable[[str], str]) -> str:
         """The message in ``gettext``'s language (a message that is no template: as it is);
-        a value that is itself such an error (the reason given) is translated too."""
+        a value that is itself such an error (the reason given) or a :class:`Term` is
+        translated too."""
         if not self.values:
             return gettext(self.template)
         values = {
-            key: value.translated(gettext) if isinstance(value, GameError) else value
+            key: value.translated(gettext)
+            if isinstance(value, GameError)
+            else gettext(value)
+            if isinstance(value, Term)
+            else value
             for key, value in self.values.items()
         }
         return gettext(self.template) % values
@@ -424,37 +429,51 @@ class OptionSpec:
         """The typed value of ``given`` -- a value of the option's kind, or its text, which
         is parsed here and nowhere else; raises :class:`GameOptionError` naming what was
         wrong."""
-        where = f"{game_id}: option" if game_id else "option"
-        shown = repr(str(given))  # quoted as typed, whether it came as text or not
+        # The sentence's start, a phrase of its own to be translated with it.
+        if game_id:
+            where = GameOptionError(N_("%(game)s: option"), game=game_id)
+        else:
+            where = GameOptionError(N_("option"))
+        # Quoted as typed, whether it came as text or not.
+        named = {"where": where, "name": self.name, "shown": repr(str(given))}
         value = self.parse(given.strip().lower(), where) if isinstance(given, str) else given
         if type(value) is not self.kind:
-            raise GameOptionError(f"{where} {self.name}={shown} is not {KIND_WORDS[self.kind]}")
+            kind = Term(KIND_WORDS[self.kind])
+            raise GameOptionError(
+                N_("%(where)s %(name)s=%(shown)s is not %(kind)s"), kind=kind, **named
+            )
         assert isinstance(value, int | str)  # bool is an int
         if self.choices or (self.kind is int and self.low is not None and self.high is not None):
             if value not in self.allowed():
                 raise GameOptionError(
-                    f"{where} {self.name}={shown} is not one of {', '.join(self.texts())}"
+                    N_("%(where)s %(name)s=%(shown)s is not one of %(choices)s"),
+                    choices=", ".join(self.texts()),
+                    **named,
                 )
         elif self.kind is int and self.low is not None and int(value) < self.low:
-            raise GameOptionError(f"{where} {self.name}={shown} is below {self.low}")
+            below = N_("%(where)s %(name)s=%(shown)s is below %(low)s")
+            raise GameOptionError(below, low=self.low, **named)
         elif self.kind is int and self.high is not None and int(value) > self.high:
-            raise GameOptionError(f"{where} {self.name}={shown} is above {self.high}")
+            above = N_("%(where)s %(name)s=%(shown)s is above %(high)s")
+            raise GameOptionError(above, high=self.high, **named)
         return value
 
-    def parse(self, text: str, where: str = "option") -> OptionValue:
+    def parse(self, text: str, where: GameError) -> OptionValue:
+        named = {"where": where, "name": self.name, "shown": repr(text)}
         if self.kind is bool:
             if text not in SWITCH_WORDS:
-                raise GameOptionError(f"{where} {self.name}={text!r} is not on or off")
+                raise GameOptionError(N_("%(where)s %(name)s=%(shown)s is not on or off"), **named)
             return SWITCH_WORDS[text]
         if self.kind is int:
             # isdecimal() alone lets superscripts through, which int() refuses.
             if not (text.isascii() and text.removeprefix("-").isdecimal()):
-                raise GameOptionError(f"{where} {self.name}={text!r} is not a whole number")
+                whole = N_("%(where)s %(name)s=%(shown)s is not a whole number")
+                raise GameOptionError(whole, **named)
             return int(text)
         return text
 
 
-KIND_WORDS = {int: "a whole number", str: "a word", bool: "on or off"}
+KIND_WORDS = {int: N_("a whole number"), str: N_("a word"), bool: N_("on or off")}
 
 
 class Game(ABC):
@@ -738,7 +757,9 @@ class State(ABC):
             if len(path) > depth and path[:depth] == prefix:
                 found[path[depth]] = self.move_str(move) if len(path) == depth + 1 else None
         if not found and prefix:
-            raise IllegalMoveError(f"no legal move starts with {' '.join(prefix)}")
+            raise IllegalMoveError(
+                N_("no legal move starts with %(clicks)s"), clicks=" ".join(prefix)
+            )
         return found
 
     def colours(self) -> tuple[str, ...]:

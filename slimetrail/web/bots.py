@@ -36,6 +36,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from slimetrail.core.game import Game
 from slimetrail.engine.ugi import ugi_games
+from slimetrail.i18n import gettext
 from slimetrail.web.service.errors import InvalidRequest, MatchError
 from slimetrail.web.service.matches import Live, MatchService
 from slimetrail.web.settings import Limits
@@ -83,12 +84,14 @@ class BotHub:
         bots = {bot.name: bot for bot in self.repository.all()}
         bot = bots.get(name)
         if bot is None:
-            known = ", ".join(bots) or "none"
-            raise InvalidRequest(f"there is no bot {name!r} (bots: {known})")
+            known = ", ".join(bots) or gettext("none")
+            said = gettext("there is no bot %(name)r (bots: %(bots)s)")
+            raise InvalidRequest(said % {"name": name, "bots": known})
         if bot.seen is None or now() - bot.seen > timedelta(seconds=self.limits.bot_online):
-            raise InvalidRequest(f"the bot {name!r} is offline")
+            raise InvalidRequest(gettext("the bot %(name)r is offline") % {"name": name})
         if game.id not in bot.games:
-            raise InvalidRequest(f"the bot {name!r} does not play {game.id}")
+            said = gettext("the bot %(name)r does not play %(game)s")
+            raise InvalidRequest(said % {"name": name, "game": game.id})
 
     def online(self) -> list[dict[str, Any]]:
         """The bots online now, with their games (runs in a thread)."""

@@ -29,6 +29,8 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from slimetrail.i18n import gettext
+
 MAX_BODY = 2 * 1024 * 1024  # bytes: the longest record or position fits many times over
 
 SECURITY_HEADERS = [
@@ -54,12 +56,14 @@ def check_json(body: bytes) -> None:
     """Raise :class:`BodyRefused` (400) for JSON holding a value that cannot round-trip."""
 
     def refuse_constant(name: str) -> Any:
-        raise BodyRefused(400, f"JSON body: {name} is not a number this API accepts")
+        said = gettext("JSON body: %(name)s is not a number this API accepts")
+        raise BodyRefused(400, said % {"name": name})
 
     def finite(text: str) -> float:
         value = float(text)
         if not math.isfinite(value):
-            raise BodyRefused(400, f"JSON body: the number {text[:40]} is out of range")
+            said = gettext("JSON body: the number %(number)s is out of range")
+            raise BodyRefused(400, said % {"number": text[:40]})
         return value
 
     try:
@@ -78,9 +82,8 @@ def check_json(body: bytes) -> None:
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError:
-                raise BodyRefused(
-                    400, "JSON body: a text holds a lone surrogate (\\ud800-\\udfff)"
-                ) from None
+                said = gettext("JSON body: a text holds a lone surrogate (\\ud800-\\udfff)")
+                raise BodyRefused(400, said) from None
 
 
 class RequestGuard:
@@ -111,7 +114,8 @@ class RequestGuard:
         headers = dict(scope.get("headers", []))
         declared = headers.get(b"content-length", b"").decode("latin-1").strip()
         if declared.isdecimal() and int(declared) > self.max_body:
-            raise BodyRefused(413, f"the request body is over {self.max_body} bytes")
+            said = gettext("the request body is over %(most)s bytes")
+            raise BodyRefused(413, said % {"most": self.max_body})
         chunks: list[bytes] = []
         size, more = 0, True
         while more:
@@ -122,7 +126,8 @@ class RequestGuard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                raise BodyRefused(413, f"the request body is over {self.max_body} bytes")
+                said = gettext("the request body is over %(most)s bytes")
+                raise BodyRefused(413, said % {"most": self.max_body})
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)

@@ -37,7 +37,14 @@ from slimetrail.web.service.queue import (
     ensure_schema,
     make_queue_app,
 )
-from slimetrail.web.workers import ANALYSIS_JOBS, computer_move, hard_cap, unsolved, warm_up
+from slimetrail.web.workers import (
+    ANALYSIS_JOBS,
+    FAILED,
+    computer_move,
+    hard_cap,
+    unsolved,
+    warm_up,
+)
 
 log = logging.getLogger("slimetrail.web.jobs")
 
@@ -141,7 +148,7 @@ class Worker:
             )
         except Exception as exc:
             log.exception("analysis of %s %s failed", game, moves)
-            result = unsolved(to_move, f"the analysis failed: {exc}")
+            result = unsolved(to_move, FAILED, error=exc)
         payload = json.dumps({"key": key, "result": result}, separators=(",", ":"))
         await self.app.connector.execute_query_async(
             NOTIFY, channel=ANALYSIS_CHANNEL, payload=payload

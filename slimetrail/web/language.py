@@ -70,17 +70,20 @@ class LanguageChoice:
             await self.app(scope, receive, send)
             return
         asked = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("lang")
-        if asked is not None and asked not in LANGUAGES:
-            if scope["type"] == "http":
-                text = f"unknown language {asked!r} in ?lang= (languages: {', '.join(LANGUAGES)})"
-                await PlainTextResponse(text, status_code=400)(scope, receive, send)
-                return
-            asked = None
         remembered = cookie_of(scope, COOKIE)
-        lang = asked or (remembered if remembered in LANGUAGES else None)
+        lang = remembered if remembered in LANGUAGES else None
         if lang is None:
             headers = dict(scope.get("headers", ()))
             lang = negotiate(headers.get(b"accept-language", b"").decode("latin-1")) or SOURCE
+        if asked is not None and asked not in LANGUAGES:
+            if scope["type"] == "http":
+                with speaking(lang):  # the language the person would otherwise have had
+                    said = gettext("unknown language %(lang)r in ?lang= (languages: %(known)s)")
+                    text = said % {"lang": asked, "known": ", ".join(LANGUAGES)}
+                await PlainTextResponse(text, status_code=400)(scope, receive, send)
+                return
+            asked = None
+        lang = asked or lang
         if asked and asked != remembered and scope["type"] == "http":
             cookie = f"{COOKIE}={asked}; Max-Age={MAX_AGE}; Path=/; SameSite=Lax"
             send = setting_cookie(send, cookie)
@@ -123,8 +126,11 @@ def script_messages() -> list[str]:
             for _line, _function, message, _comments in extract_javascript(
                 source, {"_": None}, [], {}
             ):
-                if isinstance(message, str):
-                    found[message] = None
+                # A call with more arguments than the message (its placeholders' values)
+                # comes as a tuple, the message first.
+                first = message[0] if isinstance(message, tuple) else message
+                if isinstance(first, str):
+                    found[first] = None
     return list(found)
 
 

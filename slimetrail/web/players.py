@@ -20,6 +20,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from slimetrail.i18n import gettext
 from slimetrail.web.service.errors import SeatRefused
 
 COOKIE = "slimetrail_player"
@@ -102,7 +103,7 @@ async def player_of(connection: HTTPConnection) -> str:
     """The player id of the request; a WebSocket without the cookie is refused."""
     player = connection.scope.get(SCOPE_KEY)
     if player is None:
-        raise SeatRefused("no player cookie: open the page that starts this first")
+        raise SeatRefused(gettext("no player cookie: open the page that starts this first"))
     return str(player)
 
 

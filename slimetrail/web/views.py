@@ -11,6 +11,7 @@ Each function of a live match is called under its lock (``MatchService.locked``)
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from slimetrail import render
@@ -22,6 +23,48 @@ from slimetrail.web.language import number
 from slimetrail.web.service.clock import LOW_TIME_MS
 from slimetrail.web.service.matches import Live, MatchService, now_utc, result_text
 from slimetrail.web.storage.tables import BOT, COMPUTER, UNFINISHED
+
+# The web's words for the options the games declare (a code, such as ``size``, is the name
+# of the field on a /new link and on the command line); another option shows its name.
+OPTION_LABELS = {
+    "size": N_("Board size"),
+    "rules": N_("Rules"),
+    "start": N_("Start"),
+    "k": N_("In a row"),
+    "pie": N_("Pie rule"),
+}
+# The players' colours (the codes games declare in ``player_colours``) as people name them.
+COLOUR_WORDS = {
+    "green": N_("Green"),
+    "red": N_("Red"),
+    "blue": N_("Blue"),
+    "orange": N_("Orange"),
+    "sky": N_("Sky blue"),
+    "yellow": N_("Yellow"),
+    "purple": N_("Purple"),
+    "black": N_("Black"),
+    "white": N_("White"),
+}
+
+
+def option_label(name: str) -> str:
+    return gettext(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+
+
+def options_words(options: Mapping[str, str]) -> str:
+    """Options (as text) as a player reads them ("Board size: 9"), where a game's ``spec``
+    is the machine's ``slimetrail size=9``."""
+    return ", ".join(f"{option_label(name)}: {value}" for name, value in options.items())
+
+
+def analysis_said(answer: dict[str, Any]) -> dict[str, Any]:
+    """An analysis answer with why it is unsolved (``detail``) in the request's language
+    (the sentence's values, a game's name say, translated too)."""
+    why = answer.get("why")
+    if not why:
+        return answer
+    values = {key: gettext(value) for key, value in why["values"].items()}
+    return answer | {"detail": gettext(why["text"]) % values if values else gettext(why["text"])}
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -125,6 +168,7 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
                 "name": names[player - 1],
                 "colour": render.PALETTE[colours[player - 1]],
                 "colour_name": colours[player - 1],
+                "colour_word": gettext(COLOUR_WORDS.get(colours[player - 1], colours[player - 1])),
                 "kind": seat.kind,
                 "level": seat.level,
                 "bot": seat.bot,
@@ -140,6 +184,7 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         "game": game.id,
         "options": game.option_texts(),
         "spec": game.spec,
+        "options_words": options_words(game.non_default_options()),
         "title": gettext(game.title),
         "players": players,
         "player_names": [gettext(name) for name in game.player_names],

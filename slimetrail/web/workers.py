@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from slimetrail.core.game import GameError, SolveTimeout, State
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import GAMES, get_game
 
 # A job may overrun its own time cap by this factor plus this many seconds (first calls may
@@ -87,15 +88,15 @@ def analyse(
     state = replay(game_id, options, moves)
     solver = state.game.exact_solver()
     if solver is None:
-        answer = unsolved(state.to_move, f"{state.game.title} has no exact solver")
+        answer = unsolved(state.to_move, NO_SOLVER, game=state.game.title)
         return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
     try:
         result = _capped(hard_cap(time_limit), _solve, solver.solve, state, time_limit)
     except (SolveTimeout, JobTimeout):
-        answer = unsolved(state.to_move, f"not solved within {time_limit:g} s")
+        answer = unsolved(state.to_move, NOT_IN_TIME, seconds=f"{time_limit:g}")
         return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
     except GameError as exc:  # a game or a position the solver does not handle
-        answer = unsolved(state.to_move, str(exc))
+        answer = unsolved(state.to_move, exc.template, **exc.values)
         return answer | {"engine": engine_estimate(state, time_limit * ENGINE_SHARE)}
     return solved_answer(state, result)
 
@@ -169,15 +170,25 @@ def pv_texts(state: State, line: list[Any]) -> list[str]:
     return texts
 
 
-def unsolved(to_move: int, detail: str) -> dict[str, Any]:
-    """The analysis answer for a position that was not solved; ``detail`` says why."""
+# Why a position was not solved. A worker speaks no language: the answer carries the
+# catalogued sentence and its values ("why"), and the web says it in the request's language.
+NO_SOLVER = N_("%(game)s has no exact solver")
+NOT_IN_TIME = N_("not solved within %(seconds)s s")
+PAST_TIME = N_("the analysis ran past its time; try again")
+FAILED = N_("the analysis failed: %(error)s")
+
+
+def unsolved(to_move: int, why: str, **values: Any) -> dict[str, Any]:
+    """The analysis answer for a position that was not solved; ``why`` (a catalogued
+    sentence with ``values``) says why, ``detail`` in English."""
     return {
         "solved": False,
         "value": None,
         "to_move": to_move,
         "moves": {},
         "plies": None,
-        "detail": detail,
+        "detail": why % values if values else why,
+        "why": {"text": why, "values": {key: str(value) for key, value in values.items()}},
     }
 
 
@@ -196,7 +207,7 @@ def explore(
     state = replay(game_id, options, moves)
     solver = state.game.exact_solver()
     if solver is None:
-        return unsolved(state.to_move, f"{state.game.title} has no exact solver")
+        return unsolved(state.to_move, NO_SOLVER, game=state.game.title)
     for distance in (True, False):
         search = functools.partial(solver.solve, distance=distance, time_limit=time_limit / 2)
         try:
@@ -204,8 +215,8 @@ def explore(
         except (SolveTimeout, JobTimeout):
             continue
         except GameError as exc:
-            return unsolved(state.to_move, str(exc))
-    return unsolved(state.to_move, f"not solved within {time_limit:g} s")
+            return unsolved(state.to_move, exc.template, **exc.values)
+    return unsolved(state.to_move, NOT_IN_TIME, seconds=f"{time_limit:g}")
 
 
 # The jobs an analysis worker runs, by the name a queued job carries.

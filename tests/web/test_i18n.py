@@ -238,6 +238,9 @@ def test_an_unknown_language_is_refused_naming_the_languages(live_server) -> Non
     answer = get(f"{live_server}/", params={"lang": "fr"})
     assert answer.status_code == 400
     assert "unknown language 'fr'" in answer.text and "en, pt, ko" in answer.text
+    # Said in the language the page would have been in.
+    korean = get(f"{live_server}/", params={"lang": "fr"}, headers={"Accept-Language": "ko"})
+    assert korean.status_code == 400 and "'fr'은(는) 알 수 없는 언어입니다" in korean.text
 
 
 def test_json_keeps_its_keys_and_codes_and_speaks_the_language(live_server) -> None:
@@ -278,6 +281,8 @@ def test_the_scripts_get_their_sentences_in_the_page_language(live_server) -> No
     blob = text.split('<script type="application/json" id="messages">', 1)[1].split("</script>")[0]
     assert '"Paste a game record or choose a file first.": "Cole primeiro' in blob
     assert '"Your move": "A sua vez"' in blob
+    # A call with its placeholders' values (which Babel reads as a tuple) is served too.
+    assert '"Hint: {move} ({why}).": "Sugestão: {move} ({why})."' in blob
 
 
 def test_numbers_and_dates_are_written_the_language_s_way() -> None:

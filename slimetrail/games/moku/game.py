@@ -230,7 +230,9 @@ class MokuState(State):
     def push(self, move: Move) -> None:
         # bool is an int subclass and a negative shift raises: both are just not moves.
         if type(move) is not int or move < 0 or not (self.legal_mask() >> move & 1):
-            raise IllegalMoveError(f"{self._describe(move)} is not a legal move here")
+            raise IllegalMoveError(
+                N_("%(move)s is not a legal move here"), move=self._describe(move)
+            )
         left = self.slime
         bit = 1 << left
         black_keys, white_keys, slime_keys, side_key = self.game.zobrist

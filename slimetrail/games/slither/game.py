@@ -479,8 +479,14 @@ class SlitherState(State):
                 n = self.game.size
                 bad = next(name for name, cell in zip(names, cells, strict=True) if cell is None)
                 raise InvalidMoveError(
-                    f"{text.strip()!r} is not a Slither move: {bad!r} is no cell of the {n}x{n} "
-                    f"board (write a placement c3, a step and a placement b2-c3/e5, swap or pass)"
+                    N_(
+                        "%(text)s is not a Slither move: %(bad)s is no cell of the "
+                        "%(n)sx%(n)s board (write a placement c3, a step and a placement "
+                        "b2-c3/e5, swap or pass)"
+                    ),
+                    text=repr(text.strip()),
+                    bad=repr(bad),
+                    n=n,
                 )
             move = tuple(cast(list[int], cells))
         why = self.why_illegal(move)
@@ -501,7 +507,9 @@ class SlitherState(State):
         found: dict[str, str | None] = {}
         if self.winner_colour is not None:
             if prefix:
-                raise IllegalMoveError(f"no legal move starts with {' '.join(prefix)}: game over")
+                raise IllegalMoveError(
+                    N_("no legal move starts with %(clicks)s: game over"), clicks=" ".join(prefix)
+                )
             return found
         own, other = self.stones[self.colour], self.stones[1 - self.colour]
         empty = board.mask & ~own & ~other
@@ -530,7 +538,9 @@ class SlitherState(State):
                     move = self.canonical((source, step_to, placed))
                     found[board.name(placed)] = self.move_str(move)
         if not found:
-            raise IllegalMoveError(f"no legal move starts with {' '.join(prefix)}")
+            raise IllegalMoveError(
+                N_("no legal move starts with %(clicks)s"), clicks=" ".join(prefix)
+            )
         return found
 
     def click_order(self, click: str) -> tuple[int, int]:

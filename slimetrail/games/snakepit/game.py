@@ -42,7 +42,7 @@ from slimetrail.core.game import (
     State,
     TurnShape,
 )
-from slimetrail.core.i18n import N_
+from slimetrail.core.i18n import N_, Term
 from slimetrail.games.snakepit import board
 from slimetrail.games.snakepit.board import NEIGHBOURS
 
@@ -370,9 +370,11 @@ class SnakePitState(State):
 
     def push(self, move: Move) -> None:
         steps = self._as_steps(move)
-        problem = self._problem(steps) if steps is not None else "not a list of steps"
+        problem = IllegalMoveError(N_("not a list of steps")) if steps is None else None
+        problem = problem or self._problem(steps or [])
         if steps is None or problem:
-            raise IllegalMoveError(f"{self._describe(move)} is not a legal move here: {problem}")
+            illegal = N_("%(move)s is not a legal move here: %(why)s")
+            raise IllegalMoveError(illegal, move=self._describe(move), why=problem)
         self.apply(tuple(sorted(steps)))
 
     def apply(self, move: tuple[Step, ...]) -> None:
@@ -434,22 +436,30 @@ class SnakePitState(State):
             start_text, dash, end_text = part.strip().partition("-")
             if not dash or "-" in end_text:
                 raise InvalidMoveError(
-                    f"{part.strip()!r} in {text.strip()!r} is not a step 'from-to' such as a7-b7 "
-                    "(steps are joined by commas)"
+                    N_(
+                        "%(part)s in %(text)s is not a step 'from-to' such as a7-b7 "
+                        "(steps are joined by commas)"
+                    ),
+                    part=repr(part.strip()),
+                    text=repr(text.strip()),
                 )
             cells = []
             for word in (start_text, end_text):
                 cell = board.parse_cell(word)
                 if cell is None:
                     raise InvalidMoveError(
-                        f"{word.strip()!r} in {part.strip()!r} is not a cell of the Snake Pit "
-                        "board (a letter a-m and a number 1-13, as a1 ... m13)"
+                        N_(
+                            "%(word)s in %(part)s is not a cell of the Snake Pit board "
+                            "(a letter a-m and a number 1-13, as a1 ... m13)"
+                        ),
+                        word=repr(word.strip()),
+                        part=repr(part.strip()),
                     )
                 cells.append(cell)
             steps.append((cells[0], cells[1]))
         problem = self._problem(steps)
         if problem:
-            raise IllegalMoveError(f"{text.strip()!r}: {problem}")
+            raise IllegalMoveError("%(text)s: %(why)s", text=repr(text.strip()), why=problem)
         return tuple(sorted(steps))
 
     def fen(self) -> str:
@@ -485,11 +495,14 @@ class SnakePitState(State):
         """
         if not self.mover:
             if prefix:
-                raise IllegalMoveError("the game is over")
+                raise IllegalMoveError(N_("the game is over"))
             return {}
         if len(prefix) >= 2 * self.k:
             raise IllegalMoveError(
-                f"{' '.join(prefix)}: a turn of {self.k} steps takes {2 * self.k} clicks"
+                N_("%(clicks)s: a turn of %(k)s steps takes %(n)s clicks"),
+                clicks=" ".join(prefix),
+                k=self.k,
+                n=2 * self.k,
             )
         chosen: list[Step] = []
         pending: int | None = None
@@ -497,7 +510,7 @@ class SnakePitState(State):
             options = self._click_options(chosen, pending)
             cell = board.parse_cell(click)
             if cell is None or cell not in options:
-                raise IllegalMoveError(self._why_not_click(chosen, pending, click))
+                raise self._why_not_click(chosen, pending, click)
             if pending is None:
                 pending = cell
             else:
@@ -621,38 +634,45 @@ class SnakePitState(State):
             steps.append((step[0], step[1]))
         return steps
 
-    def _problem(self, steps: Sequence[Step]) -> str:
-        """Why the set of ``steps`` is not a legal turn here, or ``""`` if it is one."""
+    def _problem(self, steps: Sequence[Step]) -> IllegalMoveError | None:
+        """Why the set of ``steps`` is not a legal turn here, or ``None`` if it is one."""
         if not self.mover:
-            return "the game is over"
+            return IllegalMoveError(N_("the game is over"))
         p, names = self.mover, self.game.player_names
-        who = names[p - 1]
+        who = Term(names[p - 1])
         starts, ends = 0, 0
         for start, end in steps:
             step = f"{board.name(start)}-{board.name(end)}"
+            at = {"step": step, "source": board.name(start), "target": board.name(end)}
             if not self.heads[p] >> start & 1:
                 owner = self._owner(start)
                 if owner and self.heads[owner] >> start & 1:
-                    return f"{step}: {board.name(start)} is a {names[owner - 1]} snake, not {who}'s"
+                    whose = N_("%(step)s: %(source)s is a %(owner)s snake, not %(player)s's")
+                    return IllegalMoveError(whose, owner=Term(names[owner - 1]), player=who, **at)
                 if owner:
-                    return f"{step}: {board.name(start)} is a blocked cell, not a snake"
-                return f"{step}: there is no snake on {board.name(start)}"
+                    blocked = N_("%(step)s: %(source)s is a blocked cell, not a snake")
+                    return IllegalMoveError(blocked, **at)
+                return IllegalMoveError(N_("%(step)s: there is no snake on %(source)s"), **at)
             if starts >> start & 1:
-                return f"{step}: the snake on {board.name(start)} steps twice"
+                return IllegalMoveError(N_("%(step)s: the snake on %(source)s steps twice"), **at)
             if not NEIGHBOURS[start] >> end & 1:
-                return f"{step}: {board.name(end)} is not next to {board.name(start)}"
+                far = N_("%(step)s: %(target)s is not next to %(source)s")
+                return IllegalMoveError(far, **at)
             if not self.empty >> end & 1:
-                owner = self._owner(end)
-                what = "a snake" if self.heads[owner] >> end & 1 else "blocked"
-                return f"{step}: {board.name(end)} is not empty ({what})"
+                if self.heads[self._owner(end)] >> end & 1:
+                    return IllegalMoveError(N_("%(step)s: %(target)s is not empty (a snake)"), **at)
+                return IllegalMoveError(N_("%(step)s: %(target)s is not empty (blocked)"), **at)
             if ends >> end & 1:
-                return f"{step}: two snakes step to {board.name(end)}"
+                return IllegalMoveError(N_("%(step)s: two snakes step to %(target)s"), **at)
             starts |= 1 << start
             ends |= 1 << end
         if len(steps) != self.k:
-            snakes = "snake" if self.k == 1 else "snakes"
-            return f"{who} must move {self.k} {snakes} this turn, not {len(steps)}"
-        return ""
+            if self.k == 1:
+                few = N_("%(player)s must move %(k)s snake this turn, not %(n)s")
+            else:
+                few = N_("%(player)s must move %(k)s snakes this turn, not %(n)s")
+            return IllegalMoveError(few, player=who, k=self.k, n=len(steps))
+        return None
 
     def _owner(self, cell: int) -> int:
         """The player whose snake or trail is on ``cell`` (0 for an empty cell)."""
@@ -682,26 +702,38 @@ class SnakePitState(State):
                 options.append(s)
         return options
 
-    def _why_not_click(self, chosen: list[Step], pending: int | None, click: str) -> str:
+    def _why_not_click(
+        self, chosen: list[Step], pending: int | None, click: str
+    ) -> IllegalMoveError:
         cell = board.parse_cell(click)
         done = " ".join(board.name(c) for step in chosen for c in step)
         if pending is not None:
             done = f"{done} {board.name(pending)}".strip()
-        where = f"after {done}" if done else "as the first click"
-        who = self.game.player_names[self.mover - 1]
+        who = Term(self.game.player_names[self.mover - 1])
+        if done:
+            where: IllegalMoveError = IllegalMoveError(N_("after %(clicks)s"), clicks=done)
+        else:
+            where = IllegalMoveError(N_("as the first click"))
+        at = {"click": click, "where": where}
         if cell is None:
-            return f"{click!r} {where}: not a cell of the board"
+            at["click"] = repr(click)
+            return IllegalMoveError(N_("%(click)s %(where)s: not a cell of the board"), **at)
         if pending is None:
             if not self.heads[self.mover] >> cell & 1:
-                return f"{click} {where}: not one of {who}'s snakes"
+                mine = N_("%(click)s %(where)s: not one of %(player)s's snakes")
+                return IllegalMoveError(mine, player=who, **at)
             if any(s == cell for s, _ in chosen):
-                return f"{click} {where}: that snake has moved already this turn"
-            return f"{click} {where}: that snake cannot move as part of a full turn now"
+                moved = N_("%(click)s %(where)s: that snake has moved already this turn")
+                return IllegalMoveError(moved, **at)
+            stuck = N_("%(click)s %(where)s: that snake cannot move as part of a full turn now")
+            return IllegalMoveError(stuck, **at)
         if not NEIGHBOURS[pending] >> cell & 1:
-            return f"{click} {where}: not next to the snake on {board.name(pending)}"
+            far = N_("%(click)s %(where)s: not next to the snake on %(snake)s")
+            return IllegalMoveError(far, snake=board.name(pending), **at)
         if not self.empty >> cell & 1 or any(d == cell for _, d in chosen):
-            return f"{click} {where}: not empty"
-        return f"{click} {where}: the other snakes would have no full turn left"
+            return IllegalMoveError(N_("%(click)s %(where)s: not empty"), **at)
+        blocks = N_("%(click)s %(where)s: the other snakes would have no full turn left")
+        return IllegalMoveError(blocks, **at)
 
     def _describe(self, move: Move) -> str:
         steps = self._as_steps(move)

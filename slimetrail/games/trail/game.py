@@ -107,13 +107,15 @@ class TrailGame(Game):
         else:
             cell = self.board.parse_cell(start)
             if cell is None:
-                raise GameOptionError(f"{self.id}: start={start!r} is not a cell of the board")
+                off = N_("%(game)s: start=%(start)r is not a cell of the board")
+                raise GameOptionError(off, game=self.id, start=start)
             self.start = cell
         # goals[p] is the goal corner owned by player p (index 0 unused).
         self.goals = (0, *self.goal_cells())
         self.goal_mask = (1 << self.goals[1]) | (1 << self.goals[2])
         if self.goal_mask >> self.start & 1:
-            raise GameOptionError(f"{self.id}: the snail cannot start on a goal corner")
+            corner = N_("%(game)s: the snail cannot start on a goal corner")
+            raise GameOptionError(corner, game=self.id)
         self.zobrist = _zobrist(self.size * self.board.width)
 
     def default_start(self) -> int:
@@ -285,7 +287,9 @@ class TrailState(State):
     def push(self, move: Move) -> None:
         # bool is an int subclass and a negative shift raises: both are just not moves.
         if type(move) is not int or move < 0 or not (self.legal_mask() >> move & 1):
-            raise IllegalMoveError(f"{self._describe(move)} is not a legal move here")
+            raise IllegalMoveError(
+                N_("%(move)s is not a legal move here"), move=self._describe(move)
+            )
         blocked_keys, snail_keys, side_key = self.game.zobrist
         self._key ^= snail_keys[self.snail] ^ blocked_keys[self.snail] ^ snail_keys[move] ^ side_key
         self._trail.append(self.snail)

@@ -12,6 +12,7 @@ from slimetrail.web.deps import Client, ComputerMoves, Rates
 from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT, OptionValue, Text
 from slimetrail.web.service.matches import make_game
+from slimetrail.web.views import analysis_said
 
 router = APIRouter()
 # Requests outside the in-flight cap: an analysis waits for a worker, in its own queue.
@@ -30,4 +31,4 @@ async def analyse_position(
 ) -> dict[str, Any]:
     await rates.hit(ANALYSE, client)
     game = make_game(body.game, body.options)
-    return await computer.analyse(game, body.moves, client)
+    return analysis_said(await computer.analyse(game, body.moves, client))

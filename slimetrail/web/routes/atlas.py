@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from slimetrail import atlas
 from slimetrail.core.game import GameError
+from slimetrail.core.registry import GAMES
 from slimetrail.i18n import CURRENT, gettext, speaking
 from slimetrail.render import state_svg
 from slimetrail.web.deps import Client, ComputerMoves, Rates
@@ -25,6 +26,7 @@ from slimetrail.web.ratelimit import ANALYSE
 from slimetrail.web.routes.matches import MAX_MOVES, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import make_game, replay_moves
+from slimetrail.web.views import analysis_said, options_words
 
 router = APIRouter()
 # The explorer's positions wait for a worker in the analyses' queue, outside the in-flight cap.
@@ -74,10 +76,16 @@ def explorer_starts() -> list[str]:
     return sorted(starts, key=lambda cell: (int(cell[1:]), cell[0]))
 
 
+def heading(result: atlas.Result) -> str:
+    """The game and options of a result as players read them (its start is said apart)."""
+    options = {name: value for name, value in result.options.items() if name != "start"}
+    return f"{gettext(GAMES[result.game].title)} · {options_words(options)}"
+
+
 @router.get("/solved", response_class=HTMLResponse, include_in_schema=False)
 def solved(request: Request) -> HTMLResponse:
     rows = [
-        {"result": result, "diagram": diagram(index, CURRENT.get())}
+        {"result": result, "diagram": diagram(index, CURRENT.get()), "heading": heading(result)}
         for index, result in enumerate(atlas.results())
     ]
     return templates.TemplateResponse(request, "solved.html", {"rows": rows})
@@ -138,12 +146,14 @@ async def explore(
     """The position after ``moves`` (space-separated) of 7x7 Slimetrail from ``start``
     under ``rules``: its board, and every legal move's proven value and game length."""
     if rules not in EXPLORER_RULES:
-        raise InvalidRequest(f"rules={rules!r} is not one of {', '.join(EXPLORER_RULES)}")
+        said = gettext("rules=%(rules)r is not one of %(known)s")
+        raise InvalidRequest(said % {"rules": rules, "known": ", ".join(EXPLORER_RULES)})
     if len(start) > TEXT_LIMIT or start not in explorer_starts():
-        raise InvalidRequest(f"start={start[:20]!r} is not a proven start square of 7x7")
+        said = gettext("start=%(start)r is not a proven start square of 7x7")
+        raise InvalidRequest(said % {"start": start[:20]})
     texts = moves.split()
     if len(texts) > MAX_MOVES:
-        raise InvalidRequest(f"at most {MAX_MOVES} moves")
+        raise InvalidRequest(gettext("at most %(most)s moves") % {"most": MAX_MOVES})
     options = {"size": EXPLORER_SIZE, "rules": rules}
     # The centre is the default start: named, it would be another game to the book.
     game = make_game(EXPLORER_GAME, options | ({} if start == CENTRE else {"start": start}))
@@ -171,7 +181,7 @@ async def explore(
                 move: {"value": value, "plies": analysis.get("move_plies", {}).get(move)}
                 for move, value in analysis["moves"].items()
             },
-            "detail": analysis.get("detail", ""),
+            "detail": analysis_said(analysis).get("detail", ""),
         }
         if not analysis["solved"] and not canonical:
             answer["atlas"] = atlas_values(rules, start)

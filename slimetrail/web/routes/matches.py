@@ -284,7 +284,8 @@ async def match_clicks(
 ) -> dict[str, Any]:
     clicks = [c.strip() for c in prefix.split(",") if c.strip()]
     if len(clicks) > MAX_CLICKS:
-        raise InvalidRequest(f"a prefix of {len(clicks)} clicks is longer than any move")
+        said = gettext("a prefix of %(n)s clicks is longer than any move")
+        raise InvalidRequest(said % {"n": len(clicks)})
 
     def find(live: Live) -> dict[str, Any]:
         return views.clicks_json(live, clicks, service.next_clicks(live, seat, clicks))
@@ -364,7 +365,7 @@ async def record(
 ) -> Response:
     """The match's record; with ``review=1``, its review's verdicts as PGN comments."""
     if format not in ("pgn", "json"):
-        raise InvalidRequest(f"format={format!r} is not pgn or json")
+        raise InvalidRequest(gettext("format=%(format)r is not pgn or json") % {"format": format})
     verdicts = await match_review(match_id, service, computer, rates, client) if review else None
     text = await run_in_threadpool(
         service.locked, match_id, partial(views.record_text, format=format, review=verdicts)
@@ -401,7 +402,8 @@ def parse_seats(text: str) -> list[dict[str, Any]]:
             try:
                 seat["level"] = int(level)
             except ValueError:
-                raise InvalidRequest(f"seats: level {level!r} is not a whole number") from None
+                said = gettext("seats: level %(level)r is not a whole number")
+                raise InvalidRequest(said % {"level": level}) from None
         seats.append(seat)
     return seats
 
@@ -419,7 +421,8 @@ def new_match_request(game_id: str, fields: dict[str, str]) -> dict[str, Any]:
         try:
             wanted[name] = int(text)
         except ValueError:
-            raise InvalidRequest(f"{name}={text!r} is not a whole number") from None
+            said = gettext("%(name)s=%(text)r is not a whole number")
+            raise InvalidRequest(said % {"name": name, "text": text}) from None
     wanted["options"] = {
         spec.name: fields[spec.name] for spec in cls.option_specs if fields.get(spec.name)
     }

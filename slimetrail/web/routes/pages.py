@@ -41,6 +41,7 @@ from slimetrail.web.ratelimit import refusal_headers
 from slimetrail.web.service.admission import Refused
 from slimetrail.web.service.clock import CLOCK_CHOICES
 from slimetrail.web.service.errors import MatchError, NotFound, SeatRefused
+from slimetrail.web.views import option_label
 
 router = APIRouter()
 # Rules fragments: a name the fragment does not define is an error, not an empty string.
@@ -53,15 +54,6 @@ OPPONENTS = (
     ("hotseat", N_("a friend on this device")),
     ("friend", N_("a friend by link")),
 )
-# The web's words for the options the games declare (a code, such as ``size``, is the name
-# of the field on a /new link and on the command line); another option shows its name.
-OPTION_LABELS = {
-    "size": N_("Board size"),
-    "rules": N_("Rules"),
-    "start": N_("Start"),
-    "k": N_("In a row"),
-    "pie": N_("Pie rule"),
-}
 
 
 def opponents() -> list[tuple[str, str]]:
@@ -97,9 +89,7 @@ def game_card(cls: type[Game]) -> dict[str, Any]:
         options.append(
             {
                 "name": spec.name,
-                "label": gettext(OPTION_LABELS[spec.name])
-                if spec.name in OPTION_LABELS
-                else spec.name,
+                "label": option_label(spec.name),
                 "default": spec.default_text,
                 "choices": choices,
                 "help": gettext(spec.help) if spec.help else "",

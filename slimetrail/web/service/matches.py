@@ -149,7 +149,8 @@ class Live:
         """The position after ``ply`` moves (the current one for ``None``), as a copy."""
         wanted = self.ply if ply is None else ply
         if not 0 <= wanted <= self.ply:
-            raise InvalidRequest(f"ply {wanted} is out of range: the match has {self.ply} moves")
+            said = gettext("ply %(ply)s is out of range: the match has %(n)s moves")
+            raise InvalidRequest(said % {"ply": wanted, "n": self.ply})
         state = self.state.copy()
         for _ in range(self.ply - wanted):
             state.pop()
@@ -279,7 +280,8 @@ def replay_moves(game: Game, texts: Iterable[str]) -> tuple[State, list[str], li
     canonical, movers = [], []
     for number, text in enumerate(texts, 1):
         if state.outcome() is not None:
-            raise InvalidRequest(f"move {number} ({text!r}): the game is already over")
+            said = gettext("move %(number)s (%(text)r): the game is already over")
+            raise InvalidRequest(said % {"number": number, "text": text})
         try:
             move = state.parse_move(text)
         except GameError as exc:
@@ -403,8 +405,10 @@ class MatchService:
         def job(live: Live) -> tuple[Game, list[str], int]:
             if not live.open_to_review():
                 raise Conflict(
-                    "the game is not over: its review opens when it ends (at once in a game "
-                    "where one person plays every side)"
+                    gettext(
+                        "the game is not over: its review opens when it ends (at once in a "
+                        "game where one person plays every side)"
+                    )
                 )
             return live.game, list(live.moves), live.version
 
@@ -574,14 +578,15 @@ class MatchService:
         from slimetrail.core.records import parse_record
 
         if len(text) > MAX_RECORD_CHARS:
-            raise InvalidRequest(f"the record is longer than {MAX_RECORD_CHARS} characters")
+            said = gettext("the record is longer than %(most)s characters")
+            raise InvalidRequest(said % {"most": MAX_RECORD_CHARS})
         try:
             record = parse_record(text)
         except GameError as exc:
             raise InvalidRequest(exc.translated(gettext)) from None
         if "FEN" in record.tags:
             raise InvalidRequest(
-                "records that start from a set-up position (FEN) cannot be played here"
+                gettext("records that start from a set-up position (FEN) cannot be played here")
             )
         token = new_token()
         seats = [Seat(n, HUMAN, token, owner=owner) for n in range(1, record.game.num_players + 1)]

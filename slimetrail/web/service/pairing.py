@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from slimetrail.i18n import gettext
 from slimetrail.web.service.clock import parse_clock
 from slimetrail.web.service.errors import Conflict, InvalidRequest, NotFound
 from slimetrail.web.service.matches import MatchService, make_game, new_token
@@ -79,7 +80,8 @@ class Pairing:
             parse_clock(clock)  # refused naming the text; "" is no clock
         game = make_game(game_id, options)
         if game.num_players < 2:
-            raise InvalidRequest(f"{game.id} has one player: there is nobody to pair with")
+            said = gettext("%(game)s has one player: there is nobody to pair with")
+            raise InvalidRequest(said % {"game": gettext(game.title)})
         options_text = game.option_texts()
         pool = pool_of(game.id, options_text, clock)
         need = game.num_players - 1
@@ -107,7 +109,7 @@ class Pairing:
             if seek is None or seek.claimed not in (None, seek.owner):
                 raise NotFound(gone)
             if seek.owner == owner:
-                raise Conflict("that seek is yours: you cannot be paired with yourself")
+                raise Conflict(gettext("that seek is yours: you cannot be paired with yourself"))
             if seek.claimed is None:
                 paired = self.gather(owner, seek.pool, self.players(seek) - 1, seek)
                 if paired is not None:
@@ -126,7 +128,8 @@ class Pairing:
         if seek.created < time.time() - self.limits.seek_timeout:
             self.people.cancel(seek_id)
             minutes = round(self.limits.seek_timeout / 60)
-            raise NotFound(f"nobody came within {minutes} minutes; try again later")
+            said = gettext("nobody came within %(minutes)s minutes; try again later")
+            raise NotFound(said % {"minutes": minutes})
         self.people.touch(seek_id, time.time())
         if seek.claimed is not None or not self.people.candidates(
             seek.pool, owner, *self.window(), 1, before=seek
@@ -206,7 +209,9 @@ class Pairing:
         """``owner``'s seek (:class:`NotFound` if it is gone or somebody else's)."""
         seek = self.people.seek(seek_id)
         if seek is None or seek.owner != owner:
-            raise NotFound("this seek is gone: it timed out, was cancelled, or is not yours")
+            raise NotFound(
+                gettext("this seek is gone: it timed out, was cancelled, or is not yours")
+            )
         return seek
 
     def open_seeks(self) -> list[Seek]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from slimetrail.i18n import gettext
 from slimetrail.web.service.errors import InvalidRequest
 from slimetrail.web.service.matches import Live, MatchService
 from slimetrail.web.storage.people import MatchOf, PeopleRepository
@@ -21,9 +22,10 @@ def clean_name(text: str) -> str | None:
     what is wrong with a bad one."""
     name = " ".join(text.split())
     if len(name) > NAME_LENGTH:
-        raise InvalidRequest(f"a name has at most {NAME_LENGTH} characters, not {len(name)}")
+        said = gettext("a name has at most %(most)s characters, not %(n)s")
+        raise InvalidRequest(said % {"most": NAME_LENGTH, "n": len(name)})
     if any(not ch.isprintable() for ch in name):
-        raise InvalidRequest("a name cannot hold control characters")
+        raise InvalidRequest(gettext("a name cannot hold control characters"))
     return name or None
 
 

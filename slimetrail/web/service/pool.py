@@ -29,7 +29,15 @@ from slimetrail.web.service.admission import ANALYSIS, MOVE, SERVER, Admission, 
 from slimetrail.web.service.computer import Computer, Reservation
 from slimetrail.web.service.matches import Live, MatchService, move_seed
 from slimetrail.web.settings import Limits, warm_up_wanted
-from slimetrail.web.workers import ANALYSIS_JOBS, computer_move, hard_cap, unsolved, warm_up
+from slimetrail.web.workers import (
+    ANALYSIS_JOBS,
+    FAILED,
+    PAST_TIME,
+    computer_move,
+    hard_cap,
+    unsolved,
+    warm_up,
+)
 
 log = logging.getLogger("slimetrail.web")
 
@@ -260,7 +268,7 @@ class PoolComputer(Computer):
         except Refused:
             raise
         except TimeoutError:
-            return unsolved(to_move, "the analysis ran past its time; try again")
+            return unsolved(to_move, PAST_TIME)
         except Exception as exc:  # a failed solve: say so, never a 500
             log.exception("analysis of %s %s failed", game.spec, moves)
-            return unsolved(to_move, f"the analysis failed: {exc}")
+            return unsolved(to_move, FAILED, error=exc)

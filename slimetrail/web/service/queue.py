@@ -32,7 +32,7 @@ from slimetrail.web.service.admission import ANALYSIS, MOVE, AdmissionPolicy
 from slimetrail.web.service.computer import Computer, Reservation
 from slimetrail.web.service.matches import Live
 from slimetrail.web.settings import Limits
-from slimetrail.web.workers import hard_cap, unsolved
+from slimetrail.web.workers import PAST_TIME, hard_cap, unsolved
 
 log = logging.getLogger("slimetrail.web.jobs")
 
@@ -218,6 +218,6 @@ class QueueComputer(Computer):
             try:
                 return await asyncio.wait_for(waiter, hard_cap(time_limit) + ANALYSIS_MARGIN)
             except TimeoutError:
-                return unsolved(to_move, "the analysis ran past its time; try again")
+                return unsolved(to_move, PAST_TIME)
         finally:
             del self.waiters[key]

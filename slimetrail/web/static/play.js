@@ -407,7 +407,8 @@ function showAnalysis() {
     const item = document.createElement("li");
     item.className = value;
     item.innerHTML = `<span class="tag" aria-hidden="true"></span><span class="what"></span>`;
-    item.querySelector(".tag").textContent = value[0].toUpperCase();
+    // The value word's first letter in the page's language (W, L, D in English).
+    item.querySelector(".tag").textContent = VALUE_WORDS[value][0].toUpperCase();
     item.querySelector(".what").textContent = _("{move} {value}", { move, value: VALUE_WORDS[value] });
     list.append(item);
   }
@@ -588,7 +589,7 @@ function playerBar(match, p) {
   const chip = document.createElement("span");
   chip.className = lightColour(p.colour) ? "chip on-light" : "chip";
   chip.textContent = String(p.player);
-  chip.title = p.colour_name;
+  chip.title = p.colour_word;
   const name = document.createElement("span");
   name.className = "name";
   let who = p.name;
@@ -690,7 +691,8 @@ function renderPanel() {
     friend: _("between friends"),
     bot: _("against a bot"),
   };
-  $("subtitle").textContent = `${match.spec} \u00b7 ${kinds[match.opponent] || match.opponent}`;
+  const against = kinds[match.opponent] || match.opponent;
+  $("subtitle").textContent = [match.options_words, against].filter(Boolean).join(" \u00b7 ");
   $("rules-link").href = `/rules/${match.game}`;
   $("rules-link").textContent = _("Rules of {game}", { game: match.title });
   $("players").replaceChildren(...match.players.map((p) => playerBar(match, p)));
