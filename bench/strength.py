@@ -21,9 +21,10 @@ the score, the baseline's playouts per move and per second, our nodes (and MCTS 
 per move, and each side's worst move time as a share of the limit (time honesty).
 Fixed budgets, for comparing algorithms on a loaded machine (the big Slime Trail boards):
 ``--iterations N`` gives our top level N MCTS iterations a move instead of the clock
-(``strong.play``), ``--playouts M`` the baseline M playouts; a game is then the same for the
-same seed whatever the load (up to the exact solver of a small region, which keeps its
-share of ``--time``: a proof is the same either way).
+(``strong.play``; its tables are emptied before each game), ``--playouts M`` the baseline M
+playouts; a game is then the same for the same seed whatever the load and the games before
+it, up to the exact solver of a region of at most 64 cells, which keeps its share of
+``--time`` (what it proves is proven either way, but it may find another winning move).
 ``--baseline-only`` prints the baseline's playouts per move from the start and from a
 mid-game position, on the wall clock and per CPU second (the latter less sensitive to a
 loaded machine).
@@ -140,6 +141,10 @@ def play_one(match: Match, number: int) -> GameReport:
     report.record = list(report.opening)
     report.baseline_name = baseline.name
     seed = match.seed * 100_000 + number * 1_000
+    if match.iterations is not None and big_board(state):
+        from slimetrail.games.trail import strong
+
+        strong.forget()  # the game depends on its seed, not on the games before it
     while not state.is_over():
         seed += 1
         started = time.perf_counter()

@@ -94,12 +94,21 @@ def test_three_player_matches_report_their_own_score(seats, expected, monkeypatc
 
 def test_fixed_budgets_replay_the_same_game_whatever_the_clock():
     """--iterations and --playouts: the moves do not depend on the time a move is given
-    (or on the machine's load), only on the seed."""
+    (or on the machine's load, or on the games played before), only on the seed -- up to
+    the first position where the exact solver may answer within its share of the clock."""
+    from slimetrail.games.trail import strong
+
     game = strength.get_game("slimetrail", size="9", start="e5")
 
     def record(seconds: float) -> list[str]:
-        match = strength.Match(game, 6, seconds, "one-top", 2, iterations=300, playouts=500)
-        return strength.play_one(match, 1).record
+        match = strength.Match(game, 6, seconds, "one-top", 2, iterations=2000, playouts=2000)
+        moves = strength.play_one(match, 1).record
+        state = game.new_state()
+        for count, word in enumerate(moves):
+            if strong.region_size(state) <= strong.SOLVE_REGION:
+                return moves[:count]
+            state.push(state.parse_move(word))
+        return moves
 
     first = record(0.01)
     assert len(first) > 10

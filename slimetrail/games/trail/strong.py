@@ -126,6 +126,14 @@ def play(
     )
 
 
+def forget() -> None:
+    """Forget what earlier moves' searches learnt (their tables, the proven wins): a move
+    with a fixed budget then depends on its position and seed only (up to the exact solve's
+    share of the clock), whatever was played before in the process."""
+    mcts_kernel.forget()
+    search_kernel.clear_table()
+
+
 def _solve(state: TrailState, seconds: float) -> PlayResult | None:
     """A proven winning move, found by the exact solver within ``seconds``; else ``None``
     (a proven loss or draw is left to the search, which plays on for the opponent's errors)."""
