@@ -4,6 +4,8 @@
     python bench/strength.py --game slimetrail --size 9 --start e5 --games 40 --parallel 2
     python bench/strength.py --game snake-pit --seats one-top --games 30
     python bench/strength.py --game slimetrail-hex --size 11 --rules rastros --baseline-only
+    python bench/strength.py --game slimetrail --size 9 --start e5 --iterations 20000 \
+        --playouts 100000
 
 Our side plays ``slimetrail.ai.play`` at ``--level`` (default: the game's top level) with
 ``Limit(time=T)``; the baseline (``bench/baselines``) searches ``T`` seconds a move.  Any game
@@ -17,6 +19,12 @@ our level in two (target: the baseline wins at most 10%); the seats rotate over 
 Each game prints a line (and the moves of a game our level did not win); the summary gives
 the score, the baseline's playouts per move and per second, our nodes (and MCTS iterations)
 per move, and each side's worst move time as a share of the limit (time honesty).
+Fixed budgets, for comparing algorithms on a loaded machine (the big Slime Trail boards):
+``--iterations N`` gives our top level N MCTS iterations a move instead of the clock
+(``strong.play``; its tables are emptied before each game), ``--playouts M`` the baseline M
+playouts; a game is then the same for the same seed whatever the load and the games before
+it, up to the exact solver of a region of at most 64 cells, which keeps its share of
+``--time`` (what it proves is proven either way, but it may find another winning move).
 ``--baseline-only`` prints the baseline's playouts per move from the start and from a
 mid-game position, on the wall clock and per CPU second (the latter less sensitive to a
 loaded machine).
@@ -32,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 if __package__ in (None, ""):
     # Run as a script: make ``bench`` (the repository root) importable.
@@ -39,8 +48,15 @@ if __package__ in (None, ""):
 
 from bench.baselines import Baseline, baseline_for
 from slimetrail.ai import Limit, ladder_for, play
+from slimetrail.ai.limits import PlayResult
 from slimetrail.core.game import Game, GameError, State
 from slimetrail.core.registry import GAMES, get_game
+from slimetrail.games.trail.game import TrailGame
+from slimetrail.games.trail.ladder import BIG_BOARD_CELLS, big_board
+
+if TYPE_CHECKING:
+    from bench.baselines.trail import TrailBaseline
+    from slimetrail.games.trail.game import TrailState
 
 MAX_OPENING_PLIES = 2
 MID_GAME_PLIES = 12  # random plies to the --baseline-only mid-game position
@@ -53,6 +69,8 @@ class Match:
     seconds: float
     seats: str  # "one-top" or "two-top"
     seed: int
+    iterations: int | None = None  # our MCTS iterations a move, fixed (big Slime Trail boards)
+    playouts: int | None = None  # the baseline's playouts a move, fixed (Slime Trail games)
 
 
 @dataclass
@@ -123,11 +141,15 @@ def play_one(match: Match, number: int) -> GameReport:
     report.record = list(report.opening)
     report.baseline_name = baseline.name
     seed = match.seed * 100_000 + number * 1_000
+    if match.iterations is not None and big_board(state):
+        from slimetrail.games.trail import strong
+
+        strong.forget()  # the game depends on its seed, not on the games before it
     while not state.is_over():
         seed += 1
         started = time.perf_counter()
         if state.to_move in top:
-            result = play(state, match.level, Limit(time=match.seconds), seed=seed)
+            result = top_move(match, state, seed)
             move = result.move
             spent = time.perf_counter() - started
             report.top_moves += 1
@@ -137,7 +159,11 @@ def play_one(match: Match, number: int) -> GameReport:
                 report.top_with_iterations += 1
             report.top_worst = max(report.top_worst, spent / match.seconds)
         else:
-            move, playouts = baseline.choose(state, match.seconds, seed)
+            if match.playouts is None:
+                move, playouts = baseline.choose(state, match.seconds, seed)
+            else:
+                fixed = cast("TrailBaseline", baseline)
+                move, playouts = fixed.choose(state, match.seconds, seed, match.playouts)
             spent = time.perf_counter() - started
             report.baseline_moves += 1
             report.baseline_playouts += playouts
@@ -153,6 +179,15 @@ def play_one(match: Match, number: int) -> GameReport:
     report.top_won = outcome.winner in top
     report.baseline_won = outcome.winner is not None and outcome.winner not in top
     return report
+
+
+def top_move(match: Match, state: State, seed: int) -> PlayResult:
+    if match.iterations is not None and big_board(state):
+        from slimetrail.games.trail import strong
+
+        trail = cast("TrailState", state)
+        return strong.play(trail, match.seconds, seed, iterations=match.iterations)
+    return play(state, match.level, Limit(time=match.seconds), seed=seed)
 
 
 def play_numbered(args: tuple[Match, int]) -> GameReport:
@@ -305,6 +340,8 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
     parser.add_argument("--parallel", type=int, default=1, help="games at once (processes)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline-only", action="store_true")
+    parser.add_argument("--iterations", type=int, help="our MCTS iterations a move, fixed")
+    parser.add_argument("--playouts", type=int, help="the baseline's playouts a move, fixed")
     args = parser.parse_args(argv)
     options = {spec.name: getattr(args, spec.name) for spec in specs}
     for item in args.option:
@@ -318,6 +355,14 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
         parser.error(str(error))
     if args.games < 1 or args.time <= 0 or args.parallel < 1:
         parser.error("--games and --parallel must be at least 1, --time positive")
+    trail = isinstance(game, TrailGame)
+    big = isinstance(game, TrailGame) and BIG_BOARD_CELLS[0] <= game.size**2 <= BIG_BOARD_CELLS[1]
+    if args.iterations is not None and not big:
+        parser.error("--iterations: only on the big Slime Trail boards (65 to 128 cells)")
+    if args.playouts is not None and not trail:
+        parser.error(f"--playouts: only for the Slime Trail games, not {game.id}")
+    if any(n is not None and n < 1 for n in (args.iterations, args.playouts)):
+        parser.error("--iterations and --playouts must be at least 1")
     if args.seats == "two-top" and game.num_players < 3:
         parser.error(f"--seats two-top needs a game of three players; {game.id} has two")
     return args, game
@@ -332,7 +377,8 @@ def main(argv: list[str] | None = None) -> None:
     level = ladder.top if args.level is None else args.level
     if level not in ladder.levels:
         raise SystemExit(f"level {level} is not one of 1..{ladder.top} for {game.id}")
-    run_match(Match(game, level, args.time, args.seats, args.seed), args.games, args.parallel)
+    match = Match(game, level, args.time, args.seats, args.seed, args.iterations, args.playouts)
+    run_match(match, args.games, args.parallel)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ centre, on hex 10x10 the default); the first cell of the testers' records is tha
 not a move.  The winning moves were proven with ``solver.solve`` (no book): A in 104.8 M
 nodes (87 s on a loaded 2-core machine, every root move valued), B's d1 by solving the
 position after it (29.3 M nodes, 48 s, the opponent lost).  Neither proof fits in a second:
-the top level can only find these moves by its heuristic searches.
+the top level can only find these moves by its heuristic searches.  C is proven in 0.6 M
+nodes (1.3 s), out of reach of the solver's share of a move at 0.5 s under load.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ POSITIONS = {
         ("slimetrail-hex", {}),
         "f6 e6 d5 d4 e4 d3 e3 e2",
         {"d1", "f2"},  # d1 proven here; f2 as the testers found
+    ),
+    # Thrown by the top level (e2) at 0.5 s a move under load (session 27); 51 cells in reach.
+    "C: 9x9 Rastros start=e5, 51 cells": (
+        ("slimetrail", {"size": "9", "start": "e5"}),
+        "d4 c5 b4 a5 a6 b6 a7 b7 a8 a9 b9 c9 b8 c7 c8 d9 e8 f8 e7 f6 f5 g6 g5 h4 i3 h2 h1 g2 f3",
+        {"e4", "g4"},  # e2 f2 e3 g3 f4 lose
     ),
 }
 

@@ -342,7 +342,11 @@ class TrailBaseline:
         self.geometry = geometry_of(game)
         self.tree = new_tree(capacity)
 
-    def choose(self, state: State, seconds: float, seed: int) -> tuple[Move, int]:
+    def choose(
+        self, state: State, seconds: float, seed: int, playouts: int | None = None
+    ) -> tuple[Move, int]:
+        """As :meth:`Baseline.choose`; with ``playouts``, exactly that many and no clock (the
+        fixed-budget matches of ``bench/strength.py``, the same on a loaded machine)."""
         n = self.geometry.n
         free, snail, mover = position_of(state, n)
         nbr, degree, adjacent, goals, taylor = self.geometry.tables()
@@ -356,7 +360,10 @@ class TrailBaseline:
                 iterations, rng,
             )  # fmt: skip
 
-        playouts = run_timed(step, seconds)
+        if playouts is None:
+            playouts = run_timed(step, seconds)
+        else:
+            step(playouts)
         cell = int(most_visited_move(links))
         return state.parse_move(f"{FILES[cell % n]}{cell // n + 1}"), playouts
 

@@ -90,3 +90,47 @@ def test_three_player_matches_report_their_own_score(seats, expected, monkeypatc
         assert tops == ["Blue+Red", "Green+Red", "Green+Blue"]
     assert any(line.startswith(expected) and "/3 = " in line for line in lines)
     assert any(line.startswith("baseline (random): 1 playouts/move") for line in lines)
+
+
+def test_fixed_budgets_replay_the_same_game_whatever_the_clock():
+    """--iterations and --playouts: the moves do not depend on the time a move is given
+    (or on the machine's load, or on the games played before), only on the seed -- up to
+    the first position where the exact solver may answer within its share of the clock."""
+    from slimetrail.games.trail import strong
+
+    game = strength.get_game("slimetrail", size="9", start="e5")
+
+    def record(seconds: float) -> list[str]:
+        match = strength.Match(game, 6, seconds, "one-top", 2, iterations=2000, playouts=2000)
+        moves = strength.play_one(match, 1).record
+        state = game.new_state()
+        for count, word in enumerate(moves):
+            if strong.region_size(state) <= strong.SOLVE_REGION:
+                return moves[:count]
+            state.push(state.parse_move(word))
+        return moves
+
+    first = record(0.01)
+    assert len(first) > 10
+    assert record(0.5) == first
+
+
+def test_the_baseline_runs_exactly_its_fixed_playouts():
+    game = strength.get_game("slimetrail", size="9", start="e5")
+    baseline = strength.warmed_baseline(game)
+    _, playouts = baseline.choose(game.new_state(), 0.001, 4, 12_345)
+    assert playouts == 12_345
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "slimetrail", "--size", "7", "--iterations", "100"], "big Slime Trail"),
+        (["--game", "slither", "--playouts", "100"], "Slime Trail games"),
+        (["--game", "slimetrail", "--size", "9", "--iterations", "0"], "at least 1"),
+    ],
+)
+def test_fixed_budgets_only_where_they_exist(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        strength.parse_args(argv)
+    assert message in capsys.readouterr().err

@@ -542,6 +542,14 @@ PROVEN_WINS: dict[tuple[int, int, int, int], int] = {}
 MAX_PROVEN_WINS = 1 << 16
 
 
+def forget() -> None:
+    """Forget what earlier searches learnt (the proven wins, the leaf proofs' tables), so
+    that a search with a fixed budget depends on its own position and seed only."""
+    with TREE_IN_USE:
+        PROVEN_WINS.clear()
+        LEAF_SOLVERS.clear()
+
+
 def proven_win(state: TrailState) -> int | None:
     """A winning move of ``state`` that an earlier search proved, if any."""
     key = (compiled(state.game).variant, state.free, state.snail, state.to_move)

@@ -39,6 +39,11 @@ TACTICS_SHARE = 0.2  # of the time left, for the alpha-beta's look for a forced 
 # returned) and for the waits for a core on a loaded machine, so that a move stays within
 # 1.1x its limit (at load 13 on 2 cores the searches overran their share by up to 0.03 s).
 RESERVE = 0.05
+# A fixed budget (``play(..., iterations=N)``, for benchmarks that must not depend on the
+# machine's load): the alpha-beta gets this many nodes per MCTS iteration, about its share of
+# a timed move (a fifth of the time, at ~8x the MCTS's iterations a second on 9x9).
+TACTICS_NODES_PER_ITERATION = 2
+NO_CLOCK = 1e9  # seconds: the clock does not bound a search with a fixed budget
 
 
 def alpha_beta_only(state: TrailState) -> bool:
@@ -60,9 +65,14 @@ def region_size(state: TrailState) -> int:
     return (board.reachable(1 << state.snail, state.free).bit_count()) - 1
 
 
-def play(state: TrailState, seconds: float, seed: int = 0) -> PlayResult:
+def play(
+    state: TrailState, seconds: float, seed: int = 0, iterations: int | None = None
+) -> PlayResult:
     """The top level's move in ``seconds``; ``state`` (with a legal move) is not changed.
-    ``seed``: the MCTS-Solver's random playouts'."""
+    ``seed``: the MCTS-Solver's random playouts'.  ``iterations``: a fixed budget instead of
+    the clock for the alpha-beta and the MCTS-Solver (its leaf proofs count nodes), so that
+    the move does not depend on the machine's load; the exact solve of a small region keeps
+    its share of ``seconds`` (what it proves is proven either way)."""
     started = time.perf_counter()
     seconds *= 1 - RESERVE
     deadline = started + seconds
@@ -76,7 +86,11 @@ def play(state: TrailState, seconds: float, seed: int = 0) -> PlayResult:
             return solved
     left = max(0.005, deadline - time.perf_counter())
     whole = alpha_beta_only(state)
-    found = search_kernel.search(state, left if whole else TACTICS_SHARE * left)
+    if iterations is None:
+        found = search_kernel.search(state, left if whole else TACTICS_SHARE * left)
+    else:
+        nodes = TACTICS_NODES_PER_ITERATION * iterations
+        found = search_kernel.search(state, NO_CLOCK, nodes=nodes)
     mate = mate_in(found.score)
     # A mate, or the only goal left in reach; or all the alpha-beta was given to find.
     if whole or found.score >= search_kernel.KNOWN_WIN:
@@ -93,7 +107,10 @@ def play(state: TrailState, seconds: float, seed: int = 0) -> PlayResult:
             info={"search": "compiled alpha-beta"},
         )
     left = max(0.005, deadline - time.perf_counter())
-    tree = mcts_kernel.search(state, left, seed=seed)
+    if iterations is None:
+        tree = mcts_kernel.search(state, left, seed=seed)
+    else:
+        tree = mcts_kernel.search(state, NO_CLOCK, iterations=iterations, seed=seed)
     return PlayResult(
         tree.move,
         proven=tree.proven,
@@ -107,6 +124,14 @@ def play(state: TrailState, seconds: float, seed: int = 0) -> PlayResult:
             "leaf_proofs": tree.leaf_proofs,
         },
     )
+
+
+def forget() -> None:
+    """Forget what earlier moves' searches learnt (their tables, the proven wins): a move
+    with a fixed budget then depends on its position and seed only (up to the exact solve's
+    share of the clock), whatever was played before in the process."""
+    mcts_kernel.forget()
+    search_kernel.clear_table()
 
 
 def _solve(state: TrailState, seconds: float) -> PlayResult | None:
