@@ -370,18 +370,10 @@ def worker_seed(seed: int, worker: int) -> int:
     return seed if worker == 0 else seed * 1000 + worker
 
 
-def _work(
-    game_id: str,
-    count: int,
-    seed: int,
-    seen: set[tuple[object, ...]],
-    deadline: float | None,
-    boards: list[dict[str, str]] | None,
-    results: multiprocessing.Queue,
-) -> None:
-    """A worker process: its puzzles onto ``results``, then ``None``."""
+def _work(job: tuple[Any, ...], results: multiprocessing.Queue) -> None:
+    """A worker process: the puzzles of ``generate(*job)`` onto ``results``, then ``None``."""
     try:
-        for puzzle in generate(game_id, count, seed, seen, deadline, boards):
+        for puzzle in generate(*job):
             results.put(puzzle)
     finally:
         results.put(None)
@@ -402,7 +394,7 @@ def parallel(
     processes = [
         multiprocessing.Process(
             target=_work,
-            args=(game_id, count, worker_seed(seed, w), seen, deadline, boards, results),
+            args=((game_id, count, worker_seed(seed, w), seen, deadline, boards), results),
             daemon=True,
         )
         for w in range(workers)
