@@ -11,8 +11,10 @@ The solution is a tree, solved to the end: at each of the solver's turns every w
 is accepted (the first, unique by selection, and at later turns any winning move: ``branches``
 in the data counts the turns with more than one), each answered by the defender's longest
 resistance (with a solver that proves game lengths; else the reply leaving the fewest winning
-answers); every losing move of the solver's turns has its refutation (the opponent's fastest
-win, or its draw).  Trees over ``MAX_NODES`` of the solver's turns are dropped.
+answers); every losing move of the solver's turns has its refutation (a winning answer of
+the opponent, or its draw).  Trees over ``MAX_NODES`` of the solver's turns (dropped as soon as
+the winning moves still to follow tell so: :class:`Budget`) or whose solves take over
+``TREE_TIME`` are dropped: no puzzle is shipped unproven.
 
 The rating grows with the proof's depth, the number of wrong moves and how many of them
 tempt the computer's low levels.
