@@ -24,10 +24,10 @@ OTHER_GAMES = [g for g in puzzles.games() if g not in TRAIL_GAMES]
 SAMPLE = 12  # puzzles a set, besides its first
 REFERENCE_SAMPLE = 6
 LATE = 26  # plies played before the reference solver's 7x7 puzzles
-# On the 8x8 boards (64 cells) the reference solver answers in about a second from here on
-# (at most 40 cells left) and takes minutes from ply 20 or so: the earlier puzzles there are
-# re-proven by the C solver only (below).
-LATE_8X8 = 24
+# On the 8x8 boards (64 cells) the reference solver answers in under a second from here on
+# (at most 38 cells left), takes seconds at ply 22 and minutes from ply 20 or so: the
+# earlier puzzles there are re-proven by the C solver only (below).
+LATE_8X8 = 26
 
 
 def sample(game: str) -> list[dict]:
@@ -39,6 +39,9 @@ def sample(game: str) -> list[dict]:
 def test_puzzle_sets_are_shipped() -> None:
     assert "slimetrail" in puzzles.games()
     shipped = puzzles.puzzles("slimetrail")
+    # the counts (8x8 Square Slime Trail's 500 is not reached yet: see the README)
+    assert len(shipped) >= 2000
+    assert len(puzzles.puzzles("slimetrail-hex")) >= 500
     assert {p["options"].get("rules", "rastros") for p in shipped} == {"rastros", "taylor"}
     assert len({p["options"].get("start") for p in shipped}) >= 3
 
