@@ -15,6 +15,7 @@ from slimetrail.cli.main import main as cli
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.solver import solve
 from slimetrail.games.trail.solver.reference import reference_solve
+from slimetrail.puzzles import build
 from slimetrail.puzzles.build import read
 from slimetrail.puzzles.symmetry import position_key, symmetries
 
@@ -22,7 +23,11 @@ TRAIL_GAMES = [g for g in puzzles.games() if g.startswith("slimetrail")]
 OTHER_GAMES = [g for g in puzzles.games() if g not in TRAIL_GAMES]
 SAMPLE = 12  # puzzles a set, besides its first
 REFERENCE_SAMPLE = 6
-LATE = 26  # plies played before the reference solver's puzzles
+LATE = 26  # plies played before the reference solver's 7x7 puzzles
+# On the 8x8 boards (64 cells) the reference solver answers in under a second from here on
+# (at most 38 cells left), takes seconds at ply 22 and minutes from ply 20 or so: the
+# earlier puzzles there are re-proven by the C solver only (below).
+LATE_8X8 = 26
 
 
 def sample(game: str) -> list[dict]:
@@ -34,6 +39,9 @@ def sample(game: str) -> list[dict]:
 def test_puzzle_sets_are_shipped() -> None:
     assert "slimetrail" in puzzles.games()
     shipped = puzzles.puzzles("slimetrail")
+    # the issue's counts (8x8 Square Slime Trail's 500 is not reached yet: see the README)
+    assert len(shipped) >= 2000
+    assert len(puzzles.puzzles("slimetrail-hex")) >= 500
     assert {p["options"].get("rules", "rastros") for p in shipped} == {"rastros", "taylor"}
     assert len({p["options"].get("start") for p in shipped}) >= 3
 
@@ -72,6 +80,13 @@ def test_sampled_7x7_solutions_are_reproven_by_the_reference_solver() -> None:
     on a seeded sample of the 7x7 puzzles from ``LATE`` plies on, where it answers in
     seconds."""
     late = [p for p in puzzles.puzzles("slimetrail") if len(p["moves"]) >= LATE]
+    for puzzle in random.Random(26).sample(late, min(REFERENCE_SAMPLE, len(late))):
+        check_solution(puzzle, reference_solve)
+
+
+@pytest.mark.parametrize("game", [g for g in TRAIL_GAMES if g != "slimetrail"])
+def test_sampled_late_8x8_solutions_are_reproven_by_the_reference_solver(game: str) -> None:
+    late = [p for p in puzzles.puzzles(game) if len(p["moves"]) >= LATE_8X8]
     for puzzle in random.Random(26).sample(late, min(REFERENCE_SAMPLE, len(late))):
         check_solution(puzzle, reference_solve)
 
@@ -175,3 +190,82 @@ def test_the_build_command_names_bad_input(tmp_path: Path, capsys) -> None:
     assert "expected NAME=VALUE" in capsys.readouterr().err
     assert cli(["puzzles", "build", "--board", "size=4", "--out", out]) == 2
     assert not Path(out).exists()
+
+
+def turns(tree: dict | None) -> int:
+    """The solver's turns of a solution tree."""
+    if tree is None:
+        return 0
+    return 1 + sum(turns(sub) for _, sub in tree["win"].values())
+
+
+def test_a_tree_is_rebuilt_exactly_within_its_size_and_dropped_early_past_it(
+    monkeypatch,
+) -> None:
+    """The budget books the turns known to come: a tree of exactly ``MAX_NODES`` turns is
+    still made (the same as shipped), one turn fewer allowed drops it before its last
+    branch is solved."""
+    puzzle = min(
+        (p for p in puzzles.puzzles("slimetrail") if p["branches"] and len(p["moves"]) >= LATE),
+        key=lambda p: (turns(p["tree"]), p["id"]),
+    )
+    size = turns(puzzle["tree"])
+    prover = build.Prover.for_game(puzzles.position(puzzle).game)
+    solves: list[int] = []
+    original = prover.solve
+    monkeypatch.setattr(prover, "solve", lambda *a, **k: solves.append(1) or original(*a, **k))
+    monkeypatch.setattr(build, "MAX_NODES", size)
+    budget = build.Budget(None)
+    budget.book()
+    assert build.solution(prover, puzzles.position(puzzle), budget) == puzzle["tree"]
+    whole = len(solves)
+    solves.clear()
+    monkeypatch.setattr(build, "MAX_NODES", size - 1)
+    budget = build.Budget(None)
+    budget.book()
+    with pytest.raises(build.TooBig):
+        build.solution(prover, puzzles.position(puzzle), budget)
+    # booked at the turn that has several winning moves, before any of them is followed
+    assert len(solves) < whole - 1
+
+
+def test_a_slow_proof_is_dropped_not_shipped(monkeypatch) -> None:
+    puzzle = next(p for p in puzzles.puzzles("slimetrail") if len(p["moves"]) >= LATE)
+    state = puzzles.position(puzzle)
+    prover = build.Prover.for_game(state.game)
+    assert build.make_puzzle(prover, state, puzzle["moves"], 1) is not None
+    monkeypatch.setattr(build, "TREE_TIME", 0.0)
+    assert build.make_puzzle(prover, state, puzzle["moves"], 1) is None
+
+
+def test_positions_won_by_one_move_into_the_goal_are_not_solved_further() -> None:
+    def last_turn(puzzle: dict):
+        """The main line's last turn: the position and its solve."""
+        state = puzzles.position(puzzle, puzzle["line"][:-1])
+        return state, solve(state, book=False)
+
+    def won_by_the_one_last_move(puzzle: dict) -> bool:
+        result = last_turn(puzzle)[1]
+        return len(result.winning_moves) == 1 and len(result.move_values) > 1
+
+    late = (p for p in puzzles.puzzles("slimetrail") if len(p["moves"]) >= LATE)
+    puzzle = next(p for p in late if won_by_the_one_last_move(p))
+    state = puzzles.position(puzzle)
+    assert build.worth_solving(state, solve(state, book=False))
+    assert not build.worth_solving(*last_turn(puzzle))
+
+
+def test_the_build_command_runs_workers_and_names_a_bad_count(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "set.jsonl.gz"
+    board = ["--board", "rules=taylor,start=c3", "--out", str(out)]
+    assert cli(["puzzles", "build", "--workers", "0", *board]) == 2
+    assert "--workers must be at least 1, not 0" in capsys.readouterr().err
+    assert cli(["puzzles", "build", "--count", "3", "--workers", "2", *board]) == 0
+    made = read(out)
+    assert len(made) == 3
+    assert len({position_key(puzzles.position(p)) for p in made}) == 3
+    for puzzle in made:
+        state = puzzles.position(puzzle)
+        assert [state.move_str(m) for m in solve(state, book=False).winning_moves] == [
+            puzzle["line"][0]
+        ]

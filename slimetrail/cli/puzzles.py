@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a board of the set, e.g. rules=taylor,start=c3 (repeatable; default: the "
         "game's shipped boards)",
     )
+    build.add_argument(
+        "--workers", type=int, default=1, help="processes making puzzles (default 1)"
+    )
     build.add_argument("--out", type=Path, help="the set file (default: the shipped one)")
     parser.set_defaults(func=run)
 
@@ -58,11 +61,13 @@ def run(args: argparse.Namespace) -> int:
     if args.count < 1:
         print(f"error: --count must be at least 1, not {args.count}", file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print(f"error: --workers must be at least 1, not {args.workers}", file=sys.stderr)
+        return 2
     try:
         boards = [parse_board(text) for text in args.board] if args.board else None
-        build(
-            args.game, args.count, args.seed, args.out or set_path(args.game), args.minutes, boards
-        )
+        out = args.out or set_path(args.game)
+        build(args.game, args.count, args.seed, out, args.minutes, boards, workers=args.workers)
     except (GameError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -11,8 +11,10 @@ The solution is a tree, solved to the end: at each of the solver's turns every w
 is accepted (the first, unique by selection, and at later turns any winning move: ``branches``
 in the data counts the turns with more than one), each answered by the defender's longest
 resistance (with a solver that proves game lengths; else the reply leaving the fewest winning
-answers); every losing move of the solver's turns has its refutation (the opponent's fastest
-win, or its draw).  Trees over ``MAX_NODES`` of the solver's turns are dropped.
+answers); every losing move of the solver's turns has its refutation (a winning answer of
+the opponent, or its draw).  Trees over ``MAX_NODES`` of the solver's turns (dropped as soon as
+the winning moves still to follow tell so: :class:`Budget`) or whose solves take over
+``TREE_TIME`` are dropped: no puzzle is shipped unproven.
 
 The rating grows with the proof's depth, the number of wrong moves and how many of them
 tempt the computer's low levels.
@@ -20,12 +22,14 @@ tempt the computer's low levels.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
+import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +45,7 @@ NOISE = 0.3
 MAX_NODES = 24  # the solver's turns in one solution tree
 MIN_LINE = 3  # plies of the main line: a single move into the goal is no puzzle
 SOLVE_TIME = 1.0  # seconds for one position (slower ones are skipped)
+TREE_TIME = 20.0  # seconds for the solves of one solution tree (slower ones are dropped)
 LINE_TIME = 0.2  # seconds for the solver's move of a line (else a random move)
 LEVEL_TIME = 0.2  # seconds for a level's move
 PLAY_LEVELS = 4  # the levels that play the games (the higher ones cost more than the solves)
@@ -117,43 +122,73 @@ def defence(prover: Prover, state: State, result: SolveResult) -> Any:
     return min(moves, key=lambda m: _after(state, m, answers))
 
 
-def refutation(prover: Prover, state: State) -> str | None:
-    """The opponent's answer to a losing move (``state`` is after it): its fastest win, else
+def refutation(prover: Prover, state: State, time_limit: float | None = None) -> str | None:
+    """The opponent's answer to a losing move (``state`` is after it): a winning move, else
     a move that holds the draw; ``None`` when the move ended the game."""
     if state.is_over():
         return None
-    result = prover.solve(state, None)
+    result = prover.solve(state, time_limit)
     best = result.winning_moves or result.drawing_moves or list(result.move_values)
     return state.move_str(best[0])
 
 
-def solution(prover: Prover, state: State, counter: list[int], first: bool = True) -> dict:
+class Budget:
+    """What one solution tree may still cost: its solver's turns, counting those already
+    known to come (every winning move that does not end the game within its reply needs a
+    turn of its own), so a tree too big is dropped before it is solved; and a deadline for
+    its solves (a tree whose proof is slow is dropped, never shipped unproven)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.turns = 0
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+
+    def book(self, turns: int = 1) -> None:
+        self.turns += turns
+        if self.turns > MAX_NODES:
+            raise TooBig
+
+    def left(self) -> float | None:
+        """Seconds left for the next solve (raises :class:`SolveTimeout` past the deadline)."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise SolveTimeout("the solution tree's time is up")
+        return left
+
+
+def solution(prover: Prover, state: State, budget: Budget, first: bool = True) -> dict:
     """The tree of the solver's turn at ``state``: ``{"win": {move: [reply, tree]},
     "refute": {move: reply}}`` (``reply`` null where the move ends the game, ``tree``
-    null where the game is over after the reply)."""
-    counter[0] += 1
-    if counter[0] > MAX_NODES:
-        raise TooBig
-    result = prover.solve(state, None, lengths=True)
+    null where the game is over after the reply).  The turn was booked in ``budget``."""
+    result = prover.solve(state, budget.left(), lengths=True)
     if result.value != "win" or (first and len(result.winning_moves) != 1):
         raise ValueError("not a position with one winning move")
-    tree: dict[str, dict] = {"win": {}, "refute": {}}
+    if first and result.plies is not None and result.plies < MIN_LINE:
+        raise ValueError("a move that wins at once is no puzzle")
     wins = result.winning_moves  # the fastest first: the main line
+    # Moves that win in 3 plies or more need a turn of their own after the reply.
+    budget.book(sum(result.move_plies.get(m, 0) >= 3 for m in wins))
+    tree: dict[str, dict] = {"win": {}, "refute": {}}
     for move in wins + [m for m in state.legal_moves() if m not in wins]:
         text = state.move_str(move)
         state.push(move)
         try:
             if move not in result.winning_moves:
-                tree["refute"][text] = refutation(prover, state)
+                tree["refute"][text] = refutation(prover, state, budget.left())
             elif state.is_over():
                 tree["win"][text] = [None, None]
             else:
-                reply = defence(prover, state, prover.solve(state, None, lengths=True))
+                reply = defence(prover, state, prover.solve(state, budget.left(), lengths=True))
                 reply_text = state.move_str(reply)
                 state.push(reply)
                 try:
                     # a forced reply may walk into the solver's goal: no turn follows
-                    after = None if state.is_over() else solution(prover, state, counter, False)
+                    after = None
+                    if not state.is_over():
+                        if result.move_plies.get(move, 0) < 3:
+                            budget.book()  # not booked above (no lengths from this solver)
+                        after = solution(prover, state, budget, False)
                     tree["win"][text] = [reply_text, after]
                 finally:
                     state.pop()
@@ -205,8 +240,10 @@ def puzzle_id(game: Game, moves: list[str]) -> str:
 
 def make_puzzle(prover: Prover, state: State, moves: list[str], seed: int) -> dict | None:
     """The puzzle of ``state`` (after ``moves`` from the start), or None if it is none."""
+    budget = Budget(TREE_TIME)
     try:
-        tree = solution(prover, state, [0])
+        budget.book()
+        tree = solution(prover, state, budget)
     except (TooBig, ValueError, SolveTimeout):
         return None
     line = main_line(tree)
@@ -226,6 +263,15 @@ def make_puzzle(prover: Prover, state: State, moves: list[str], seed: int) -> di
         "tempting": tempted,
         "tree": tree,
     }
+
+
+def worth_solving(state: State, result: SolveResult) -> bool:
+    """Whether a position with one winning move may be a puzzle, by what the value solve
+    already tells: not when that move ends the game at once (whose proof with game lengths
+    can cost more than a whole puzzle) or is the only legal one."""
+    if len(result.move_values) < 2:
+        return False
+    return not _after(state, result.winning_moves[0], lambda s: s.is_over())
 
 
 def played_games(game: Game, prover: Prover, rng: random.Random) -> Iterator[list[Any]]:
@@ -262,7 +308,7 @@ def generate(
     seen: set[tuple[object, ...]],
     deadline: float | None = None,
     boards: list[dict[str, str]] | None = None,
-) -> Iterator[dict]:
+) -> Generator[dict, None, None]:
     """Up to ``count`` new puzzles of ``game_id`` (its boards in turn), none of whose keys is
     in ``seen`` (which is updated).  Each game is searched from its end backwards, where
     solves are quick, until a solve takes too long or it gave ``PER_GAME`` puzzles."""
@@ -295,7 +341,7 @@ def generate(
                 result = prover.solve(state)
             except SolveTimeout:
                 break
-            if len(result.winning_moves) != 1:
+            if len(result.winning_moves) != 1 or not worth_solving(state, result):
                 continue
             seen.add(key)
             puzzle = make_puzzle(prover, state, list(texts), rng.randrange(1 << 30))
@@ -320,6 +366,61 @@ def append(path: Path, puzzles: list[dict]) -> None:
             handle.write(json.dumps(puzzle, separators=(",", ":")) + "\n")
 
 
+def worker_seed(seed: int, worker: int) -> int:
+    """The seed of one of ``--workers`` processes: the first one's is the build's own, so
+    one worker makes what a build without workers does."""
+    return seed if worker == 0 else seed * 1000 + worker
+
+
+def _work(job: tuple[Any, ...], results: multiprocessing.Queue) -> None:
+    """A worker process: the puzzles of ``generate(*job)`` onto ``results``, then ``None``."""
+    try:
+        for puzzle in generate(*job):
+            results.put(puzzle)
+    finally:
+        results.put(None)
+
+
+def parallel(
+    game_id: str,
+    count: int,
+    seed: int,
+    seen: set[tuple[object, ...]],
+    deadline: float | None,
+    boards: list[dict[str, str]] | None,
+    workers: int,
+) -> Generator[dict, None, None]:
+    """:func:`generate` in ``workers`` processes with their own seeds; a puzzle one of them
+    made already (up to symmetry) is dropped here.  The workers end when this does."""
+    results: multiprocessing.Queue = multiprocessing.Queue()
+    processes = [
+        multiprocessing.Process(
+            target=_work,
+            args=((game_id, count, worker_seed(seed, w), seen, deadline, boards), results),
+            daemon=True,
+        )
+        for w in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    running, made = workers, 0
+    try:
+        while running and made < count:
+            puzzle = results.get()
+            if puzzle is None:
+                running -= 1
+                continue
+            key = key_of(puzzle)
+            if key not in seen:
+                seen.add(key)
+                made += 1
+                yield puzzle
+    finally:
+        for process in processes:
+            process.terminate()
+            process.join()
+
+
 def build(
     game_id: str,
     count: int,
@@ -328,21 +429,28 @@ def build(
     minutes: float | None = None,
     boards: list[dict[str, str]] | None = None,
     report: Callable[[str], None] = print,
+    workers: int = 1,
 ) -> int:
     """Add ``count`` new puzzles of ``game_id`` to ``out`` (those already there count as
-    seen, so a rerun with another seed extends the set); returns how many were added."""
+    seen, so a rerun with another seed extends the set), made by ``workers`` processes;
+    returns how many were added."""
     seen = {key_of(p) for p in read(out)}
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
     batch: list[dict] = []
     added = 0
     started = time.monotonic()
-    for puzzle in generate(game_id, count, seed, seen, deadline, boards):
-        batch.append(puzzle)
-        added += 1
-        if len(batch) >= BATCH:
-            append(out, batch)
-            batch = []
-            report(f"{game_id}: {added} puzzles in {time.monotonic() - started:.0f} s")
+    if workers > 1:
+        made = parallel(game_id, count, seed, seen, deadline, boards, workers)
+    else:
+        made = generate(game_id, count, seed, seen, deadline, boards)
+    with contextlib.closing(made):  # the workers end with it
+        for puzzle in made:
+            batch.append(puzzle)
+            added += 1
+            if len(batch) >= BATCH:
+                append(out, batch)
+                batch = []
+                report(f"{game_id}: {added} puzzles in {time.monotonic() - started:.0f} s")
     if batch:
         append(out, batch)
     report(f"{game_id}: {added} puzzles added to {out} in {time.monotonic() - started:.0f} s")
