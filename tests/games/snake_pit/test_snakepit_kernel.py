@@ -179,3 +179,69 @@ def test_a_playout_stopped_at_once_ranks_by_the_evaluation() -> None:
     for seed in range(5):
         assert state.playout(random.Random(seed)).place(1) == 3
     assert state.fen() == before
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_counted_turns_are_the_listed_turns_in_the_same_order(seed: int) -> None:
+    """The rollouts' draw by number (count_turns, nth_turn) against gen_turns' whole list,
+    for every player and turn size in positions from the start to the end of games."""
+    buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
+    exits, sizes, counts = np.empty((4, 6), np.int64), np.empty(4, np.int64), np.empty(6, np.int64)
+    drawn = np.empty((1, 3, 2), np.int64)
+    for state in random_positions(seed, 60):
+        heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+        for player in (1, 2, 3):
+            for k in (1, 2, 3):
+                n = kernel.gen_turns(heads[player], empty, k, kernel.NBR, buf)
+                snakes = heads[player]
+                assert (
+                    kernel.count_turns(
+                        snakes, empty, k, kernel.NBR, kernel.ADJ, exits, sizes, counts
+                    )
+                    == n
+                )
+                for t in range(n):
+                    kernel.nth_turn(snakes, k, kernel.ADJ, exits, sizes, counts, t, drawn, 0)
+                    assert (drawn[0, :k] == buf[t, :k]).all() and (drawn[0, k:] == -1).all()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_fast_rollout_plays_the_reference_rollouts_turns(seed: int) -> None:
+    """fast_rollout against rollout (which lists every turn): the same turns for a seed,
+    so the same final position, players out and values, for short rollouts and to the end."""
+    for number, state in enumerate(random_positions(seed, 25)):
+        if state.is_over():
+            continue
+        for span in (3, kernel.MAX_PLIES):
+            ends = []
+            for fast in (True, False):
+                heads, empty, out = kernel.arrays(state.heads, state.empty, state.out)
+                values = np.zeros(4)
+                args = (heads, empty, state.to_move, state.k, out, len(state.out), kernel.NBR)
+                play_seed, tries = 1000 * seed + number, 3
+                if fast:
+                    n_out = kernel.fast_rollout(*args, kernel.ADJ, play_seed, tries, span, values)
+                else:
+                    n_out = kernel.rollout(*args, play_seed, tries, span, values)
+                ends.append((heads.tolist(), empty.tolist(), out.tolist(), n_out, list(values)))
+            assert ends[0] == ends[1]
+
+
+def test_quick_turns_are_the_exits_favourites_in_a_stable_order() -> None:
+    """quick_best_turns (a counting sort on exits from tables) against the plain definition:
+    every turn scored by exits_score, sorted best first, ties in the rules' order."""
+    buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
+    for state in random_positions(4, 40):
+        heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+        for player in (1, 2, 3):
+            for k in (1, 3):
+                n = kernel.gen_turns(heads[player], empty, k, kernel.NBR, buf)
+                ranked = sorted(
+                    range(n),
+                    key=lambda t: -kernel.exits_score(heads, empty, player, buf, t, k, kernel.NBR),
+                )
+                expected = [buf[t, :k].tolist() for t in ranked]
+                for width in (16, kernel.MAX_TURNS):
+                    chosen = np.empty((width, 3, 2), np.int64)
+                    m = kernel.quick_best_turns(heads, empty, player, k, kernel.NBR, width, chosen)
+                    assert [chosen[i, :k].tolist() for i in range(m)] == expected[:width]
