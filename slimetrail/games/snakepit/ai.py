@@ -27,7 +27,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -38,7 +38,7 @@ from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.core.i18n import N_
 from slimetrail.games.snakepit import kernel
-from slimetrail.games.snakepit.fastmcts import CompiledMcts, Trees, alive
+from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
 
 
@@ -176,8 +176,6 @@ class CompiledMctsLevel:
     time_share: float = 0.93  # of a move's time limit for the MCTS: worst moves 1.0x (RESULTS.md)
     fast: bool = True  # the rollouts' fast kernel (off: the reference, for the bench)
     judged: int = 1  # nodes this few turns deep offer their best turns by the evaluation
-    reuse: bool = True  # take over the subtree of the position from this player's last move
-    trees: Trees = field(default_factory=Trees, compare=False, repr=False)
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
@@ -185,13 +183,7 @@ class CompiledMctsLevel:
             limit = Limit(time=self.time_share * limit.time, nodes=limit.nodes)
         if limit.time is None and limit.nodes is None:
             limit = Limit(time=self.time_share)
-        search = self.search(pit(state), rng.getrandbits(64))
-        if self.reuse:
-            self.trees.take(search)
-        result = search.run(limit, started=started)
-        if self.reuse:
-            self.trees.keep(search)
-        return result
+        return self.search(pit(state), rng.getrandbits(64)).run(limit, started=started)
 
     def search(self, state: SnakePitState, seed: int) -> CompiledMcts:
         """A fresh search tree of this level's shape from ``state``."""

@@ -173,35 +173,6 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, meta, rng, params
         budget[USED] += 1
 
 
-@nb.njit(cache=True)
-def graft(src, node, used, dst, target, meta):
-    """Copy node ``node`` of tree ``src`` (``used`` nodes) and everything below it onto
-    node ``target`` of tree ``dst`` (whose move stays), each children's block new and
-    contiguous from ``meta[0]`` on; where ``dst`` is full the copy ends in unexpanded nodes
-    that keep their statistics.  Returns the nodes copied."""
-    s_moves, s_players, s_firsts, s_counts, s_tried, s_visits, s_sums = src
-    moves, players, firsts, counts, tried, visits, sums = dst
-    capacity = players.shape[0]
-    queue = np.empty((used, 2), np.int64)
-    queue[0, 0], queue[0, 1] = node, target
-    head, tail = 0, 1
-    while head < tail:
-        s, d = queue[head, 0], queue[head, 1]
-        head += 1
-        players[d], visits[d], sums[d] = s_players[s], s_visits[s], s_sums[s]
-        firsts[d], counts[d], tried[d] = -1, 0, 0
-        if s_firsts[s] < 0 or meta[0] + s_counts[s] > capacity:
-            continue
-        first, count = meta[0], s_counts[s]
-        meta[0] += count
-        firsts[d], counts[d], tried[d] = first, count, s_tried[s]
-        for i in range(count):
-            moves[first + i] = s_moves[s_firsts[s] + i]
-            queue[tail, 0], queue[tail, 1] = s_firsts[s] + i, first + i
-            tail += 1
-    return head
-
-
 class Watcher:
     """A thread that sets ``budget[ALLOWED]`` to -1 at ``started + seconds`` or when ``stop``
     is set, so that a compiled search running without the GIL stops at its next check."""
@@ -236,27 +207,6 @@ class Watcher:
         self.thread.join()
 
 
-class Trees:
-    """The last search of each player (by seat number), kept so that the next move of the
-    same player can take over the subtree of the position it meets (:meth:`CompiledMcts.reuse`).
-    One per level: a server's games share it, and a search that finds no ancestor of its
-    position among them starts afresh."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.last: dict[int, CompiledMcts] = {}
-
-    def take(self, search: CompiledMcts) -> int:
-        """Graft the mover's previous search into ``search``; the nodes taken over."""
-        with self.lock:
-            previous = self.last.pop(search.state.to_move, None)
-        return 0 if previous is None else search.reuse(previous)
-
-    def keep(self, search: CompiledMcts) -> None:
-        with self.lock:
-            self.last[search.state.to_move] = search
-
-
 def alive(state: SnakePitState) -> np.ndarray:
     """``alive[p]``: whether player ``p`` is still in the game (index 0 unused)."""
     return np.array([False] + [p not in state.out for p in (1, 2, 3)])
@@ -283,7 +233,7 @@ class CompiledMcts:
     ) -> None:
         if not state.to_move:
             raise GameError("the game is over: there is nothing to search")
-        self.state = state.copy()  # kept as it was: the caller may play on
+        self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
         self.params = np.array(
             [width, tries, turns, exploration, endgame, fast, judged], np.float64
@@ -300,7 +250,6 @@ class CompiledMcts:
         self.meta = np.zeros(1, np.int64)
         self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
         self.iterations = 0
-        self.reused = 0  # nodes taken over from an earlier search (reuse)
         # The root: its best turns by the full evaluation, best first.
         chosen = np.empty((root_width, 3, 2), np.int64)
         scores = np.empty(root_width, np.float64)
@@ -377,63 +326,6 @@ class CompiledMcts:
             on_info(result)
         return result
 
-    def descend(self, state: SnakePitState) -> int | None:
-        """The node of this tree whose position is ``state`` (a few turns below the root),
-        found by following the turns that lead there; ``None`` if the tree never reached
-        it."""
-        h, e, o = (a.copy() for a in (self.heads, self.empty, self.out))
-        target_heads, target_empty, _ = kernel.arrays(state.heads, state.empty, state.out)
-        mover, k, n_out, node = self.state.to_move, self.state.k, len(self.state.out), 0
-        for _ in range(4):  # our turn and the two others', with a spare
-            if (
-                mover == state.to_move
-                and k == state.k
-                and n_out == len(state.out)
-                and (h == target_heads).all()
-                and (e == target_empty).all()
-            ):
-                return node
-            if not mover or self.firsts[node] < 0:
-                return None
-            first = int(self.firsts[node])
-            for child in range(first, first + int(self.counts[node])):
-                after = h.copy()
-                kernel.apply_turn(after, e.copy(), mover, self.moves, child, k)
-                if (after[mover] == target_heads[mover]).all():
-                    break
-            else:
-                return None
-            kernel.apply_turn(h, e, mover, self.moves, child, k)
-            k = min(k + 1, 3)
-            mover, n_out = kernel.advance(h, e, mover, k, o, n_out, kernel.NBR)
-            node = child
-        return None
-
-    def reuse(self, previous: CompiledMcts) -> int:
-        """Take over what ``previous`` (a search of fewer turns ago, by the same player)
-        learnt below this search's root: each root turn that ``previous`` tried from this
-        position keeps its subtree's statistics.  Returns the nodes taken over."""
-        node = previous.descend(self.state)
-        if node is None or self.winning or previous.firsts[node] < 0:
-            return 0
-        first = int(previous.firsts[node])
-        old = previous.moves[first : first + int(previous.counts[node])]
-        new = self.moves[1 : 1 + int(self.counts[0])]
-        same = (new[:, None] == old[None]).all(axis=(2, 3))
-        taken = 0
-        for child, match in zip(*np.nonzero(same), strict=True):
-            taken += graft(
-                previous.tree(),
-                first + int(match),
-                int(previous.meta[0]),
-                self.tree(),
-                int(1 + child),
-                self.meta,
-            )
-        self.visits[0] = self.visits[1 : 1 + int(self.counts[0])].sum()
-        self.reused = taken
-        return taken
-
     def turn(self, node: int) -> Move:
         return tuple((int(a), int(b)) for a, b in self.moves[node] if a >= 0)
 
@@ -467,9 +359,5 @@ class CompiledMcts:
             nodes=self.iterations,
             depth=len(pv),
             seconds=seconds,
-            info={
-                "iterations": self.iterations,
-                "visits": int(self.visits[best]),
-                "reused": self.reused,
-            },
+            info={"iterations": self.iterations, "visits": int(self.visits[best])},
         )
