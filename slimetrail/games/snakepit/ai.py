@@ -176,6 +176,7 @@ class CompiledMctsLevel:
     time_share: float = 0.93  # of a move's time limit for the MCTS: worst moves 1.0x (RESULTS.md)
     fast: bool = True  # the rollouts' fast kernel (off: the reference, for the bench)
     judged: int = 1  # nodes this few turns deep offer their best turns by the evaluation
+    bias: float = 0.0  # progressive bias: weight of the evaluation's chance in UCB
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
@@ -198,6 +199,7 @@ class CompiledMctsLevel:
             endgame=self.endgame,
             fast=self.fast,
             judged=self.judged,
+            bias=self.bias,
         )
 
 

@@ -61,6 +61,13 @@ def leaf_returns(out, n_out, values, returns):
 
 
 @nb.njit(cache=True)
+def prior(score):
+    """A turn's evaluation (the mover's turns left less the best other's) as a chance in
+    (0, 1): 0.5 for even, about 0.73 for two turns ahead."""
+    return 1.0 / (1.0 + math.exp(-0.5 * max(min(score, 100.0), -100.0)))
+
+
+@nb.njit(cache=True)
 def span(empty, turns, endgame):
     """The turns of a leaf's rollout: ``turns``, or to the end of the game once at most
     ``endgame`` cells are empty -- where the evaluation's rooms, which count cells rather
@@ -84,12 +91,14 @@ def value_leaf(h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, 
 
 
 @nb.njit(cache=True, nogil=True)
-def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, meta, rng, params, budget):
+def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng, params, budget):
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
     run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
     the nodes in use; ``params`` = (width, tries, turns, exploration, endgame, fast,
-    judged): nodes fewer than ``judged`` turns below the root offer their best turns by the
-    evaluation, the deeper ones by the snakes' exits."""
+    judged, bias): nodes fewer than ``judged`` turns below the root offer their best turns
+    by the evaluation, the deeper ones by the snakes' exits; ``priors[c]`` is child ``c``'s
+    evaluation as a chance (:func:`prior`; 0.5 where only exits ordered it), added to its
+    UCB score as ``bias * prior / (visits + 1)`` (progressive bias, fading with visits)."""
     moves, players, firsts, counts, tried, visits, sums = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
     exploration, endgame, fast = params[3], np.int64(params[4]), params[5] > 0
@@ -100,7 +109,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, meta, rng, params
     scores = np.empty(kernel.MAX_TURNS, np.int64)
     values = np.zeros(4, np.float64)
     returns = np.zeros(4, np.float64)
-    judged = np.int64(params[6])
+    judged, bias = np.int64(params[6]), params[7]
     judged_scores = np.empty(width, np.float64)
     live = np.zeros(4, np.bool_)
     while budget[USED] < budget[ALLOWED]:
@@ -126,8 +135,11 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, meta, rng, params
                     for i in range(no):
                         live[o[i]] = False
                     m = kernel.best_turns(h, e, live, mv, kk, nbr, width, chosen, judged_scores)
+                    for i in range(m):
+                        priors[meta[0] + i] = prior(judged_scores[i])
                 else:
                     m = kernel.select_quick(h, e, mv, kk, nbr, adj, width, chosen, buf, scores)
+                    priors[meta[0] : meta[0] + m] = 0.5
                 first = meta[0]
                 meta[0] += m
                 firsts[node], counts[node], tried[node] = first, m, 0
@@ -146,6 +158,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, meta, rng, params
                 child, best = -1, -1.0
                 for c in range(firsts[node], firsts[node] + counts[node]):
                     score = sums[c, mv] / visits[c] + exploration * math.sqrt(log_n / visits[c])
+                    score += bias * priors[c] / (visits[c] + 1)
                     if score > best:
                         child, best = c, score
                 expanding = False
@@ -229,6 +242,7 @@ class CompiledMcts:
         endgame: int = 0,
         fast: bool = True,
         judged: int = 1,
+        bias: float = 0.0,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
@@ -236,7 +250,7 @@ class CompiledMcts:
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
         self.params = np.array(
-            [width, tries, turns, exploration, endgame, fast, judged], np.float64
+            [width, tries, turns, exploration, endgame, fast, judged, bias], np.float64
         )
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
@@ -247,6 +261,7 @@ class CompiledMcts:
         self.tried = np.empty(capacity, np.int64)
         self.visits = np.empty(capacity, np.int64)
         self.sums = np.empty((capacity, 4), np.float64)
+        self.priors = np.empty(capacity, np.float64)
         self.meta = np.zeros(1, np.int64)
         self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
         self.iterations = 0
@@ -270,6 +285,7 @@ class CompiledMcts:
         self.moves[1 : 1 + n, : state.k] = chosen[:n, : state.k]
         self.players[1 : 1 + n], self.firsts[1 : 1 + n] = UNKNOWN, -1
         self.visits[1 : 1 + n], self.sums[1 : 1 + n] = 0, 0.0
+        self.priors[1 : 1 + n] = [prior(score) for score in scores[:n]]
         self.meta[0] = 1 + n
         self.winning = n > 0 and scores[0] >= kernel.WIN  # a turn that ends the game, won
 
@@ -313,6 +329,7 @@ class CompiledMcts:
                     kernel.NBR,
                     kernel.ADJ,
                     self.tree(),
+                    self.priors,
                     self.meta,
                     self.rng,
                     self.params,
