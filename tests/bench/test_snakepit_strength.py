@@ -29,3 +29,12 @@ def test_a_game_is_played_out_and_settings_are_checked():
     with pytest.raises(SystemExit, match="no setting 'warmth'"):
         snakepit_strength.top_level(("warmth=1",))
     assert snakepit_strength.wilson(15, 30) == pytest.approx((0.332, 0.668), abs=0.001)
+
+
+def test_two_top_seats_put_the_baseline_in_the_tested_seat():
+    pairing, report = snakepit_strength.play_game(("two-top-nodes", 1, 1, 20, 0.1, ()))
+    assert pairing == "two-top-nodes" and report.won == (report.score == 1.0)
+    # The tested seat is the baseline's (its 20 playouts a move); the other two the top
+    # level's (20 iterations, or 0 for a winning turn played without a search).
+    assert set(report.work["test"]) == {20} and set(report.work["opp"]) <= {0, 20}
+    assert 2 * len(report.work["test"]) <= len(report.work["opp"]) + 2
