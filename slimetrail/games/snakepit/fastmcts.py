@@ -1,14 +1,18 @@
 """Snake Pit's top level: the max^n MCTS of :class:`.ai.SnakeMcts`, the whole search compiled.
 
-The same tree as the Python one (:class:`.ai.SnakeMcts` on :mod:`slimetrail.ai.mcts`, its
-readable reference): the root offers its ``root_width`` best turns by the evaluation, every
-other node its ``width`` best by the snakes' exits (:func:`.kernel.quick_best_turns`), tried
-best first, then chosen by UCB1 on the mover's own mean return (max^n); a leaf is valued by
-:func:`.kernel.rollout` (``turns`` playout turns, each the best of ``tries`` random turns by
-exits) after which the players still in are ranked by the evaluation: returns 1, 0.5 and 0
-by place, the players out placed by the order they went out; from the endgame on
-(``endgame`` empty cells) the leaves are played to the end instead.  In numba
-the search runs tens of times more iterations in a move than in Python.
+The tree of the Python one (:class:`.ai.SnakeMcts` on :mod:`slimetrail.ai.mcts`, its
+readable reference) with ``judged=1`` and no bias: the root offers its ``root_width`` best
+turns by the evaluation, every other node its ``width`` best by the snakes' exits
+(:func:`.kernel.quick_best_turns`), tried best first, then chosen by UCB1 on the mover's own
+mean return (max^n); a leaf is valued by :func:`.kernel.fast_rollout` (``turns`` playout
+turns, each the best of ``tries`` random turns by exits) after which the players still in
+are ranked by the evaluation: returns 1, 0.5 and 0 by place, the players out placed by the
+order they went out; from the endgame on (``endgame`` empty cells) the leaves are played to
+the end instead.  The top level also orders the nodes fewer than ``judged`` turns deep (the
+opponents' replies to the root's turns) by the evaluation -- the exits' favourites were
+rarely the replies the opponents played -- and adds a progressive bias toward the
+evaluation's favourites there (``bias``).  In numba the search runs tens of times more
+iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
 node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
