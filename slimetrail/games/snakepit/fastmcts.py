@@ -229,6 +229,24 @@ def alive(state: SnakePitState) -> np.ndarray:
     return np.array([False] + [p not in state.out for p in (1, 2, 3)])
 
 
+LONGEST_BUDGET = 20_000  # turns tried by the exact search of a region (some 20-40 ms)
+
+
+def alone(state: SnakePitState, heads: np.ndarray, empty: np.ndarray) -> tuple[int, Move] | None:
+    """When no other player can reach the empty cells the mover's snakes can, its best play
+    is the longest line of turns in them, whatever the others do: (its length, its first
+    turn), if :func:`.kernel.longest_line` finds it within :data:`LONGEST_BUDGET`."""
+    cells = kernel.region_apart(heads, empty, alive(state), state.to_move, kernel.NBR)
+    if cells < 0:
+        return None
+    first = np.empty((3, 2), np.int64)
+    snakes = heads[state.to_move]
+    turns = kernel.longest_line(snakes, empty, state.k, cells, kernel.NBR, LONGEST_BUDGET, first)
+    if turns <= 0:
+        return None
+    return turns, tuple((int(a), int(b)) for a, b in first[: state.k])
+
+
 class CompiledMcts:
     """One compiled search tree from ``state`` (not changed); :meth:`run` may be called again
     to search further on the same tree."""
@@ -292,6 +310,7 @@ class CompiledMcts:
         self.priors[1 : 1 + n] = [prior(score) for score in scores[:n]]
         self.meta[0] = 1 + n
         self.winning = n > 0 and scores[0] >= kernel.WIN  # a turn that ends the game, won
+        self.line = None if self.winning else alone(state, self.heads, self.empty)
 
     def tree(self) -> tuple[np.ndarray, ...]:
         return (
@@ -320,7 +339,7 @@ class CompiledMcts:
         budget[USED] = self.iterations
         unbounded = np.iinfo(np.int64).max
         budget[ALLOWED] = unbounded if limit.nodes is None else self.iterations + limit.nodes
-        if not self.winning and self.counts[0] > 1:
+        if not self.winning and self.line is None and self.counts[0] > 1:
             watcher = Watcher(budget, limit.time, started, stop)
             try:
                 search(
@@ -351,6 +370,15 @@ class CompiledMcts:
         return tuple((int(a), int(b)) for a, b in self.moves[node] if a >= 0)
 
     def result(self, seconds: float) -> PlayResult:
+        if self.line is not None:  # the first turn of the mover's longest line, alone
+            turns, move = self.line
+            return PlayResult(
+                move,
+                pv=[move],
+                depth=turns,
+                seconds=seconds,
+                info={"iterations": 0, "longest line": turns},
+            )
         first, count = int(self.firsts[0]), int(self.counts[0])
         children = range(first, first + count)
         if self.winning:

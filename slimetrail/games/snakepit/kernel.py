@@ -431,6 +431,92 @@ def nth_turn(snakes, k, adj, exits, sizes, counts, t, out, slot):
                     t -= 1
 
 
+# -- players apart: each alone in its own region, the longest line of turns decides ----------
+
+
+@nb.njit(cache=True)
+def region_apart(heads, empty, alive, mover, nbr):
+    """The empty cells the mover's snakes can reach, if no other player's snakes still in
+    can reach any of them (nothing the others do then touches the mover, nor the reverse);
+    -1 if they can."""
+    owner = np.zeros(NBITS, np.int64)
+    queue = np.empty(NBITS, np.int64)
+    size = 0
+    for p in range(1, 4):
+        if not alive[p]:
+            continue
+        head, tail = 0, 0
+        for j in range(4):
+            queue[tail] = heads[p, j]
+            tail += 1
+        while head < tail:
+            cell = queue[head]
+            head += 1
+            for i in range(6):
+                near = nbr[cell, i]
+                if near < 0:
+                    break
+                if not empty[near] or owner[near] == p:
+                    continue
+                if owner[near] != 0 and (p == mover or owner[near] == mover):
+                    return -1
+                owner[near] = p
+                queue[tail] = near
+                tail += 1
+                if p == mover:
+                    size += 1
+    return size
+
+
+@nb.njit(cache=True)
+def longest_line(snakes, empty, k, cells, nbr, budget, first):
+    """The most turns (``k`` steps the first, then 3) the four ``snakes`` can make alone in
+    a region of ``cells`` empty cells, by depth-first search over every line of turns, cut
+    where the cells left cannot hold a longer line than the best found; ``first`` receives a
+    first turn of a longest line.  -1 if that takes more than ``budget`` turns tried."""
+    top = cells // 3 + 1
+    bufs = np.empty((top + 1, MAX_TURNS, 3, 2), np.int64)
+    counts = np.zeros(top + 1, np.int64)
+    tried = np.zeros(top + 1, np.int64)
+    saved = np.empty((top + 1, 4), np.int64)
+    s = snakes.copy()
+    e = empty.copy()
+    first[:] = -1
+    counts[0] = gen_turns(s, e, k, nbr, bufs[0])
+    best, depth, work = 0, 0, 0
+    while depth >= 0:
+        kk = k if depth == 0 else 3
+        if tried[depth] < counts[depth]:
+            t = tried[depth]
+            tried[depth] += 1
+            saved[depth] = s
+            for i in range(kk):
+                e[bufs[depth, t, i, 1]] = False
+                for j in range(4):
+                    if s[j] == bufs[depth, t, i, 0]:
+                        s[j] = bufs[depth, t, i, 1]
+            depth += 1
+            work += 1
+            if work > budget:
+                return -1
+            if depth > best:
+                best = depth
+                first[:] = bufs[0, tried[0] - 1]
+            left = cells - k - 3 * (depth - 1)  # the region's cells still empty
+            tried[depth] = 0
+            counts[depth] = 0
+            if depth + left // 3 > best:  # else no line through here is longer
+                counts[depth] = gen_turns(np.sort(s), e, 3, nbr, bufs[depth])
+        else:
+            depth -= 1
+            if depth >= 0:  # take back the turn tried last at this depth
+                t = tried[depth] - 1
+                for i in range(k if depth == 0 else 3):
+                    e[bufs[depth, t, i, 1]] = True
+                s[:] = saved[depth]
+    return best
+
+
 # -- the evaluation: how many more turns each player can make ------------------------------
 
 

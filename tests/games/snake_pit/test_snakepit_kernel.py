@@ -8,6 +8,8 @@ of the board must match a set-based model of it.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 
 import numpy as np
@@ -245,3 +247,71 @@ def test_quick_turns_are_the_exits_favourites_in_a_stable_order() -> None:
                     chosen = np.empty((width, 3, 2), np.int64)
                     m = kernel.quick_best_turns(heads, empty, player, k, kernel.NBR, width, chosen)
                     assert [chosen[i, :k].tolist() for i in range(m)] == expected[:width]
+
+
+def most_turns(snakes: tuple[int, ...], empty: frozenset[int], k: int) -> int:
+    """Brute force with the rules' definition of a turn: ``k`` of the four snakes (3 after
+    the first turn), each one step to an empty neighbour, no two to one cell."""
+
+    @functools.cache
+    def walk(snakes: tuple[int, ...], empty: frozenset[int], k: int) -> int:
+        best = 0
+        for moving in itertools.combinations(snakes, k):
+            options = [[c for c in empty if board.NEIGHBOURS[s] >> c & 1] for s in moving]
+            for dests in itertools.product(*options):
+                if len(set(dests)) == k:
+                    after = tuple(sorted(set(snakes) - set(moving) | set(dests)))
+                    best = max(best, 1 + walk(after, empty - set(dests), 3))
+        return best
+
+    return walk(tuple(sorted(snakes)), empty, k)
+
+
+def walled_region(seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """A position's snakes with only a few random cells near the mover's snakes left
+    empty: (heads, empty, mover)."""
+    rng = random.Random(seed)
+    state = random_positions(seed, 6)[-1]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    mover = state.to_move or 1
+    kept: set[int] = set()
+    for snake in heads[mover]:
+        front, grown, wanted = [int(snake)], 0, rng.randrange(2, 4)
+        while front and grown < wanted:
+            cell = front.pop(rng.randrange(len(front)))
+            for near in kernel.NBR[cell]:
+                if near >= 0 and empty[near] and int(near) not in kept and grown < wanted:
+                    kept.add(int(near))
+                    front.append(int(near))
+                    grown += 1
+    walled = np.zeros_like(empty)
+    walled[sorted(kept)] = True
+    return heads, walled, mover
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_longest_line_is_the_brute_forces_and_starts_it(seed: int) -> None:
+    heads, empty, mover = walled_region(seed)
+    alone = np.zeros(4, np.bool_)
+    alone[mover] = True
+    cells = kernel.region_apart(heads, empty, alone, mover, kernel.NBR)
+    assert cells == int(empty.sum())  # every kept cell is next to a snake or a kept cell
+    first = np.empty((3, 2), np.int64)
+    free = frozenset(int(c) for c in np.nonzero(empty)[0])
+    snakes = tuple(int(c) for c in heads[mover])
+    best = kernel.longest_line(heads[mover], empty, 3, cells, kernel.NBR, 10**7, first)
+    assert best == most_turns(snakes, free, 3)
+    if best:  # the first turn given starts a line of that length
+        after = tuple(sorted(set(snakes) - set(first[:, 0].tolist()) | set(first[:, 1].tolist())))
+        assert 1 + most_turns(after, free - set(first[:, 1].tolist()), 3) == best
+    assert kernel.longest_line(heads[mover], empty, 3, cells, kernel.NBR, 0, first) in (-1, 0)
+
+
+def test_a_region_another_player_can_reach_is_not_apart() -> None:
+    state = random_positions(2, 8)[-1]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    everyone = np.array([False, True, True, True])
+    assert kernel.region_apart(heads, empty, everyone, state.to_move, kernel.NBR) == -1
+    lonely = np.zeros(4, np.bool_)
+    lonely[state.to_move] = True
+    assert kernel.region_apart(heads, empty, lonely, state.to_move, kernel.NBR) > 0
