@@ -332,7 +332,8 @@ class CompiledMcts:
         started: float | None = None,
     ) -> PlayResult:
         """Iterate until ``limit`` (``time`` from ``started``, by default now; ``nodes`` =
-        iterations) or ``stop``; at once when the root has a winning turn."""
+        iterations) or ``stop``; at once when the root has a winning turn or the mover is
+        alone in its region (:func:`alone`)."""
         if started is None:
             started = time.perf_counter()
         budget = np.zeros(2, np.int64)
