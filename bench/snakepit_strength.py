@@ -14,7 +14,10 @@ rotation share an opening of 0-2 random turns.  The pairings (``--pairings``, de
   ``--time`` seconds a move each, and ``prev-base-time`` the previous top level in the same
   place (the baseline run in the same command);
 * ``base-nodes``: the top level at ``--iterations`` iterations against the plain UCT at as
-  many playouts.
+  many playouts;
+* ``two-top-time`` and ``two-top-nodes``: the issue's second test turned round -- the plain
+  UCT in one seat against the top level in the other two, so "won" counts the *baseline's*
+  wins (the target: at most 10%).
 
 ``--set NAME=VALUE`` changes a setting of the top level under test (for tuning).
 
@@ -46,9 +49,18 @@ from slimetrail.core.game import Move, State
 from slimetrail.core.registry import get_game
 from slimetrail.games.snakepit import ai
 
-# Git main's level 5 before this session: no playouts to the end, 85% of the time.
-PREVIOUS = ai.CompiledMctsLevel("previous top level", endgame=0, time_share=0.85)
-PAIRINGS = ("old-nodes", "old-time", "base-time", "prev-base-time", "base-nodes")
+# Git main's level 5 before this session (session 26's): nodes below the root offer their
+# turns by the snakes' exits, no progressive bias, the rollouts list every turn.
+PREVIOUS = ai.CompiledMctsLevel("previous top level", fast=False, judged=1, bias=0.0)
+PAIRINGS = (
+    "old-nodes",
+    "old-time",
+    "base-time",
+    "prev-base-time",
+    "base-nodes",
+    "two-top-time",
+    "two-top-nodes",
+)
 
 # (state, seed) -> (the move, the search work it took)
 Player = Callable[[State, int], tuple[Move, int]]
@@ -101,6 +113,8 @@ def players(
         "base-time": (level_player(top, by_time), base_time, True),
         "prev-base-time": (level_player(PREVIOUS, by_time), base_time, True),
         "base-nodes": (level_player(top, by_nodes), base_nodes, False),
+        "two-top-time": (base_time, level_player(top, by_time), True),
+        "two-top-nodes": (base_nodes, level_player(top, by_nodes), False),
     }[pairing]
 
 

@@ -15,7 +15,9 @@ def test_a_short_run_prints_each_pairing_with_its_interval(capsys):
     nodes = next(line.split() for line in lines if line.lstrip().startswith("old-nodes"))
     timed = next(line.split() for line in lines if line.lstrip().startswith("base-time"))
     assert nodes[1] == "3" and nodes[2].endswith("/3") and nodes[4].startswith("[")
-    assert 25 <= int(nodes[-2]) <= 30 and 25 <= int(nodes[-1]) <= 30  # iterations a move
+    # Iterations a move: 30, or 0 for a turn played without a search (a winning turn, or
+    # the longest line of a player alone in its region).
+    assert 15 <= int(nodes[-2]) <= 30 and 15 <= int(nodes[-1]) <= 30
     assert len(timed) == len(nodes) + 2  # and the worst move of each side / the limit
 
 
@@ -23,9 +25,18 @@ def test_a_game_is_played_out_and_settings_are_checked():
     pairing, report = snakepit_strength.play_game(("base-nodes", 4, 1, 20, 0.1, ()))
     assert pairing == "base-nodes" and report.score in (0.0, 0.5, 1.0)
     assert report.won == (report.score == 1.0)
-    # 0: a winning turn is played without a search
+    # 0: a winning turn (or a lone player's longest line) is played without a search
     assert set(report.work["test"]) <= {0, 20} and set(report.work["opp"]) == {20}
     assert snakepit_strength.top_level(("exploration=0.3",)).exploration == 0.3
     with pytest.raises(SystemExit, match="no setting 'warmth'"):
         snakepit_strength.top_level(("warmth=1",))
     assert snakepit_strength.wilson(15, 30) == pytest.approx((0.332, 0.668), abs=0.001)
+
+
+def test_two_top_seats_put_the_baseline_in_the_tested_seat():
+    pairing, report = snakepit_strength.play_game(("two-top-nodes", 1, 1, 20, 0.1, ()))
+    assert pairing == "two-top-nodes" and report.won == (report.score == 1.0)
+    # The tested seat is the baseline's (its 20 playouts a move); the other two the top
+    # level's (20 iterations, or 0 for a winning turn played without a search).
+    assert set(report.work["test"]) == {20} and set(report.work["opp"]) <= {0, 20}
+    assert 2 * len(report.work["test"]) <= len(report.work["opp"]) + 2

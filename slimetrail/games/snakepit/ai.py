@@ -16,9 +16,10 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
   by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
   compiled playout turns (each the best of three random turns by exits), after which the
   evaluation ranks the players -- the outcome the position promises (from the endgame on,
-  the compiled top level plays its leaves to the end instead).  The top level
-  plays it compiled (:mod:`.fastmcts`, :class:`CompiledMctsLevel`), some 35 times more
-  iterations a move; this Python one is its readable reference.
+  the compiled top level plays its leaves to the end instead, and orders the opponents'
+  replies below the root by the evaluation too).  The top level plays it compiled
+  (:mod:`.fastmcts`, :class:`CompiledMctsLevel`), some 35 times more iterations a move;
+  this Python one is its readable reference.
 """
 
 from __future__ import annotations
@@ -174,6 +175,9 @@ class CompiledMctsLevel:
     exploration: float = 0.5  # measured better than the generic 1.0 (bench/RESULTS.md)
     endgame: int = 45  # empty cells from which leaves are played out to the end
     time_share: float = 0.93  # of a move's time limit for the MCTS: worst moves 1.0x (RESULTS.md)
+    fast: bool = True  # the rollouts' fast kernel (off: the reference, for the bench)
+    judged: int = 2  # the opponents' replies to the root's turns too, by the evaluation
+    bias: float = 1.0  # progressive bias: weight of the evaluation's chance in UCB
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
@@ -194,6 +198,9 @@ class CompiledMctsLevel:
             turns=self.turns,
             exploration=self.exploration,
             endgame=self.endgame,
+            fast=self.fast,
+            judged=self.judged,
+            bias=self.bias,
         )
 
 

@@ -1,14 +1,18 @@
 """Snake Pit's top level: the max^n MCTS of :class:`.ai.SnakeMcts`, the whole search compiled.
 
-The same tree as the Python one (:class:`.ai.SnakeMcts` on :mod:`slimetrail.ai.mcts`, its
-readable reference): the root offers its ``root_width`` best turns by the evaluation, every
-other node its ``width`` best by the snakes' exits (:func:`.kernel.quick_best_turns`), tried
-best first, then chosen by UCB1 on the mover's own mean return (max^n); a leaf is valued by
-:func:`.kernel.rollout` (``turns`` playout turns, each the best of ``tries`` random turns by
-exits) after which the players still in are ranked by the evaluation: returns 1, 0.5 and 0
-by place, the players out placed by the order they went out; from the endgame on
-(``endgame`` empty cells) the leaves are played to the end instead.  In numba
-the search runs tens of times more iterations in a move than in Python.
+The tree of the Python one (:class:`.ai.SnakeMcts` on :mod:`slimetrail.ai.mcts`, its
+readable reference) with ``judged=1`` and no bias: the root offers its ``root_width`` best
+turns by the evaluation, every other node its ``width`` best by the snakes' exits
+(:func:`.kernel.quick_best_turns`), tried best first, then chosen by UCB1 on the mover's own
+mean return (max^n); a leaf is valued by :func:`.kernel.fast_rollout` (``turns`` playout
+turns, each the best of ``tries`` random turns by exits) after which the players still in
+are ranked by the evaluation: returns 1, 0.5 and 0 by place, the players out placed by the
+order they went out; from the endgame on (``endgame`` empty cells) the leaves are played to
+the end instead.  The top level also orders the nodes fewer than ``judged`` turns deep (the
+opponents' replies to the root's turns) by the evaluation -- the exits' favourites were
+rarely the replies the opponents played -- and adds a progressive bias toward the
+evaluation's favourites there (``bias``).  In numba the search runs tens of times more
+iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
 node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
@@ -61,6 +65,13 @@ def leaf_returns(out, n_out, values, returns):
 
 
 @nb.njit(cache=True)
+def prior(score):
+    """A turn's evaluation (the mover's turns left less the best other's) as a chance in
+    (0, 1): 0.5 for even, about 0.73 for two turns ahead."""
+    return 1.0 / (1.0 + math.exp(-0.5 * max(min(score, 100.0), -100.0)))
+
+
+@nb.njit(cache=True)
 def span(empty, turns, endgame):
     """The turns of a leaf's rollout: ``turns``, or to the end of the game once at most
     ``endgame`` cells are empty -- where the evaluation's rooms, which count cells rather
@@ -71,19 +82,40 @@ def span(empty, turns, endgame):
     return kernel.MAX_PLIES if left <= endgame else turns
 
 
+@nb.njit(cache=True)
+def value_leaf(h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values):
+    """A leaf's rollout (:func:`.kernel.fast_rollout`, or the reference
+    :func:`.kernel.rollout` that lists every turn: the same turns, slower); returns
+    ``n_out``."""
+    seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
+    span_ = span(e, turns, endgame)
+    if fast:
+        return kernel.fast_rollout(h, e, mv, kk, o, no, nbr, adj, seed, tries, span_, values)
+    return kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, span_, values)
+
+
 @nb.njit(cache=True, nogil=True)
-def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, budget):
+def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng, params, budget):
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
     run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
-    the nodes in use; ``params`` = (width, tries, turns, exploration, endgame)."""
+    the nodes in use; ``params`` = (width, tries, turns, exploration, endgame, fast,
+    judged, bias): nodes fewer than ``judged`` turns below the root offer their best turns
+    by the evaluation, the deeper ones by the snakes' exits; ``priors[c]`` is child ``c``'s
+    evaluation as a chance (:func:`prior`; 0.5 where only exits ordered it), added to its
+    UCB score as ``bias * prior / (visits + 1)`` (progressive bias, fading with visits)."""
     moves, players, firsts, counts, tried, visits, sums = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
-    exploration, endgame = params[3], np.int64(params[4])
+    exploration, endgame, fast = params[3], np.int64(params[4]), params[5] > 0
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((width, 3, 2), np.int64)
+    buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
+    scores = np.empty(kernel.MAX_TURNS, np.int64)
     values = np.zeros(4, np.float64)
     returns = np.zeros(4, np.float64)
+    judged, bias = np.int64(params[6]), params[7]
+    judged_scores = np.empty(width, np.float64)
+    live = np.zeros(4, np.bool_)
     while budget[USED] < budget[ALLOWED]:
         h = heads.copy()
         e = empty.copy()
@@ -97,13 +129,21 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                 break
             if firsts[node] < 0:
                 if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
-                    seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
-                    no = kernel.rollout(
-                        h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
+                    no = value_leaf(
+                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
                     )
                     leaf_returns(o, no, values, returns)
                     break
-                m = kernel.quick_best_turns(h, e, mv, kk, nbr, width, chosen)
+                if depth < judged:  # near the root: the full evaluation's best turns
+                    live[1:] = True
+                    for i in range(no):
+                        live[o[i]] = False
+                    m = kernel.best_turns(h, e, live, mv, kk, nbr, width, chosen, judged_scores)
+                    for i in range(m):
+                        priors[meta[0] + i] = prior(judged_scores[i])
+                else:
+                    m = kernel.select_quick(h, e, mv, kk, nbr, adj, width, chosen, buf, scores)
+                    priors[meta[0] : meta[0] + m] = 0.5
                 first = meta[0]
                 meta[0] += m
                 firsts[node], counts[node], tried[node] = first, m, 0
@@ -122,6 +162,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                 child, best = -1, -1.0
                 for c in range(firsts[node], firsts[node] + counts[node]):
                     score = sums[c, mv] / visits[c] + exploration * math.sqrt(log_n / visits[c])
+                    score += bias * priors[c] / (visits[c] + 1)
                     if score > best:
                         child, best = c, score
                 expanding = False
@@ -136,9 +177,8 @@ def search(heads, empty, mover, k, out, n_out, nbr, tree, meta, rng, params, bud
                 if mv == 0:
                     leaf_returns(o, no, values, returns)
                 else:
-                    seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
-                    no = kernel.rollout(
-                        h, e, mv, kk, o, no, nbr, seed, tries, span(e, turns, endgame), values
+                    no = value_leaf(
+                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
                     )
                     leaf_returns(o, no, values, returns)
                 break
@@ -189,6 +229,24 @@ def alive(state: SnakePitState) -> np.ndarray:
     return np.array([False] + [p not in state.out for p in (1, 2, 3)])
 
 
+LONGEST_BUDGET = 20_000  # turns tried by the exact search of a region (some 20-40 ms)
+
+
+def alone(state: SnakePitState, heads: np.ndarray, empty: np.ndarray) -> tuple[int, Move] | None:
+    """When no other player can reach the empty cells the mover's snakes can, its best play
+    is the longest line of turns in them, whatever the others do: (its length, its first
+    turn), if :func:`.kernel.longest_line` finds it within :data:`LONGEST_BUDGET`."""
+    cells = kernel.region_apart(heads, empty, alive(state), state.to_move, kernel.NBR)
+    if cells < 0:
+        return None
+    first = np.empty((3, 2), np.int64)
+    snakes = heads[state.to_move]
+    turns = kernel.longest_line(snakes, empty, state.k, cells, kernel.NBR, LONGEST_BUDGET, first)
+    if turns <= 0:
+        return None
+    return turns, tuple((int(a), int(b)) for a, b in first[: state.k])
+
+
 class CompiledMcts:
     """One compiled search tree from ``state`` (not changed); :meth:`run` may be called again
     to search further on the same tree."""
@@ -204,13 +262,18 @@ class CompiledMcts:
         turns: int,
         exploration: float = EXPLORATION,
         endgame: int = 0,
+        fast: bool = True,
+        judged: int = 1,
+        bias: float = 0.0,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
             raise GameError("the game is over: there is nothing to search")
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
-        self.params = np.array([width, tries, turns, exploration, endgame], np.float64)
+        self.params = np.array(
+            [width, tries, turns, exploration, endgame, fast, judged, bias], np.float64
+        )
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
         self.moves = np.empty((capacity, 3, 2), np.int64)
@@ -220,6 +283,7 @@ class CompiledMcts:
         self.tried = np.empty(capacity, np.int64)
         self.visits = np.empty(capacity, np.int64)
         self.sums = np.empty((capacity, 4), np.float64)
+        self.priors = np.empty(capacity, np.float64)
         self.meta = np.zeros(1, np.int64)
         self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
         self.iterations = 0
@@ -243,8 +307,10 @@ class CompiledMcts:
         self.moves[1 : 1 + n, : state.k] = chosen[:n, : state.k]
         self.players[1 : 1 + n], self.firsts[1 : 1 + n] = UNKNOWN, -1
         self.visits[1 : 1 + n], self.sums[1 : 1 + n] = 0, 0.0
+        self.priors[1 : 1 + n] = [prior(score) for score in scores[:n]]
         self.meta[0] = 1 + n
         self.winning = n > 0 and scores[0] >= kernel.WIN  # a turn that ends the game, won
+        self.line = None if self.winning else alone(state, self.heads, self.empty)
 
     def tree(self) -> tuple[np.ndarray, ...]:
         return (
@@ -266,14 +332,15 @@ class CompiledMcts:
         started: float | None = None,
     ) -> PlayResult:
         """Iterate until ``limit`` (``time`` from ``started``, by default now; ``nodes`` =
-        iterations) or ``stop``; at once when the root has a winning turn."""
+        iterations) or ``stop``; at once when the root has a winning turn or the mover is
+        alone in its region (:func:`alone`)."""
         if started is None:
             started = time.perf_counter()
         budget = np.zeros(2, np.int64)
         budget[USED] = self.iterations
         unbounded = np.iinfo(np.int64).max
         budget[ALLOWED] = unbounded if limit.nodes is None else self.iterations + limit.nodes
-        if not self.winning and self.counts[0] > 1:
+        if not self.winning and self.line is None and self.counts[0] > 1:
             watcher = Watcher(budget, limit.time, started, stop)
             try:
                 search(
@@ -284,7 +351,9 @@ class CompiledMcts:
                     self.out,
                     len(self.state.out),
                     kernel.NBR,
+                    kernel.ADJ,
                     self.tree(),
+                    self.priors,
                     self.meta,
                     self.rng,
                     self.params,
@@ -302,6 +371,15 @@ class CompiledMcts:
         return tuple((int(a), int(b)) for a, b in self.moves[node] if a >= 0)
 
     def result(self, seconds: float) -> PlayResult:
+        if self.line is not None:  # the first turn of the mover's longest line, alone
+            turns, move = self.line
+            return PlayResult(
+                move,
+                pv=[move],
+                depth=turns,
+                seconds=seconds,
+                info={"iterations": 0, "longest line": turns},
+            )
         first, count = int(self.firsts[0]), int(self.counts[0])
         children = range(first, first + count)
         if self.winning:

@@ -152,3 +152,44 @@ def test_a_finished_game_cannot_be_searched() -> None:
     assert state.is_over()
     with pytest.raises(GameError, match="over"):
         fastmcts.CompiledMcts(state, seed=1, width=4, root_width=4, tries=3, turns=3)
+
+
+def test_judged_nodes_offer_the_evaluations_best_turns_and_deeper_ones_the_exits() -> None:
+    state = random_state(3, 3)
+    search = fastmcts.CompiledMcts(state, seed=1, width=4, root_width=6, tries=3, turns=2, judged=2)
+    search.run(Limit(nodes=400))
+    first, count = int(search.firsts[0]), int(search.counts[0])
+    checked = 0
+    for child in range(first, first + count):
+        if search.firsts[child] < 0 or search.players[child] <= 0:
+            continue
+        after = state.copy()
+        after.push(search.turn(child))
+        lo, m = int(search.firsts[child]), int(search.counts[child])
+        assert [search.turn(c) for c in range(lo, lo + m)] == ai.best_turns(after, 4)
+        grandchild = max(range(lo, lo + m), key=lambda c: search.visits[c])
+        if search.firsts[grandchild] >= 0 and search.players[grandchild] > 0:
+            after.push(search.turn(grandchild))
+            lo, m = int(search.firsts[grandchild]), int(search.counts[grandchild])
+            assert [search.turn(c) for c in range(lo, lo + m)] == ai.quick_turns(after, 4)
+            checked += 1
+    assert checked >= 2
+
+
+def test_progressive_bias_turns_the_search_to_the_evaluations_favourites() -> None:
+    assert fastmcts.prior(0.0) == 0.5
+    assert fastmcts.prior(2.0) == pytest.approx(0.731, abs=0.001)
+    assert fastmcts.prior(kernel.WIN) == 1.0 and fastmcts.prior(-kernel.WIN) < 1e-20
+    state = random_state(8, 6)
+    favoured = []
+    for bias in (0.0, 20.0):
+        search = fastmcts.CompiledMcts(
+            state, seed=1, width=8, root_width=24, tries=3, turns=3, bias=bias
+        )
+        search.run(Limit(nodes=2000))
+        first, count = int(search.firsts[0]), int(search.counts[0])
+        visits = search.visits[first : first + count]
+        priors = search.priors[first : first + count]
+        assert visits.sum() == 2000 and priors[0] == priors.max()  # best first
+        favoured.append(float((visits * priors).sum() / visits.sum()))
+    assert favoured[1] > favoured[0]

@@ -8,6 +8,8 @@ of the board must match a set-based model of it.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 
 import numpy as np
@@ -179,3 +181,137 @@ def test_a_playout_stopped_at_once_ranks_by_the_evaluation() -> None:
     for seed in range(5):
         assert state.playout(random.Random(seed)).place(1) == 3
     assert state.fen() == before
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_counted_turns_are_the_listed_turns_in_the_same_order(seed: int) -> None:
+    """The rollouts' draw by number (count_turns, nth_turn) against gen_turns' whole list,
+    for every player and turn size in positions from the start to the end of games."""
+    buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
+    exits, sizes, counts = np.empty((4, 6), np.int64), np.empty(4, np.int64), np.empty(6, np.int64)
+    drawn = np.empty((1, 3, 2), np.int64)
+    for state in random_positions(seed, 60):
+        heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+        for player in (1, 2, 3):
+            for k in (1, 2, 3):
+                n = kernel.gen_turns(heads[player], empty, k, kernel.NBR, buf)
+                snakes = heads[player]
+                assert (
+                    kernel.count_turns(
+                        snakes, empty, k, kernel.NBR, kernel.ADJ, exits, sizes, counts
+                    )
+                    == n
+                )
+                for t in range(n):
+                    kernel.nth_turn(snakes, k, kernel.ADJ, exits, sizes, counts, t, drawn, 0)
+                    assert (drawn[0, :k] == buf[t, :k]).all() and (drawn[0, k:] == -1).all()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_fast_rollout_plays_the_reference_rollouts_turns(seed: int) -> None:
+    """fast_rollout against rollout (which lists every turn): the same turns for a seed,
+    so the same final position, players out and values, for short rollouts and to the end."""
+    for number, state in enumerate(random_positions(seed, 25)):
+        if state.is_over():
+            continue
+        for span in (3, kernel.MAX_PLIES):
+            ends = []
+            for fast in (True, False):
+                heads, empty, out = kernel.arrays(state.heads, state.empty, state.out)
+                values = np.zeros(4)
+                args = (heads, empty, state.to_move, state.k, out, len(state.out), kernel.NBR)
+                play_seed, tries = 1000 * seed + number, 3
+                if fast:
+                    n_out = kernel.fast_rollout(*args, kernel.ADJ, play_seed, tries, span, values)
+                else:
+                    n_out = kernel.rollout(*args, play_seed, tries, span, values)
+                ends.append((heads.tolist(), empty.tolist(), out.tolist(), n_out, list(values)))
+            assert ends[0] == ends[1]
+
+
+def test_quick_turns_are_the_exits_favourites_in_a_stable_order() -> None:
+    """quick_best_turns (a counting sort on exits from tables) against the plain definition:
+    every turn scored by exits_score, sorted best first, ties in the rules' order."""
+    buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
+    for state in random_positions(4, 40):
+        heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+        for player in (1, 2, 3):
+            for k in (1, 3):
+                n = kernel.gen_turns(heads[player], empty, k, kernel.NBR, buf)
+                ranked = sorted(
+                    range(n),
+                    key=lambda t: -kernel.exits_score(heads, empty, player, buf, t, k, kernel.NBR),
+                )
+                expected = [buf[t, :k].tolist() for t in ranked]
+                for width in (16, kernel.MAX_TURNS):
+                    chosen = np.empty((width, 3, 2), np.int64)
+                    m = kernel.quick_best_turns(heads, empty, player, k, kernel.NBR, width, chosen)
+                    assert [chosen[i, :k].tolist() for i in range(m)] == expected[:width]
+
+
+def most_turns(snakes: tuple[int, ...], empty: frozenset[int], k: int) -> int:
+    """Brute force with the rules' definition of a turn: ``k`` of the four snakes (3 after
+    the first turn), each one step to an empty neighbour, no two to one cell."""
+
+    @functools.cache
+    def walk(snakes: tuple[int, ...], empty: frozenset[int], k: int) -> int:
+        best = 0
+        for moving in itertools.combinations(snakes, k):
+            options = [[c for c in empty if board.NEIGHBOURS[s] >> c & 1] for s in moving]
+            for dests in itertools.product(*options):
+                if len(set(dests)) == k:
+                    after = tuple(sorted(set(snakes) - set(moving) | set(dests)))
+                    best = max(best, 1 + walk(after, empty - set(dests), 3))
+        return best
+
+    return walk(tuple(sorted(snakes)), empty, k)
+
+
+def walled_region(seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """A position's snakes with only a few random cells near the mover's snakes left
+    empty: (heads, empty, mover)."""
+    rng = random.Random(seed)
+    state = random_positions(seed, 6)[-1]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    mover = state.to_move or 1
+    kept: set[int] = set()
+    for snake in heads[mover]:
+        front, grown, wanted = [int(snake)], 0, rng.randrange(2, 4)
+        while front and grown < wanted:
+            cell = front.pop(rng.randrange(len(front)))
+            for near in kernel.NBR[cell]:
+                if near >= 0 and empty[near] and int(near) not in kept and grown < wanted:
+                    kept.add(int(near))
+                    front.append(int(near))
+                    grown += 1
+    walled = np.zeros_like(empty)
+    walled[sorted(kept)] = True
+    return heads, walled, mover
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_longest_line_is_the_brute_forces_and_starts_it(seed: int) -> None:
+    heads, empty, mover = walled_region(seed)
+    alone = np.zeros(4, np.bool_)
+    alone[mover] = True
+    cells = kernel.region_apart(heads, empty, alone, mover, kernel.NBR)
+    assert cells == int(empty.sum())  # every kept cell is next to a snake or a kept cell
+    first = np.empty((3, 2), np.int64)
+    free = frozenset(int(c) for c in np.nonzero(empty)[0])
+    snakes = tuple(int(c) for c in heads[mover])
+    best = kernel.longest_line(heads[mover], empty, 3, cells, kernel.NBR, 10**7, first)
+    assert best == most_turns(snakes, free, 3)
+    if best:  # the first turn given starts a line of that length
+        after = tuple(sorted(set(snakes) - set(first[:, 0].tolist()) | set(first[:, 1].tolist())))
+        assert 1 + most_turns(after, free - set(first[:, 1].tolist()), 3) == best
+    assert kernel.longest_line(heads[mover], empty, 3, cells, kernel.NBR, 0, first) in (-1, 0)
+
+
+def test_a_region_another_player_can_reach_is_not_apart() -> None:
+    state = random_positions(2, 8)[-1]
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    everyone = np.array([False, True, True, True])
+    assert kernel.region_apart(heads, empty, everyone, state.to_move, kernel.NBR) == -1
+    lonely = np.zeros(4, np.bool_)
+    lonely[state.to_move] = True
+    assert kernel.region_apart(heads, empty, lonely, state.to_move, kernel.NBR) > 0

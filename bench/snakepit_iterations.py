@@ -1,0 +1,93 @@
+"""Snake Pit's top level: CPU time an MCTS iteration, against the plain UCT's a playout.
+
+    nice -n 10 python bench/snakepit_iterations.py [--iterations 6000] [--runs 3]
+
+From positions along one seeded random game (0, 6, 12 and 18 turns in), the top level's
+search as committed, the same with the reference rollouts (``fast`` off: every turn
+listed to draw one) and with the exits ordering right below the root (``judged=1``, the
+previous shape), and the compiled plain UCT of ``bench/baselines`` (fresh tree, random
+playouts to the end): each the best of ``--runs`` runs, in CPU time (process time, which
+a loaded machine inflates less than the clock), printed in microseconds and as a ratio to
+the baseline's playout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.baselines.snakepit import SnakePitUCT
+from slimetrail.ai import Limit
+from slimetrail.core.game import State
+from slimetrail.core.registry import get_game
+from slimetrail.games.snakepit import ai
+
+PLIES = (0, 6, 12, 18)
+
+
+def positions(seed: int) -> list[State]:
+    rng = random.Random(seed)
+    state = get_game("snake-pit").new_state()
+    found = []
+    for ply in range(max(PLIES) + 1):
+        if ply in PLIES:
+            found.append(state.copy())
+        state.push(rng.choice(state.legal_moves()))
+    return found
+
+
+def best_cpu(run: Callable[[], int], runs: int) -> float:
+    """The least CPU microseconds a unit of work (what ``run`` returns it did) took."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.process_time()
+        work = run()
+        best = min(best, (time.process_time() - started) * 1e6 / max(work, 1))
+    return best
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=6000, help="a search (and playouts)")
+    parser.add_argument("--runs", type=int, default=3, help="the best of this many")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    ai.KERNELS.run()
+    uct = SnakePitUCT()
+    top = ai.LADDER.levels[ai.LADDER.top]
+    assert isinstance(top, ai.CompiledMctsLevel)
+    shapes = {
+        "top level": top,
+        "reference rollouts": replace(top, fast=False),
+        "judged=1": replace(top, judged=1),
+    }
+    n = args.iterations
+    print(f"CPU microseconds a unit, best of {args.runs} runs of {n}; ratio to a baseline playout")
+    print(f"{'turns in':>8} {'baseline':>9}" + "".join(f" {name:>24}" for name in shapes))
+    for ply, state in zip(PLIES, positions(args.seed), strict=True):
+
+        def baseline(state: State = state) -> int:
+            return uct.choose_playouts(state, n, args.seed)[1]
+
+        base = best_cpu(baseline, args.runs)
+        line = f"{ply:>8} {base:>9.1f}"
+        for level in shapes.values():
+
+            def search(state: State = state, level: ai.CompiledMctsLevel = level) -> int:
+                return level.search(ai.pit(state), args.seed).run(Limit(nodes=n)).nodes
+
+            cost = best_cpu(search, args.runs)
+            line += f" {cost:>14.1f} ({cost / base:>5.2f}x)"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
