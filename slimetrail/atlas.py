@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slimetrail.core.game import Game, State
+from slimetrail.core.i18n import N_
 from slimetrail.core.registry import get_game
 
 DATA = Path(__file__).with_name("solved.json")
@@ -33,6 +34,27 @@ README_HEADER = (
     "| game | options | start | value for player 1 | winning first moves | plies | nodes | note |"
 )
 NOT_MEASURED = "-"
+# Every note of the data file, marked for the catalogue so that /solved shows it in the
+# reader's language (the README's table keeps the English); a new note goes here too.
+NOTES = (
+    N_("no five fits"),
+    N_("the diagonal steps win; the other six draw"),
+    N_(
+        "c3 and its images (the diagonal steps) win, proven against each of White's four "
+        "distinct replies; the orthogonal step d3 is not decided; nodes and time are c3's proof "
+        "(about 1.7 h of one core)"
+    ),
+    N_("every one of the 16 first turns wins"),
+    N_("the second player wins by swap"),
+    N_(
+        "d4 proven within the first 484 M nodes (an upper bound); the other first moves not "
+        "decided; checked again by the Ray split two plies down (264.3 M nodes)"
+    ),
+    N_(
+        "every reply to d4 proven lost (load 11-20); only d4 tried; checked again by the Ray "
+        "split two plies down (125.7 M nodes)"
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +97,11 @@ def check(row: dict[str, object], line: int) -> Result:
         raise ValueError(f"{DATA.name} line {line}: {exc}") from None
     if result.value not in VALUES:
         raise ValueError(f"{DATA.name} line {line}: value {result.value!r} is not win/loss/draw")
+    if result.note is not None and result.note not in NOTES:
+        raise ValueError(
+            f"{DATA.name} line {line}: note {result.note!r} is not in atlas.NOTES "
+            "(add it there, for the translators)"
+        )
     try:
         result.make_game()
     except Exception as exc:

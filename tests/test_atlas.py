@@ -120,3 +120,8 @@ def test_a_bad_row_is_refused_naming_its_line_and_field() -> None:
             },
             3,
         )
+    # A note the translators have not got (atlas.NOTES) would show in English on /solved.
+    row = {"game": "slimetrail", "options": {}, "start": "d4", "value": "win", "command": "x"}
+    with pytest.raises(ValueError, match=r"line 4: note 'a new note' is not in atlas.NOTES"):
+        atlas.check(row | {"note": "a new note"}, 4)
+    assert atlas.check(row | {"note": atlas.NOTES[0]}, 4).note == "no five fits"

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slimetrail.core.game import Game, GameError, Outcome, State
+from slimetrail.core.i18n import N_, Term
 from slimetrail.core.registry import GAMES, get_game
 
 TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
@@ -54,24 +55,40 @@ JSON_KEYS = ("game", "options", "tags", "moves", "result", "places")
 BOM = "\ufeff"  # some editors start UTF-8 files with it
 
 
+# A record error's sentence by what is known of where it is (line, move number, move text).
+WHERE = {
+    ("line",): N_("line %(line)s: %(reason)s"),
+    ("number",): N_("move %(number)s: %(reason)s"),
+    ("number", "move"): N_("move %(number)s (%(move)s): %(reason)s"),
+    ("line", "number"): N_("line %(line)s, move %(number)s: %(reason)s"),
+    ("line", "number", "move"): N_("line %(line)s, move %(number)s (%(move)s): %(reason)s"),
+}
+
+
 class RecordError(GameError):
-    """A record that cannot be read or does not replay; names the line and move if known."""
+    """A record that cannot be read or does not replay; names the line and move if known.
+
+    Raised like any :class:`GameError` (an N_ template and its values, or another game's
+    error as the reason), so the web shows it in the reader's language."""
 
     def __init__(
         self,
-        message: str,
+        reason: str | GameError,
+        /,
         *,
         line: int | None = None,
         move_number: int | None = None,
         move: str | None = None,
+        **values: Any,
     ) -> None:
-        self.line, self.move_number, self.move, self.reason = line, move_number, move, message
-        where = []
-        if line is not None:
-            where.append(f"line {line}")
-        if move_number is not None:
-            where.append(f"move {move_number}" + (f" ({move})" if move is not None else ""))
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        self.line, self.move_number, self.move = line, move_number, move
+        self.reason = reason if isinstance(reason, GameError) else GameError(reason, **values)
+        where = {"line": line, "number": move_number, "move": move}
+        known = {name: value for name, value in where.items() if value is not None}
+        if known:
+            super().__init__(WHERE[tuple(known)], reason=self.reason, **known)
+        else:
+            super().__init__(self.reason.template, **self.reason.values)
 
 
 def result_token(outcome: Outcome | None, num_players: int = 2) -> str:
@@ -140,7 +157,7 @@ class Record:
         try:
             return self.game.state_from_fen(fen)
         except GameError as exc:
-            raise RecordError(f"FEN tag: {exc}") from None
+            raise RecordError(N_("FEN tag: %(reason)s"), reason=exc) from None
 
     def replay(self) -> State:
         """The position after the moves; checks every move and the result."""
@@ -180,9 +197,11 @@ class Record:
         lines = []
         for name, value in self.header():
             if not TAG_NAME.match(name):
-                raise RecordError(f"tag name {name!r}: use letters, digits and _ only")
+                raise RecordError(
+                    N_("tag name %(name)r: use letters, digits and _ only"), name=name
+                )
             if "\n" in value or "\r" in value:
-                raise RecordError(f"tag {name}: the value must fit on one line")
+                raise RecordError(N_("tag %(name)s: the value must fit on one line"), name=name)
             escaped = value.replace("\\", "\\\\").replace('"', '\\"')
             lines.append(f'[{name} "{escaped}"]')
         state = self.start_state()
@@ -223,7 +242,7 @@ class Record:
 def _check_tag_name(game: Game, name: str, *, allow_fen: bool = True) -> None:
     """Reject tag names that are malformed or that the record writes itself."""
     if not TAG_NAME.match(name):
-        raise RecordError(f"tag name {name!r}: use letters, digits and _ only")
+        raise RecordError(N_("tag name %(name)r: use letters, digits and _ only"), name=name)
     reserved = {
         "Game",
         "Result",
@@ -233,7 +252,9 @@ def _check_tag_name(game: Game, name: str, *, allow_fen: bool = True) -> None:
     if not allow_fen:
         reserved.add("FEN")
     if name in reserved:
-        raise RecordError(f"tag {name} is written from the game itself, not given as a tag")
+        raise RecordError(
+            N_("tag %(name)s is written from the game itself, not given as a tag"), name=name
+        )
 
 
 def _players(state: State) -> int:
@@ -249,9 +270,11 @@ def parse_places(text: str, num_players: int, line: int | None = None) -> tuple[
     words = text.split()
     if len(words) != num_players or not all(word.isdecimal() for word in words):
         raise RecordError(
-            f"Places {text!r}: expected {num_players} places, one a player, e.g. "
-            f"{places_text(tuple(range(1, num_players + 1)))!r}",
+            N_("Places %(places)r: expected %(count)s places, one a player, e.g. %(example)r"),
             line=line,
+            places=text,
+            count=num_players,
+            example=places_text(tuple(range(1, num_players + 1))),
         )
     return _valid_places(tuple(int(word) for word in words), line)
 
@@ -262,7 +285,9 @@ def _valid_places(places: tuple[int, ...], line: int | None) -> tuple[int, ...]:
     ]
     if not places or Outcome.ranking(groups).places != places:
         # Tied players share a place and the next place skips them: 1 1 3, never 1 1 2.
-        raise RecordError(f"Places {places_text(places)!r} is not a ranking", line=line)
+        raise RecordError(
+            N_("Places %(places)r is not a ranking"), line=line, places=places_text(places)
+        )
     return places
 
 
@@ -274,17 +299,25 @@ def _check_places(
     if outcome is not None:
         if places is not None and places != outcome.places:
             raise RecordError(
-                f"the moves end the game with places {places_text(outcome.places)}, but the "
-                f"record says {places_text(places)}",
+                N_(
+                    "the moves end the game with places %(actual)s, but the record says %(claimed)s"
+                ),
                 line=line,
+                actual=places_text(outcome.places),
+                claimed=places_text(places),
             )
         return outcome.places if _players(state) > 2 else None
     if places is None:
         return None
     if result == "*":
-        raise RecordError("Places given for a game without a result", line=line)
+        raise RecordError(N_("Places given for a game without a result"), line=line)
     if Outcome(places).result_text() != result:
-        raise RecordError(f"Places {places_text(places)} do not fit the result {result}", line=line)
+        raise RecordError(
+            N_("Places %(places)s do not fit the result %(result)s"),
+            line=line,
+            places=places_text(places),
+            result=result,
+        )
     return places
 
 
@@ -302,15 +335,15 @@ def _wrap(words: list[str], width: int) -> list[str]:
 def _play(state: State, text: str, number: int, line: int | None) -> str:
     """Make one move of a record, naming it on error; returns its canonical text."""
     if not isinstance(text, str):
-        raise RecordError(f"{text!r} is not move text", line=line, move_number=number)
+        raise RecordError(N_("%(text)r is not move text"), line=line, move_number=number, text=text)
     if state.is_over():
-        raise RecordError("the game is already over", line=line, move_number=number, move=text)
+        raise RecordError(N_("the game is already over"), line=line, move_number=number, move=text)
     try:
         move = state.parse_move(text)
         canonical = state.move_str(move)
         state.push(move)
     except GameError as exc:
-        raise RecordError(str(exc), line=line, move_number=number, move=text) from None
+        raise RecordError(exc, line=line, move_number=number, move=text) from None
     return canonical
 
 
@@ -321,18 +354,27 @@ def _check_result(
     players = _players(state)
     if claimed is not None and claimed not in result_tokens(players):
         choices = ", ".join(sorted(result_tokens(players)))
-        raise RecordError(f"result {claimed!r} is not one of {choices}", line=line)
+        raise RecordError(
+            N_("result %(result)r is not one of %(choices)s"),
+            line=line,
+            result=claimed,
+            choices=choices,
+        )
     outcome = state.outcome()
     if outcome is None:
         return claimed or "*"
     actual = result_token(outcome, players)
     if claimed not in (None, actual):
-        why = f" ({outcome.reason})" if outcome.reason else ""
         raise RecordError(
-            f"the moves end the game {actual}{why}, but the record says {claimed}",
+            N_("the moves end the game %(actual)s (%(why)s), but the record says %(claimed)s")
+            if outcome.reason
+            else N_("the moves end the game %(actual)s, but the record says %(claimed)s"),
             line=line,
             move_number=plies or None,
             move=last[0] if last else None,
+            actual=actual,
+            why=outcome.reason,
+            claimed=claimed,
         )
     return actual
 
@@ -367,7 +409,9 @@ def _lex(text: str) -> Iterator[tuple[str, Any, int]]:
                 match = TAG_LINE.match(stripped)
                 if not match:
                     raise RecordError(
-                        f'malformed tag line {stripped!r}: expected [Name "value"]', line=number
+                        N_('malformed tag line %(text)r: expected [Name "value"]'),
+                        line=number,
+                        text=stripped,
                     )
                 value = re.sub(r"\\(.)", r"\1", match.group(2))
                 yield "tag", (match.group(1), value), number
@@ -388,7 +432,7 @@ def _lex(text: str) -> Iterator[tuple[str, Any, int]]:
             elif ch == ";":
                 break
             elif ch in "}[]":
-                raise RecordError(f"unexpected {ch!r} in the move text", line=number)
+                raise RecordError(N_("unexpected %(char)r in the move text"), line=number, char=ch)
             else:
                 j = i
                 while j < len(line) and not line[j].isspace() and line[j] not in "{};[]":
@@ -396,7 +440,7 @@ def _lex(text: str) -> Iterator[tuple[str, Any, int]]:
                 yield "word", line[i:j], number
                 i = j
     if comment_line is not None:
-        raise RecordError("comment '{' is never closed", line=comment_line)
+        raise RecordError(N_("comment '{' is never closed"), line=comment_line)
 
 
 def _chunks(text: str, results: set[str]) -> list[_Chunk]:
@@ -420,15 +464,27 @@ def _build(chunk: _Chunk) -> Record:
     tags: dict[str, tuple[str, int]] = {}
     for name, value, line in chunk.tags:
         if name in tags:
-            raise RecordError(f"tag {name} given twice (first on line {tags[name][1]})", line=line)
+            raise RecordError(
+                N_("tag %(name)s given twice (first on line %(first)s)"),
+                line=line,
+                name=name,
+                first=tags[name][1],
+            )
         tags[name] = (value, line)
     first_line = chunk.tags[0][2] if chunk.tags else chunk.words[0].line if chunk.words else None
     if "Game" not in tags:
-        raise RecordError('no [Game "..."] tag: which game is this a record of?', line=first_line)
+        raise RecordError(
+            N_('no [Game "..."] tag: which game is this a record of?'), line=first_line
+        )
     game_id, game_line = tags.pop("Game")
     cls = GAMES.get(game_id)
     if cls is None:
-        raise RecordError(f"unknown game {game_id!r} (games: {', '.join(GAMES)})", line=game_line)
+        raise RecordError(
+            N_("unknown game %(game)r (games: %(games)s)"),
+            line=game_line,
+            game=game_id,
+            games=", ".join(GAMES),
+        )
     option_names = {spec.name: spec.name.capitalize() for spec in cls.option_specs}
     options = {}
     for name, tag in option_names.items():
@@ -439,7 +495,7 @@ def _build(chunk: _Chunk) -> Record:
     except GameError as exc:
         # Point at the option tag the message names, else at the Game tag.
         named = [line for name, (_, line) in options.items() if f"{name}=" in str(exc)]
-        raise RecordError(str(exc), line=named[0] if named else game_line) from None
+        raise RecordError(exc, line=named[0] if named else game_line) from None
     result_tag = tags.pop("Result", None)
     places_tag = tags.pop("Places", None)
     places = None
@@ -450,7 +506,7 @@ def _build(chunk: _Chunk) -> Record:
         try:
             state = game.state_from_fen(tags["FEN"][0])
         except GameError as exc:
-            raise RecordError(str(exc), line=tags["FEN"][1]) from None
+            raise RecordError(exc, line=tags["FEN"][1]) from None
     else:
         state = game.new_state()
     plies, round_number, last = 0, 1, []
@@ -460,16 +516,20 @@ def _build(chunk: _Chunk) -> Record:
         match = MOVE_NUMBER.match(text)
         if match:
             if state.is_over():
-                raise RecordError("the game is already over", line=word.line, move_number=plies + 1)
+                raise RecordError(
+                    N_("the game is already over"), line=word.line, move_number=plies + 1
+                )
             expected = round_number + (1 if plies and state.to_move == 1 else 0)
             want = f"{expected}." if state.to_move == 1 else f"{expected}..."
             # "N." before player 1's move, "N..." before anyone else's.
             dots_fit = (match.group(2) == ".") == (state.to_move == 1)
             if int(match.group(1)) != expected or not dots_fit:
                 raise RecordError(
-                    f"move number {match.group(1)}{match.group(2)} where {want} was expected",
+                    N_("move number %(given)s where %(want)s was expected"),
                     line=word.line,
                     move_number=plies + 1,
+                    given=match.group(1) + match.group(2),
+                    want=want,
                 )
             text = match.group(3)
             if not text:
@@ -486,9 +546,11 @@ def _build(chunk: _Chunk) -> Record:
     if chunk.result is not None:
         if result_tag and result_tag[0] != chunk.result.text:
             raise RecordError(
-                f"result {chunk.result.text} differs from the Result tag {result_tag[0]} "
-                f"(line {result_tag[1]})",
+                N_("result %(result)s differs from the Result tag %(tag)s (line %(tag_line)s)"),
                 line=chunk.result.line,
+                result=chunk.result.text,
+                tag=result_tag[0],
+                tag_line=result_tag[1],
             )
         claimed = chunk.result.text
     result_line = last_line
@@ -513,67 +575,77 @@ def parse_pgn(text: str) -> Record:
     """The one record of a PGN-like text."""
     records = parse_pgn_many(text)
     if not records:
-        raise RecordError("no record found (expected tag pairs and moves)")
+        raise RecordError(N_("no record found (expected tag pairs and moves)"))
     if len(records) > 1:
-        raise RecordError(f"{len(records)} records found where one was expected")
+        raise RecordError(N_("%(count)s records found where one was expected"), count=len(records))
     return records[0]
 
 
 # -- JSON import ---------------------------------------------------------------------------
 
 
-def _from_data(data: Any, where: str = "") -> Record:
-    def fail(message: str, **kw: Any) -> RecordError:
-        return RecordError(f"{where}{message}", **kw)
-
+def _from_data(data: Any) -> Record:
     if not isinstance(data, dict):
-        raise fail("a JSON record must be an object")
+        raise RecordError(N_("a JSON record must be an object"))
     unknown = sorted(set(data) - set(JSON_KEYS))
     if unknown:
-        raise fail(f"unknown key {unknown[0]!r} (keys: {', '.join(JSON_KEYS)})")
+        raise RecordError(
+            N_("unknown key %(key)r (keys: %(keys)s)"), key=unknown[0], keys=", ".join(JSON_KEYS)
+        )
     if not isinstance(data.get("game"), str):
-        raise fail('"game" must be the id of a game, e.g. "slimetrail"')
+        raise RecordError(N_('"game" must be the id of a game, e.g. "slimetrail"'))
     options, tags = data.get("options", {}), data.get("tags", {})
     if not isinstance(options, dict) or not all(
         isinstance(v, str | int) and not isinstance(v, bool) for v in options.values()
     ):
-        raise fail('"options" must map option names to values')
+        raise RecordError(N_('"options" must map option names to values'))
     if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
-        raise fail('"tags" must map tag names to text')
+        raise RecordError(N_('"tags" must map tag names to text'))
     moves = data.get("moves", [])
     if not isinstance(moves, list):
-        raise fail('"moves" must be a list of move texts')
+        raise RecordError(N_('"moves" must be a list of move texts'))
     result = data.get("result")
     if result is not None and not isinstance(result, str):
-        raise fail('"result" must be text such as "1-0"')
+        raise RecordError(N_('"result" must be text such as "1-0"'))
     places = data.get("places")
     if places is not None and (
         not isinstance(places, list)
         or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in places)
     ):
-        raise fail('"places" must be a list of places, one a player, e.g. [1, 3, 2]')
+        raise RecordError(N_('"places" must be a list of places, one a player, e.g. [1, 3, 2]'))
     try:
         game = get_game(data["game"], **options)
         for name in tags:
             _check_tag_name(game, name)
     except GameError as exc:
-        raise fail(str(exc)) from None
+        raise RecordError(exc) from None
     record = Record(game, dict(tags))
-    try:
-        state = record.start_state()
-        for number, text in enumerate(moves, 1):
-            record.moves.append(_play(state, text, number, None))
-        record.result = _check_result(state, result, len(moves), moves[-1:], None)
-        if places is not None:
-            if len(places) != game.num_players:
-                raise RecordError(f'"places": {game.id} has {game.num_players} players')
-            places = _valid_places(tuple(places), None)
-        record.places = _check_places(state, record.result, places, None)
-    except RecordError as exc:
-        if where:
-            raise fail(str(exc)) from None
-        raise
+    state = record.start_state()
+    for number, text in enumerate(moves, 1):
+        record.moves.append(_play(state, text, number, None))
+    record.result = _check_result(state, result, len(moves), moves[-1:], None)
+    if places is not None:
+        if len(places) != game.num_players:
+            raise RecordError(
+                N_('"places": %(game)s has %(count)s players'),
+                game=game.id,
+                count=game.num_players,
+            )
+        places = _valid_places(tuple(places), None)
+    record.places = _check_places(state, record.result, places, None)
     return record
+
+
+# Python's JSON reader's usual complaints, catalogued so that a reader sees them translated.
+JSON_COMPLAINTS = (
+    N_("Expecting value"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Expecting ',' delimiter"),
+    N_("Expecting ':' delimiter"),
+    N_("Extra data"),
+    N_("Unterminated string starting at"),
+    N_("Invalid control character at"),
+)
 
 
 def _load_json(text: str) -> Any:
@@ -581,7 +653,10 @@ def _load_json(text: str) -> Any:
         return json.loads(text.removeprefix(BOM))
     except json.JSONDecodeError as exc:
         raise RecordError(
-            f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno
+            N_("not valid JSON: %(why)s (column %(column)s)"),
+            line=exc.lineno,
+            why=Term(exc.msg) if exc.msg in JSON_COMPLAINTS else exc.msg,
+            column=exc.colno,
         ) from None
 
 
@@ -594,7 +669,15 @@ def parse_json_many(text: str) -> list[Record]:
     """Records from a JSON object or a JSON list of them."""
     data = _load_json(text)
     if isinstance(data, list):
-        return [_from_data(item, f"record {i}: ") for i, item in enumerate(data, 1)]
+        records = []
+        for number, item in enumerate(data, 1):
+            try:
+                records.append(_from_data(item))
+            except RecordError as exc:
+                raise RecordError(
+                    N_("record %(number)s: %(reason)s"), number=number, reason=exc
+                ) from None
+        return records
     return [_from_data(data)]
 
 

@@ -401,3 +401,12 @@ def test_a_bad_clock_is_refused_in_the_language() -> None:
     with speaking("en"), pytest.raises(InvalidRequest) as english:
         parse_clock("d99")
     assert english.value.message.startswith("clock 'd99': give minutes+increment")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_solved_atlas_and_its_notes_speak_the_language(live_server, lang: str) -> None:
+    page = get(f"{live_server}/solved", params={"lang": lang}).text
+    main = page.split("<main", 1)[1].split(">", 1)[1]
+    assert translations(lang).gettext("the second player wins by swap") in main
+    # The commands that prove the results are commands, in any language.
+    assert english_on_page(re.sub(r"<code>.*?</code>", "", main), lang) == []

@@ -21,10 +21,11 @@ PACKAGE = LOCALE_DIR.parent
 # (The games' solvers and computer players are left out: their refusals -- a board too
 # large, a game they do not play -- are met on the command line.)
 SOURCES = [*sorted((PACKAGE / "web").rglob("*.py")), *sorted((PACKAGE / "games").glob("*/game.py"))]
-SOURCES.append(PACKAGE / "core" / "game.py")
-# The errors whose message reaches a person: the games' refusals (shown translated, see
-# GameError.translated) and the web service's (its answers' "detail" and error pages).
-SHOWN = {"IllegalMoveError", "InvalidMoveError", "GameOptionError"} | {
+SOURCES += [PACKAGE / "core" / "game.py", PACKAGE / "core" / "records.py"]
+# The errors whose message reaches a person: the games' refusals and a record's import
+# errors (shown translated, see GameError.translated) and the web service's (its answers'
+# "detail" and error pages).
+SHOWN = {"IllegalMoveError", "InvalidMoveError", "GameOptionError", "RecordError"} | {
     "MatchError",
     "InvalidRequest",
     "NotFound",

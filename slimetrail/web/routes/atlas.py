@@ -52,7 +52,7 @@ def diagram(index: int, lang: str) -> Markup:
     with speaking(lang):
         label = gettext("%(game)s %(options)s, start %(cell)s") % {
             "game": gettext(result.make_game().title),
-            "options": result.options_text,
+            "options": options_said(result),
             "cell": result.start,
         }
     return Markup(
@@ -76,10 +76,14 @@ def explorer_starts() -> list[str]:
     return sorted(starts, key=lambda cell: (int(cell[1:]), cell[0]))
 
 
+def options_said(result: atlas.Result) -> str:
+    """A result's options as players read them (its start is said apart)."""
+    return options_words({name: value for name, value in result.options.items() if name != "start"})
+
+
 def heading(result: atlas.Result) -> str:
-    """The game and options of a result as players read them (its start is said apart)."""
-    options = {name: value for name, value in result.options.items() if name != "start"}
-    return f"{gettext(GAMES[result.game].title)} · {options_words(options)}"
+    """The game and options of a result as players read them."""
+    return f"{gettext(GAMES[result.game].title)} · {options_said(result)}"
 
 
 @router.get("/solved", response_class=HTMLResponse, include_in_schema=False)
