@@ -39,9 +39,10 @@ def sample(game: str) -> list[dict]:
 def test_puzzle_sets_are_shipped() -> None:
     assert "slimetrail" in puzzles.games()
     shipped = puzzles.puzzles("slimetrail")
-    # the counts (8x8 Square Slime Trail's 500 is not reached yet: see the README)
+    # the counts
     assert len(shipped) >= 2000
     assert len(puzzles.puzzles("slimetrail-hex")) >= 500
+    assert len(puzzles.puzzles("slimetrail-square")) >= 500
     assert {p["options"].get("rules", "rastros") for p in shipped} == {"rastros", "taylor"}
     assert len({p["options"].get("start") for p in shipped}) >= 3
 
