@@ -398,13 +398,13 @@ class KernelTable:
         self.generation = generation
 
     def renew(self) -> None:
-        """Empty the table: the next generation (zeroed once they run out)."""
-        if self.generation >= compiled_kernel().MAX_GENERATION:
-            with memoryview(self.words) as view, view.cast("B") as raw:
-                raw[:] = bytes(len(raw))
-            self.generation = 1
-        else:
-            self.generation += 1
+        """Empty the table for its next solve: zeroed.  Taking the next generation instead
+        left entries of an earlier solve (another board's) answering as live: a reused
+        table gave wrong values after a sequence of solves (tests/test_solver.py after
+        tests/test_puzzles.py), so correctness costs the zeroing here."""
+        with memoryview(self.words) as view, view.cast("B") as raw:
+            raw[:] = bytes(len(raw))
+        self.generation = 1
 
     def part(self, words: int) -> KernelTable:
         """The first ``words`` words, in this generation (a smaller table in the same
