@@ -429,8 +429,8 @@ def test_positions_too_big_for_the_kernel_are_solved():
 
 
 def test_a_thread_reuses_its_table_emptied():
-    """The table a solve hands back is the next solve's of that size, in a new generation
-    whose search sees none of the old entries: solving a position after other positions (or
+    """The table a solve hands back is the next solve's of that size, zeroed, so its
+    search sees none of the old entries: solving a position after other positions (or
     after itself) gives what a fresh table gives."""
     game = get_game("slimetrail")
     rng = random.Random("reuse")
@@ -441,10 +441,10 @@ def test_a_thread_reuses_its_table_emptied():
     first = [solve(s, book=False, table_bits=12).nodes for s in states]
     labels = CompactGraph(game, states[0].free, states[0].snail).labels
     table = labels.new_table(12)
-    generation = table.generation
+    table.words[0] = 7  # an entry left by a solve
     release_table(table)
     again = labels.new_table(12)
-    assert again is table and table.generation == generation + 1
+    assert again is table and table.generation == 1 and table.words[0] == 0
     # a one-word bucket never straddles two lines
     assert np.frombuffer(table.words, np.uint64).ctypes.data % 64 == 0
     release_table(table)
@@ -457,12 +457,11 @@ def test_a_thread_reuses_its_table_emptied():
         assert fresh.move_values == reference_solve(state).move_values, state.fen()
 
 
-def test_a_table_is_zeroed_when_its_generations_run_out():
-    table = KernelTable(np.full(12, 7, np.uint64), ckernel.MAX_GENERATION - 1)
-    table.renew()
-    assert table.generation == ckernel.MAX_GENERATION and table.words.all()
-    table.renew()
-    assert table.generation == 1 and not table.words.any()
+def test_a_renewed_table_is_zeroed_whatever_its_generation():
+    for generation in (1, 5, ckernel.MAX_GENERATION):
+        table = KernelTable(np.full(12, 7, np.uint64), generation)
+        table.renew()
+        assert table.generation == 1 and not table.words.any()
 
 
 def test_solve_does_not_change_the_state():
