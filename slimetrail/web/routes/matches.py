@@ -118,28 +118,26 @@ async def answered(live: Live, token: str | None) -> dict[str, Any]:
     return await run_in_threadpool(views.match_for, live, token)
 
 
-async def arrived(
-    service: MatchService, people: People, hub: Hub, match_id: str, token: str | None, player: str
-) -> bool:
-    """A seat's holder using the API has arrived as one opening the page has: their seats
-    become theirs, and the clocks start if they were the last; whether the match changed."""
-    if not token:
-        return False
+async def in_memory(service: MatchService, match_id: str) -> Live:
+    """The live match, from memory first (no thread), else loaded."""
     live = service.cached(match_id)
     if live is None:
         live = await run_in_threadpool(service.load, match_id)
-    if not await run_in_threadpool(people.opened, live, token, player):
+    return live
+
+
+async def arrived(people: People, hub: Hub, live: Live, token: str | None, player: str) -> bool:
+    """A seat's holder using the API has arrived as one opening the page has: their seats
+    become theirs, and the clocks start if they were the last; whether the match changed."""
+    if not token or not await run_in_threadpool(people.opened, live, token, player):
         return False
-    hub.notify(match_id)
+    hub.notify(live.id)
     return True
 
 
 async def has_computer(service: MatchService, match_id: str) -> bool:
-    """Whether the computer may reply to a change of the match (memory first: no thread)."""
-    live = service.cached(match_id)
-    if live is None:
-        live = await run_in_threadpool(service.load, match_id)
-    return live.has_computer()
+    """Whether the computer may reply to a change of the match."""
+    return (await in_memory(service, match_id)).has_computer()
 
 
 async def create(
@@ -268,8 +266,9 @@ async def get_match(
     hub: Watchers,
     seat: str | None = None,
 ) -> dict[str, Any]:
-    await arrived(service, people, hub, match_id, seat, player)
     live = await run_in_threadpool(service.load, match_id)
+    if await arrived(people, hub, live, seat, player):
+        live = await run_in_threadpool(service.load, match_id)  # its seats and clocks changed
     return await answered(live, seat)
 
 
@@ -304,7 +303,7 @@ async def move(
     people: Players,
     player: Player,
 ) -> dict[str, Any]:
-    await arrived(service, people, hub, match_id, body.seat, player)
+    await arrived(people, hub, await in_memory(service, match_id), body.seat, player)
     change = partial(service.move, match_id, body.seat, body.move, body.ply)
     may_reply = await has_computer(service, match_id)
     _, answer = await computer.replying(client, may_reply, answering(change, body.seat))
