@@ -11,7 +11,12 @@ import httpx2 as httpx
 import pytest
 from pagetools import legal_cells, match_api, moves, wait_for_moves, wait_for_note
 
+from slimetrail.core.registry import get_game
+
 pytestmark = pytest.mark.browser
+
+SNAKE_PIT = get_game("snake-pit")
+CELLS = {cell["name"] for cell in SNAKE_PIT.describe_board()["cells"]}
 
 
 def chosen_cells(page) -> list[str]:
@@ -28,10 +33,38 @@ def pick(page, cell: str, clicked: list[str]) -> None:
     assert page.locator("#partial").inner_text() == "Move so far: " + " ".join(clicked)
 
 
-def play_turn(page, steps: int, *, cancel_first: bool = False) -> str:
-    """Click a turn of ``steps`` snake/destination pairs (the first offered each time) and
-    send it with the last click; with ``cancel_first`` a first pair is chosen, checked
-    unsent, and cancelled before the turn is clicked for real.  Returns the clicks."""
+def roomiest_turn(played: list[str]) -> list[str]:
+    """The clicks of the turn after ``played`` that leaves the mover's snakes the most room
+    (their free neighbours, fewest first, compared): first-offered clicks walk snakes into
+    corners, and a player with two snakes shut in is out before the turns this test needs."""
+    state = SNAKE_PIT.new_state()
+    for move in played:
+        state.push_str(move)
+    mover = state.to_move  # players count from 1
+
+    def room(move) -> list[int]:
+        after = state.copy()
+        after.push(move)
+        sides = after.fen().split()[:3]
+        taken = {cell for side in sides for part in side.split("/") for cell in part.split(",")}
+        snakes = sides[mover - 1].split("/")[0].split(",")
+        return sorted(sum(n not in taken for n in neighbours(snake)) for snake in snakes)
+
+    return state.click_path(max(state.legal_moves(), key=room))
+
+
+def neighbours(cell: str) -> list[str]:
+    """RULES.md 5: (L, N) touches (L±1, N), (L, N±1), (L+1, N+1) and (L-1, N-1)."""
+    letter, number = ord(cell[0]), int(cell[1:])
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
+    names = (f"{chr(letter + dl)}{number + dn}" for dl, dn in steps)
+    return [name for name in names if name in CELLS]
+
+
+def play_turn(page, steps: int, *, cancel_first: bool = False, chosen: list[str]) -> str:
+    """Click a turn of ``steps`` snake/destination pairs (the ``chosen`` clicks) and send it
+    with the last click; with ``cancel_first`` a first pair (the first offered) is chosen,
+    checked unsent, and cancelled before the turn is clicked for real.  Returns the clicks."""
     requests: list[str] = []
 
     def seen(request) -> None:
@@ -51,9 +84,12 @@ def play_turn(page, steps: int, *, cancel_first: bool = False) -> str:
         page.wait_for_selector("#board [data-cell].chosen", state="detached")
         assert page.locator("#partial").is_hidden() and snake in legal_cells(page)
     clicked = []
+    assert len(chosen) == 2 * steps
     for step in range(steps):
-        pick(page, legal_cells(page)[0], clicked)  # a snake
-        destination = legal_cells(page)[0]
+        snake, destination = chosen[2 * step : 2 * step + 2]
+        assert snake in legal_cells(page)
+        pick(page, snake, clicked)
+        assert destination in legal_cells(page)
         if step < steps - 1:
             pick(page, destination, clicked)
         else:
@@ -74,8 +110,8 @@ def turn_cells(move: str) -> str:
 
 @pytest.mark.slow
 def test_whole_game_against_two_computers_by_clicks(live_server, new_page) -> None:
-    # The computers' random turns sometimes end a game before my third turn (a turn of three
-    # pairs): then another game, every check made again.
+    # My turns keep my snakes free; should the computers' random turns still end a game before
+    # my third turn (a turn of three pairs), another game, every check made again.
     for _ in range(3):
         if whole_game_by_clicks(live_server, new_page) >= 3:
             return
@@ -101,7 +137,12 @@ def whole_game_by_clicks(live_server: str, new_page) -> int:
             continue
         steps = match["view"]["to_move_steps"]
         assert steps == min(match["ply"] + 1, 3)  # k = 1, 2, then 3 (nobody out yet)
-        clicks = play_turn(page, steps, cancel_first=steps >= 2 and my_turns == 1)
+        clicks = play_turn(
+            page,
+            steps,
+            cancel_first=steps >= 2 and my_turns == 1,
+            chosen=roomiest_turn(match["moves"]),
+        )
         my_turns += 1
         sent = match_api(live_server, page)["moves"][match["ply"]]
         assert sorted(turn_cells(sent).split()) == sorted(clicks.split())
@@ -147,7 +188,7 @@ def test_three_people_by_seat_links_see_each_other_live_and_a_spectator_cannot_m
         for other, other_page in people.items():
             if other != mover:
                 assert legal_cells(other_page) == []  # only the mover is offered clicks
-        play_turn(page, steps)
+        play_turn(page, steps, chosen=roomiest_turn(match_api(live_server, page)["moves"]))
         sent = match_api(live_server, page)["moves"]
         assert len(sent) == ply + 1
         for other_page in [*people.values(), watcher]:
