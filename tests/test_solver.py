@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import random
 import sys
 import time
@@ -19,11 +20,14 @@ from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.game import TrailState
 from slimetrail.games.trail.solver import (
+    FIRST_BITS,
     CompactGraph,
     KernelTable,
     SolveTimeout,
     can_solve,
     ckernel,
+    kernel_params,
+    new_stats,
     release_table,
     solve,
     warm_up,
@@ -429,8 +433,8 @@ def test_positions_too_big_for_the_kernel_are_solved():
 
 
 def test_a_thread_reuses_its_table_emptied():
-    """The table a solve hands back is the next solve's of that size, zeroed, so its
-    search sees none of the old entries: solving a position after other positions (or
+    """The table a solve hands back is the next solve's of that size, in a new generation
+    whose search sees none of the old entries: solving a position after other positions (or
     after itself) gives what a fresh table gives."""
     game = get_game("slimetrail")
     rng = random.Random("reuse")
@@ -441,10 +445,10 @@ def test_a_thread_reuses_its_table_emptied():
     first = [solve(s, book=False, table_bits=12).nodes for s in states]
     labels = CompactGraph(game, states[0].free, states[0].snail).labels
     table = labels.new_table(12)
-    table.words[0] = 7  # an entry left by a solve
+    generation = table.generation
     release_table(table)
     again = labels.new_table(12)
-    assert again is table and table.generation == 1 and table.words[0] == 0
+    assert again is table and table.generation == generation + 1
     # a one-word bucket never straddles two lines
     assert np.frombuffer(table.words, np.uint64).ctypes.data % 64 == 0
     release_table(table)
@@ -457,11 +461,74 @@ def test_a_thread_reuses_its_table_emptied():
         assert fresh.move_values == reference_solve(state).move_values, state.fen()
 
 
-def test_a_renewed_table_is_zeroed_whatever_its_generation():
-    for generation in (1, 5, ckernel.MAX_GENERATION):
-        table = KernelTable(np.full(12, 7, np.uint64), generation)
-        table.renew()
-        assert table.generation == 1 and not table.words.any()
+def test_a_table_is_zeroed_when_its_generations_run_out():
+    table = KernelTable(np.full(12, 7, np.uint64), ckernel.MAX_GENERATION - 1, 2)
+    table.used = 12
+    table.renew(2)
+    assert table.generation == ckernel.MAX_GENERATION and table.words.all()
+    table.renew(2)
+    assert table.generation == 1 and not table.words.any()
+
+
+# A 7x7 position won by the side to move (White) under Rastros rules; with the same cells
+# under Taylor's, most of its moves change value.
+WON = "7/3xx2/3xxxx/3xxx1/1x3x1/1ox1x2/3x3 1"
+
+
+def test_a_renewed_table_answers_nothing_from_before():
+    """Every slot of the table holds a won position's key with a loss for it, live in the
+    generation ``renew`` takes next when read as two-word entries.  Written as entries of
+    that size in an earlier generation, the new generation skips them; written as entries
+    of another size (the wide layer's frames of up to 64 cells and of more share one
+    table), a key word read as a data word may carry any generation: the table is zeroed."""
+    # Won by Black, whose snail is next to no goal: the search starts with a probe.
+    state = get_game("slimetrail").state_from_fen("7/7/7/1xox3/xxxxx2/1xxxxx1/1xxxxx1 2")
+    graph = CompactGraph(state.game, state.free, state.snail)
+    labels, side = graph.labels, state.to_move - 1
+    params = kernel_params(state.game, False, True)
+
+    def score(table: KernelTable) -> int:
+        return labels.negamax(graph.free, 0, side, -1, 1, params, table, new_stats(), 0.0)
+
+    assert labels.entry_words == 2 and score(labels.new_table(8)) == 1
+    shift = ckernel.GENERATION_SHIFT
+    for written_as in (2, 3):
+        table = labels.new_table(8)
+        table.entry_words, table.generation, table.used = written_as, 4, len(table.words)
+        lost = side | (-1 + 0x8000) << 8 | 5 << shift  # exact, a loss, generation 5
+        if written_as == 2:
+            lost -= 1 << shift  # entries of this size carry the generation they were written in
+        words = np.frombuffer(table.words, np.uint64)
+        words[0::2], words[1::2] = graph.free, lost
+        table.renew(2)
+        assert score(table) == 1
+        assert table.generation == (5 if written_as == 2 else 1)
+        release_table(table)
+
+
+def test_a_forked_process_leaves_its_parents_tables_alone():
+    """A process forked after a solve (the puzzle builder's and a batch's workers) writes
+    its own copy of the thread's spare tables: the parent's next solve, in the next
+    generation, finds none of the child's entries (a shared mapping let a Taylor solve in
+    the child answer the parent's Rastros solve of the same cells)."""
+    rastros = get_game("slimetrail").state_from_fen(WON)
+    taylor = TrailState(get_game("slimetrail", rules="taylor"), rastros.free, rastros.snail, 1)
+    expected = solve(rastros, book=False)
+    assert solve(taylor, book=False).move_values != expected.move_values
+    labels = CompactGraph(rastros.game, rastros.free, rastros.snail).labels
+    table = labels.new_table(FIRST_BITS)  # the spare table both solves took
+    assert table.generation > 1
+    release_table(table)
+    before = bytes(table.words)
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        try:
+            solve(taylor, book=False)
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
+    assert bytes(table.words) == before
+    assert solve(rastros, book=False).move_values == expected.move_values
 
 
 def test_solve_does_not_change_the_state():

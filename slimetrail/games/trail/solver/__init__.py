@@ -339,8 +339,8 @@ class Labelling:
         words = self.entry_words << bits
         table = _spare_tables.by_shape.pop(words, None)
         if table is None:
-            return KernelTable(mapped_table(words))
-        table.renew()
+            return KernelTable(mapped_table(words), entry_words=self.entry_words)
+        table.renew(self.entry_words)
         return table
 
     def negamax(
@@ -360,6 +360,7 @@ class Labelling:
         ``params`` and ``stats``: from :func:`kernel_params` and :func:`new_stats` (or int64
         numpy arrays)."""
         nbr, goals, order = self.word_arrays
+        table.used = len(table.words)
         return int(
             compiled_kernel().negamax(
                 free,
@@ -388,35 +389,46 @@ def release_table(table: KernelTable) -> None:
 
 
 class KernelTable:
-    """A kernel's transposition table: ``words`` (the kernel's ``ENTRY_WORDS`` per entry)
-    and the generation its live entries carry.  Entries of other generations count as
-    empty, so a table is emptied for its next solve by taking the next generation rather
-    than by zeroing megabytes, which cost more than the search of most positions."""
+    """A kernel's transposition table: ``words``, entries of ``entry_words`` words each (the
+    kernel's ``ENTRY_WORDS`` or ``WIDE_ENTRY_WORDS``; 0: not known), and the generation its
+    live entries carry.  Entries of other generations count as empty, so a table is emptied
+    for its next solve by taking the next generation rather than by zeroing megabytes, which
+    cost more than the search of most positions.  ``used``: how many words from the start
+    a kernel may have written (searched with, or handed out in a :meth:`part`)."""
 
-    def __init__(self, words, generation: int = 1) -> None:
+    def __init__(self, words, generation: int = 1, entry_words: int = 0) -> None:
         self.words = words
         self.generation = generation
+        self.entry_words = entry_words
+        self.used = 0
 
-    def renew(self) -> None:
-        """Empty the table for its next solve: zeroed.  Taking the next generation instead
-        left entries of an earlier solve (another board's) answering as live: a reused
-        table gave wrong values after a sequence of solves (tests/test_solver.py after
-        tests/test_puzzles.py), so correctness costs the zeroing here."""
-        with memoryview(self.words) as view, view.cast("B") as raw:
-            raw[:] = bytes(len(raw))
-        self.generation = 1
+    def renew(self, entry_words: int) -> None:
+        """Empty the table for a solve whose entries have ``entry_words`` words: the next
+        generation; zeroed when the generations run out or the entries change size (a key
+        word of the old layout, read as a data word of the new one, may carry the new
+        generation and answer as live)."""
+        if entry_words != self.entry_words or self.generation >= compiled_kernel().MAX_GENERATION:
+            with memoryview(self.words) as view, view[: self.used].cast("B") as raw:
+                raw[:] = bytes(len(raw))
+            self.generation = 0
+        self.generation += 1
+        self.entry_words = entry_words
 
     def part(self, words: int) -> KernelTable:
-        """The first ``words`` words, in this generation (a smaller table in the same
-        memory)."""
-        return KernelTable(self.words[:words], self.generation)
+        """The first ``words`` words, in this generation and entry size (a smaller table in
+        the same memory)."""
+        self.used = max(self.used, words)
+        return KernelTable(self.words[:words], self.generation, self.entry_words)
 
 
 def mapped_table(words: int) -> memoryview:
     """A zeroed table of ``words`` ``uint64`` for the C kernel, without numpy: anonymous
     memory (page-aligned, so a bucket never straddles two cache lines; its pages are
-    zeroed by the system only once touched, as numpy's ``zeros`` does)."""
-    return memoryview(mmap.mmap(-1, 8 * words)).cast("Q")
+    zeroed by the system only once touched, as numpy's ``zeros`` does).  Private: a
+    process forked later gets its own copy of what it writes (a shared mapping let forked
+    workers write into their parent's spare tables, and into each other's, in the very
+    generation the other's next solve takes)."""
+    return memoryview(mmap.mmap(-1, 8 * words, flags=mmap.MAP_PRIVATE)).cast("Q")
 
 
 def aligned_table(words: int):

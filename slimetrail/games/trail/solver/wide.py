@@ -261,7 +261,7 @@ class WideSearch:
             if self.sized_per_frame:
                 left = self.deadline - time.monotonic() if self.deadline else 0.0
                 size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
-            self.tt.renew()
+            self.tt.renew(self.frame.entry_words)
             self.kernel_table = self.tt.part(self.frame.entry_words * size)
         labels = self.frame
         while True:
@@ -336,5 +336,6 @@ class WideSearch:
         if size and size <= len(self.tt.words):  # the sub-solves' table as it was
             self.frame = _Frame(self.game, int.from_bytes(saved["frame"].tobytes(), "little"))
             self.tt.generation = int(saved["generation"][0])
+            self.tt.entry_words = self.frame.entry_words
             self.kernel_table = self.tt.part(size)
             self.kernel_table.words[:] = saved["table"]
