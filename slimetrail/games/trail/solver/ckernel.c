@@ -50,8 +50,11 @@ typedef int64_t i64;
    padded bucket of one 64-byte line). */
 #define WIDE_ENTRY_WORDS 3
 /* A data word holds its solve's generation from this bit: a new solve takes the next
-   generation instead of zeroing the table (which cost more than the search of many
-   positions); after MAX_GENERATION the table is zeroed and they start again. */
+   generation instead of zeroing the table (the wide layer's frames share one of up to 2**24
+   entries; a thread's small spare tables gain nothing, bench/solve_reuse.py); after
+   MAX_GENERATION, or when the entries change size, the table is zeroed (KernelTable.renew).
+   Entries another process wrote in the same generation would answer as live, so a table is
+   never shared (solver/__init__.py maps it private, also from forked children). */
 #define GENERATION_SHIFT 40
 #define MAX_GENERATION 0xFFFF
 #define STAMPED_TAG ((((i64)MAX_GENERATION) << GENERATION_SHIFT) | 255)
