@@ -1,6 +1,6 @@
-"""Compiles into numba's cache the kernels the suite calls outside the package -- the compiled
-baselines (bench/baselines) and the research solvers (research/) -- as ``slimetrail compile``
-does the package's.
+"""Compiles into numba's cache the kernels the suite calls beyond what ``slimetrail compile``
+(the games' warm-ups) compiles: the compiled baselines (bench/baselines), the research solvers
+(research/), and Snake Pit's kernels in the forms only its tests call them.
 
 ``.ci/run`` runs ``python tests/precompile.py`` beside the lint, so that the suite's processes
 (one per xdist worker) load these kernels instead of each compiling those it calls first (a
@@ -10,6 +10,7 @@ calls it, as without this: no test depends on it.
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from pathlib import Path
@@ -22,8 +23,11 @@ sys.path.insert(0, str(ROOT))
 from bench.baselines import baseline_for, slither, snakepit  # noqa: E402
 from research.moku.pnsearch import ProofSearch  # noqa: E402
 from research.trail.dfpn import prove  # noqa: E402
+from slimetrail.ai import Limit, play  # noqa: E402
 from slimetrail.core.registry import get_game  # noqa: E402
 from slimetrail.games.moku.solver import FastSearch  # noqa: E402
+from slimetrail.games.snakepit import ai as snake_pit_ai  # noqa: E402
+from slimetrail.games.snakepit import kernel as snake_pit_kernel  # noqa: E402
 
 
 def baselines() -> None:
@@ -74,8 +78,32 @@ def research() -> None:
         search(moku.game.board, table_bits=12).value(mine, theirs, moku.empty, moku.slime)
 
 
+def snake_pit() -> None:
+    """The Python max^n search with its playout policy, and the top level once a player is
+    out, to the end (tests/games/snake_pit/test_snakepit_ai.py): kernels and argument types
+    the warm-up, which plays every level from the start, never reaches -- the longest line
+    of a player walled apart among them, so games are played until one has searched it."""
+    snake_pit_ai.KERNELS.run()
+    game = get_game("snake-pit")
+    for seed in range(30):
+        state, rng = game.new_state(), random.Random(seed)
+        while not state.is_over():
+            if len(state.move_stack) == 5 and seed == 0:
+                search = snake_pit_ai.SnakeMcts(
+                    state, seed=1, width=4, root_width=6, tries=3, turns=2
+                )
+                search.run(Limit(nodes=20))
+            if state.out:
+                state.push(play(state, 5, Limit(nodes=40), seed=1).move)
+            else:
+                state.push(rng.choice(state.legal_moves()))
+        if snake_pit_kernel.longest_line.signatures:
+            return
+
+
 if __name__ == "__main__":
     started = time.process_time()
     baselines()
     research()
+    snake_pit()
     print(f"tests/precompile.py: {time.process_time() - started:.1f} s of processor time")
