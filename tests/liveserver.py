@@ -24,7 +24,7 @@ import httpx2 as httpx
 
 # httpx builds a TLS context for every client it makes (every module-level ``httpx.get`` makes
 # one), reading the machine's CA bundle: 70 ms of processor time each.  The test clients that
-# are made often (polls, a server's start, hundreds of simulated browsers) share this one.
+# are made often (polls, a server's start) share this one.
 TLS = ssl.create_default_context()
 
 CHROMIUM = "/usr/bin/chromium"
