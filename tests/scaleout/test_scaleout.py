@@ -9,6 +9,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 import websockets
+from liveserver import TLS
 from scaleout_site import START_TIMEOUT, Site
 from waiting import wait_until
 
@@ -20,7 +21,7 @@ HTTP_TIMEOUT, WS_TIMEOUT = 60.0, 60.0
 
 
 def http_json(method: str, url: str, **kwargs: Any) -> Any:
-    response = httpx.request(method, url, timeout=HTTP_TIMEOUT, **kwargs)
+    response = httpx.request(method, url, timeout=HTTP_TIMEOUT, verify=TLS, **kwargs)
     assert response.status_code < 300, response.text
     return response.json()
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
-from liveserver import running_server
+from liveserver import TLS, running_server
 from starlette.websockets import WebSocketDisconnect
 
 from slimetrail.cli.main import main
@@ -251,7 +251,7 @@ def test_slimetrail_bot_plays_a_whole_game_with_slimetrail_ugi(
         )
         try:
             deadline = time.monotonic() + 60
-            while not httpx.get(f"{server}/api/bots").json():
+            while not httpx.get(f"{server}/api/bots", verify=TLS).json():
                 assert bot.poll() is None and time.monotonic() < deadline, "the bot did not connect"
                 time.sleep(0.2)
             # 1+0 scaled by 0.5: thirty seconds each; I move first, the bot answers on its clock.

@@ -9,7 +9,7 @@ import signal
 
 import httpx2 as httpx
 import pytest
-from liveserver import LiveServer, free_port
+from liveserver import TLS, LiveServer, free_port
 from waiting import wait_until
 
 
@@ -38,7 +38,8 @@ def test_stopping_the_server_leaks_nothing(tmp_path, compiled_kernels, stop) -> 
             f"{server}/api/matches", json={"game": "slimetrail", "side": 2, "level": 3}
         ).json()
         url = f"{server}/api/matches/{created['id']}"
-        assert wait_until(lambda: httpx.get(url).json(), lambda m: m["thinking"])["ply"] == 0
+        match = wait_until(lambda: httpx.get(url, verify=TLS).json(), lambda m: m["thinking"])
+        assert match["ply"] == 0
         assert server.process is not None
         group = server.process.pid  # the server leads a session of its own
         server.process.send_signal(stop)

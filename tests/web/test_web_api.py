@@ -21,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from liveserver import TLS
 from starlette.websockets import WebSocketDisconnect
 from waiting import computer_idle, wait_until
 
@@ -695,7 +696,7 @@ def test_fuzzed_requests_never_give_a_server_error(client: TestClient, data) -> 
 
 
 def http_json(method: str, url: str, **kwargs) -> Any:
-    response = httpx.request(method, url, timeout=30, **kwargs)
+    response = httpx.request(method, url, timeout=30, verify=TLS, **kwargs)
     assert response.status_code < 300, response.text
     return response.json()
 
