@@ -64,6 +64,7 @@ SETS: dict[str, list[dict[str, str]]] = {
     "slimetrail-square": [{}],
     "slimetrail-hex": [{"size": "8"}],
     "slither": [{"size": "4"}, {"size": "5"}],
+    "slither-advanced": [{"size": "4"}, {"size": "5"}],
     "slime-moku": [{"size": "5", "k": "4"}, {"size": "6", "k": "4"}],
 }
 
