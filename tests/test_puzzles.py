@@ -39,7 +39,10 @@ LATE_SLITHER_4X4 = 9
 
 
 def sample(game: str) -> list[dict]:
-    shipped = sorted(puzzles.puzzles(game), key=lambda p: p["id"])
+    # the puzzles to win (the draw-saving ones have their own test)
+    shipped = sorted(
+        (p for p in puzzles.puzzles(game) if p.get("goal", "win") == "win"), key=lambda p: p["id"]
+    )
     rng = random.Random(26)
     return [shipped[0], *rng.sample(shipped, min(SAMPLE, len(shipped)))]
 
@@ -132,6 +135,52 @@ def test_sampled_slither_solutions_are_reproven_by_the_reference_solvers(game: s
         check_solution(puzzle, SLITHER_SOLVER.solve)
 
 
+def draw_savers(game: str) -> list[dict]:
+    return [p for p in puzzles.puzzles(game) if p.get("goal") == "draw"]
+
+
+def check_draw_saver(puzzle: dict) -> None:
+    """The reference solver: the position is a draw, the puzzle's first move the only one
+    that holds it (every other loses), and along the main line every move of the player's
+    holds it to the end, a draw."""
+    state = puzzles.position(puzzle)
+    proof = reference_solve(state)
+    assert proof.value == "draw" and not proof.winning_moves, puzzle["id"]
+    assert [state.move_str(m) for m in proof.drawing_moves] == [puzzle["line"][0]], puzzle["id"]
+    assert sorted(puzzle["tree"]["refute"]) == sorted(
+        state.move_str(m) for m, v in proof.move_values.items() if v == "loss"
+    )
+    mover = state.to_move
+    for index, text in enumerate(puzzle["line"]):
+        if index % 2 == 0:
+            assert state.parse_move(text) in reference_solve(state).drawing_moves
+        state.push(state.parse_move(text))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.for_player(mover) == "draw", puzzle["id"]
+
+
+def test_sampled_draw_saving_puzzles_are_reproven_by_the_reference_solver() -> None:
+    shipped = draw_savers("slime-moku")
+    assert len(shipped) >= 100
+    # a draw is proven to the full board: the reference negamax answers in a second or less
+    # from 14 empty cells (from ply 11 on 5x5, 22 on 6x6), minutes from 20
+    five = [p for p in shipped if p["options"]["size"] == "5" and len(p["moves"]) >= 11]
+    six = [p for p in shipped if p["options"]["size"] == "6" and len(p["moves"]) >= 24]
+    rng = random.Random(26)
+    for puzzle in rng.sample(five, min(4, len(five))) + rng.sample(six, min(3, len(six))):
+        check_draw_saver(puzzle)
+
+
+def test_the_build_command_makes_draw_saving_puzzles(tmp_path: Path) -> None:
+    out = tmp_path / "draws.jsonl.gz"
+    args = ["puzzles", "build", "--game", "slime-moku", "--board", "size=5,k=4"]
+    assert cli([*args, "--goal", "draw", "--count", "1", "--seed", "3", "--out", str(out)]) == 0
+    [puzzle] = read(out)
+    assert puzzle["goal"] == "draw"
+    check_draw_saver(puzzle)
+    assert puzzles.public(puzzle)["goal"] == "draw"
+
+
 def transposed(state: SlitherState, exchange: bool) -> SlitherState:
     """The position in the a1-d4 diagonal's mirror, with the colours exchanged or not."""
     board = state.board
@@ -155,7 +204,7 @@ def transposed(state: SlitherState, exchange: bool) -> SlitherState:
 def test_slither_symmetries_keep_each_side_its_goal() -> None:
     """Black connects bottom and top: the mirrors and the half turn keep that, the diagonal
     mirrors and quarter turns only with the colours exchanged (the mover's goal turns with
-    the board).  The solver agrees: the exchanged image has the same value and winning move."""
+    the board).  The solver agrees: the exchanged image is won by one move too."""
     puzzle = min(
         (p for p in puzzles.puzzles("slither") if p["options"]["size"] == "4"),
         key=lambda p: p["id"],
@@ -167,7 +216,7 @@ def test_slither_symmetries_keep_each_side_its_goal() -> None:
     assert position_key(same) == position_key(state) != position_key(other)
     proof, image = SLITHER_SOLVER.solve(state), SLITHER_SOLVER.solve(same)
     assert proof.value == image.value == "win" and len(image.winning_moves) == 1
-    assert (state.colour == BLACK) != (same.colour == BLACK)
+    assert (state.colour == BLACK) != (same.colour == BLACK)  # the other colour moves
 
 
 @pytest.mark.parametrize("game", TRAIL_GAMES)

@@ -6,7 +6,8 @@ One file a game, ``slimetrail/puzzles/<game>.jsonl.gz``: a puzzle a line (see
 ``line`` of its solution, and the solution ``tree``: at each of the solver's turns ``win``
 (every winning move, with the defender's reply and the next turn's tree; the reply is null
 where the move ends the game, the tree where the reply does) and ``refute`` (every other
-move, with the opponent's answer).
+move, with the opponent's answer).  A draw-saving puzzle has ``"goal": "draw"``: its
+``win`` moves are those that hold the draw, every other loses (no ``goal``: "win").
 """
 
 from __future__ import annotations
@@ -87,8 +88,10 @@ def pick(game_id: str, rating: int, rng: random.Random, skip: frozenset[str]) ->
 
 
 def public(puzzle: dict[str, Any]) -> dict[str, Any]:
-    """What a player is shown of a puzzle (not its solution)."""
-    return {key: puzzle[key] for key in ("id", "game", "options", "moves", "to_move", "rating")}
+    """What a player is shown of a puzzle (not its solution), with its ``goal``: "win", or
+    "draw" where the one move to find saves the draw."""
+    shown = {key: puzzle[key] for key in ("id", "game", "options", "moves", "to_move", "rating")}
+    return shown | {"goal": puzzle.get("goal", "win")}
 
 
 def position(puzzle: dict[str, Any], line: Sequence[str] = ()) -> State:

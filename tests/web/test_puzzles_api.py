@@ -36,7 +36,7 @@ def test_next_gives_a_puzzle_near_the_rating_without_its_solution(client) -> Non
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert set(body) == {
-        *("id", "game", "options", "moves", "to_move", "rating", "svg", "players", "clicks")
+        *("id", "game", "options", "moves", "to_move", "rating", "svg", "players", "clicks", "goal")
     }
     puzzle = puzzles.find(body["id"])
     assert body["moves"] == puzzle["moves"] and body["to_move"] == puzzle["to_move"]
@@ -187,3 +187,15 @@ def test_bad_clicks_are_named(client, moves, prefix, words) -> None:
 def test_clicks_of_an_unknown_puzzle_are_refused(client) -> None:
     answer = client.get("/api/puzzles/nope/clicks", params={"moves": "", "prefix": "a1"})
     assert answer.status_code == 404 and "no puzzle has the id 'nope'" in answer.json()["detail"]
+
+
+def test_a_draw_saving_puzzle_says_its_goal_and_is_played_out_to_the_draw(client) -> None:
+    puzzle = next(p for p in puzzles.puzzles("slime-moku") if p.get("goal") == "draw")
+    shown = client.get("/api/puzzles/next", params={"game": "slime-moku", "id": puzzle["id"]})
+    assert shown.json()["goal"] == "draw"
+    line = puzzle["line"]
+    moves = line if len(line) % 2 else line[:-1]  # ending with the player's move
+    body = client.post(f"/api/puzzles/{puzzle['id']}/answer", json={"moves": moves}).json()
+    assert body["correct"] is True and body["solved"] is True and body["moves"] == line
+    state = puzzles.position(puzzle, line)
+    assert state.outcome() is not None and state.outcome().for_player(state.to_move) == "draw"

@@ -132,3 +132,20 @@ def test_a_wrong_slither_move_is_refuted_on_the_board(live_server, open_page) ->
     click_move(page, puzzles.position(puzzle), puzzle["line"][0])
     page.wait_for_function("document.getElementById('puzzle-moves').textContent !== ''")
     assert page.locator("#puzzle-moves").inner_text().startswith(puzzle["line"][0])
+
+
+def test_a_draw_saving_puzzle_shows_its_goal_and_is_played_to_the_draw(
+    live_server, open_page
+) -> None:
+    puzzle = next(p for p in puzzles.puzzles("slime-moku") if p.get("goal") == "draw")
+    page = open_page(f"{live_server}/puzzles/slime-moku?id={puzzle['id']}")
+    page.wait_for_selector(f'#puzzle[data-puzzle="{puzzle["id"]}"] #puzzle-board svg')
+    assert "find the only move that saves the draw" in page.locator("#puzzle-status").inner_text()
+    line = puzzle["line"]
+    for index in range(0, len(line), 2):
+        click_move(page, puzzles.position(puzzle, line[:index]), line[index])
+        played = " ".join(line[: index + 2])
+        page.wait_for_function(
+            f"document.getElementById('puzzle-moves').textContent === {played!r}"
+        )
+    assert page.locator("#puzzle-status").inner_text() == "Solved! The draw is saved."

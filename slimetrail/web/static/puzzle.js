@@ -26,7 +26,7 @@ const turn = new Turn({
   },
   refuse: (click) => {
     if (Object.keys(turn.clicks).length) {
-      $("puzzle-status").textContent = `${_("{click} is not a legal move here", { click })}.`;
+      $("puzzle-status").textContent = _("{click} is not a legal move here", { click });
     }
   },
 });
@@ -78,7 +78,10 @@ function show(svg, status, clicks = {}) {
 }
 
 function goal() {
-  return _("{player} to move: find the only winning move.", { player: state.puzzle.players[state.puzzle.to_move - 1] });
+  const player = state.puzzle.players[state.puzzle.to_move - 1];
+  return state.puzzle.goal === "draw"
+    ? _("{player} to move: find the only move that saves the draw.", { player })
+    : _("{player} to move: find the only winning move.", { player });
 }
 
 async function load(id) {
@@ -118,7 +121,8 @@ async function play(move) {
     if (answer.solved) {
       state.done = true;
       if (!state.failed) record(true);
-      show(answer.svg, _("Solved! {move} wins.", { move: answer.moves[line.length - 1] }));
+      const move = answer.moves[line.length - 1];
+      show(answer.svg, state.puzzle.goal === "draw" ? _("Solved! The draw is saved.") : _("Solved! {move} wins.", { move }));
     } else {
       show(answer.svg, _("Right! The computer answers {reply}. Your move.", { reply: answer.next }), state.clicks);
     }
