@@ -13,6 +13,10 @@ import pytest
 from slimetrail import puzzles
 from slimetrail.cli.main import main as cli
 from slimetrail.core.registry import get_game
+from slimetrail.games.slither.board import BLACK
+from slimetrail.games.slither.game import SlitherState
+from slimetrail.games.slither.solver import REFERENCE as SLITHER_REFERENCE
+from slimetrail.games.slither.solver import SOLVER as SLITHER_SOLVER
 from slimetrail.games.trail.solver import solve
 from slimetrail.games.trail.solver.reference import reference_solve
 from slimetrail.puzzles import build
@@ -20,7 +24,8 @@ from slimetrail.puzzles.build import read
 from slimetrail.puzzles.symmetry import position_key, symmetries
 
 TRAIL_GAMES = [g for g in puzzles.games() if g.startswith("slimetrail")]
-OTHER_GAMES = [g for g in puzzles.games() if g not in TRAIL_GAMES]
+SLITHER_GAMES = [g for g in puzzles.games() if g.startswith("slither")]
+OTHER_GAMES = [g for g in puzzles.games() if g not in TRAIL_GAMES + SLITHER_GAMES]
 SAMPLE = 12  # puzzles a set, besides its first
 REFERENCE_SAMPLE = 6
 LATE = 26  # plies played before the reference solver's 7x7 puzzles
@@ -28,10 +33,16 @@ LATE = 26  # plies played before the reference solver's 7x7 puzzles
 # (at most 38 cells left), takes seconds at ply 22 and minutes from ply 20 or so: the
 # earlier puzzles there are re-proven by the C solver only (below).
 LATE_8X8 = 26
+# Slither 4x4: the game-interface negamax answers in a second or so from here on (minutes
+# from ply 5); the 5x5 puzzles are re-proven by Slither's own plain search (its reference).
+LATE_SLITHER_4X4 = 9
 
 
 def sample(game: str) -> list[dict]:
-    shipped = sorted(puzzles.puzzles(game), key=lambda p: p["id"])
+    # the puzzles to win (the draw-saving ones have their own test)
+    shipped = sorted(
+        (p for p in puzzles.puzzles(game) if p.get("goal", "win") == "win"), key=lambda p: p["id"]
+    )
     rng = random.Random(26)
     return [shipped[0], *rng.sample(shipped, min(SAMPLE, len(shipped)))]
 
@@ -44,6 +55,9 @@ def test_puzzle_sets_are_shipped() -> None:
     assert len(puzzles.puzzles("slimetrail-hex")) >= 500
     assert len(puzzles.puzzles("slimetrail-square")) >= 500
     assert {p["options"].get("rules", "rastros") for p in shipped} == {"rastros", "taylor"}
+    for game in ("slither", "slither-advanced"):
+        sizes = [p["options"]["size"] for p in puzzles.puzzles(game)]
+        assert sizes.count("4") >= 75 and sizes.count("5") >= 25, game
     assert len({p["options"].get("start") for p in shipped}) >= 3
 
 
@@ -100,6 +114,109 @@ def test_other_games_solutions_are_reproven_by_the_reference_solver(game: str) -
     assert small
     for puzzle in small:
         check_solution(puzzle, reference_solve)
+
+
+@pytest.mark.parametrize("game", SLITHER_GAMES)
+def test_sampled_slither_solutions_are_reproven_by_the_reference_solvers(game: str) -> None:
+    """4x4 puzzles by the game-interface negamax (none of Slither's kernel), 5x5 ones by the
+    Slither solver's plain search (without its symmetry table and threat cut); the whole
+    seeded sample, early 4x4 ones too, by the builder's solver."""
+    shipped = puzzles.puzzles(game)
+    late = [
+        p for p in shipped if p["options"]["size"] == "4" and len(p["moves"]) >= LATE_SLITHER_4X4
+    ]
+    five = [p for p in shipped if p["options"]["size"] == "5"]
+    rng = random.Random(26)
+    for puzzle in rng.sample(late, min(4, len(late))):
+        check_solution(puzzle, reference_solve)
+    for puzzle in rng.sample(five, min(3, len(five))):
+        check_solution(puzzle, SLITHER_REFERENCE.solve)
+    for puzzle in sample(game):
+        check_solution(puzzle, SLITHER_SOLVER.solve)
+
+
+def draw_savers(game: str) -> list[dict]:
+    return [p for p in puzzles.puzzles(game) if p.get("goal") == "draw"]
+
+
+def check_draw_saver(puzzle: dict) -> None:
+    """The reference solver: the position is a draw, the puzzle's first move the only one
+    that holds it (every other loses), and along the main line every move of the player's
+    holds it to the end, a draw."""
+    state = puzzles.position(puzzle)
+    proof = reference_solve(state)
+    assert proof.value == "draw" and not proof.winning_moves, puzzle["id"]
+    assert [state.move_str(m) for m in proof.drawing_moves] == [puzzle["line"][0]], puzzle["id"]
+    assert sorted(puzzle["tree"]["refute"]) == sorted(
+        state.move_str(m) for m, v in proof.move_values.items() if v == "loss"
+    )
+    mover = state.to_move
+    for index, text in enumerate(puzzle["line"]):
+        if index % 2 == 0:
+            assert state.parse_move(text) in reference_solve(state).drawing_moves
+        state.push(state.parse_move(text))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.for_player(mover) == "draw", puzzle["id"]
+
+
+def test_sampled_draw_saving_puzzles_are_reproven_by_the_reference_solver() -> None:
+    shipped = draw_savers("slime-moku")
+    assert len(shipped) >= 100
+    # a draw is proven to the full board: the reference negamax answers in a second or less
+    # from 14 empty cells (from ply 11 on 5x5, 22 on 6x6), minutes from 20
+    five = [p for p in shipped if p["options"]["size"] == "5" and len(p["moves"]) >= 11]
+    six = [p for p in shipped if p["options"]["size"] == "6" and len(p["moves"]) >= 24]
+    rng = random.Random(26)
+    for puzzle in rng.sample(five, min(4, len(five))) + rng.sample(six, min(3, len(six))):
+        check_draw_saver(puzzle)
+
+
+def test_the_build_command_makes_draw_saving_puzzles(tmp_path: Path) -> None:
+    out = tmp_path / "draws.jsonl.gz"
+    args = ["puzzles", "build", "--game", "slime-moku", "--board", "size=5,k=4"]
+    assert cli([*args, "--goal", "draw", "--count", "1", "--seed", "3", "--out", str(out)]) == 0
+    [puzzle] = read(out)
+    assert puzzle["goal"] == "draw"
+    check_draw_saver(puzzle)
+    assert puzzles.public(puzzle)["goal"] == "draw"
+
+
+def transposed(state: SlitherState, exchange: bool) -> SlitherState:
+    """The position in the a1-d4 diagonal's mirror, with the colours exchanged or not."""
+    board = state.board
+
+    def image(stones: int) -> int:
+        bits = 0
+        for name in (c["name"] for c in state.game.describe_board()["cells"]):
+            if stones >> board.parse_cell(name) & 1:
+                bits |= 1 << board.parse_cell(
+                    f"{chr(ord('a') + int(name[1:]) - 1)}{ord(name[0]) - 96}"
+                )
+        return bits
+
+    black, white = image(state.stones[0]), image(state.stones[1])
+    if exchange:
+        black, white = white, black
+    colour = state.colour ^ exchange
+    return SlitherState(state.game, black, white, colour, state.swapped, state.turns)
+
+
+def test_slither_symmetries_keep_each_side_its_goal() -> None:
+    """Black connects bottom and top: the mirrors and the half turn keep that, the diagonal
+    mirrors and quarter turns only with the colours exchanged (the mover's goal turns with
+    the board).  The solver agrees: the exchanged image is won by one move too."""
+    puzzle = min(
+        (p for p in puzzles.puzzles("slither") if p["options"]["size"] == "4"),
+        key=lambda p: p["id"],
+    )
+    state = puzzles.position(puzzle)
+    symmetric = symmetries(state.game)
+    assert len(symmetric) == 8 and sum(s.turns_axes for s in symmetric) == 4
+    same, other = transposed(state, exchange=True), transposed(state, exchange=False)
+    assert position_key(same) == position_key(state) != position_key(other)
+    proof, image = SLITHER_SOLVER.solve(state), SLITHER_SOLVER.solve(same)
+    assert proof.value == image.value == "win" and len(image.winning_moves) == 1
+    assert (state.colour == BLACK) != (same.colour == BLACK)  # the other colour moves
 
 
 @pytest.mark.parametrize("game", TRAIL_GAMES)

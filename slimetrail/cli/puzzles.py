@@ -34,6 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--workers", type=int, default=1, help="processes making puzzles (default 1)"
     )
     build.add_argument("--out", type=Path, help="the set file (default: the shipped one)")
+    build.add_argument(
+        "--goal",
+        choices=("win", "draw"),
+        default="win",
+        help="win: one move wins (default); draw: one move saves the draw, every other loses",
+    )
     parser.set_defaults(func=run)
 
 
@@ -67,7 +73,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         boards = [parse_board(text) for text in args.board] if args.board else None
         out = args.out or set_path(args.game)
-        build(args.game, args.count, args.seed, out, args.minutes, boards, workers=args.workers)
+        build(
+            args.game,
+            args.count,
+            args.seed,
+            out,
+            args.minutes,
+            boards,
+            workers=args.workers,
+            goal=args.goal,
+        )
     except (GameError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -6,7 +6,8 @@ One file a game, ``slimetrail/puzzles/<game>.jsonl.gz``: a puzzle a line (see
 ``line`` of its solution, and the solution ``tree``: at each of the solver's turns ``win``
 (every winning move, with the defender's reply and the next turn's tree; the reply is null
 where the move ends the game, the tree where the reply does) and ``refute`` (every other
-move, with the opponent's answer).
+move, with the opponent's answer).  A draw-saving puzzle has ``"goal": "draw"``: its
+``win`` moves are those that hold the draw, every other loses (no ``goal``: "win").
 """
 
 from __future__ import annotations
@@ -87,8 +88,10 @@ def pick(game_id: str, rating: int, rng: random.Random, skip: frozenset[str]) ->
 
 
 def public(puzzle: dict[str, Any]) -> dict[str, Any]:
-    """What a player is shown of a puzzle (not its solution)."""
-    return {key: puzzle[key] for key in ("id", "game", "options", "moves", "to_move", "rating")}
+    """What a player is shown of a puzzle (not its solution), with its ``goal``: "win", or
+    "draw" where the one move to find saves the draw."""
+    shown = {key: puzzle[key] for key in ("id", "game", "options", "moves", "to_move", "rating")}
+    return shown | {"goal": puzzle.get("goal", "win")}
 
 
 def position(puzzle: dict[str, Any], line: Sequence[str] = ()) -> State:
@@ -97,6 +100,67 @@ def position(puzzle: dict[str, Any], line: Sequence[str] = ()) -> State:
     for text in [*puzzle["moves"], *line]:
         state.push(state.parse_move(text))
     return state
+
+
+@dataclass
+class Walk:
+    """Where a line from the puzzle's position leads (see :func:`follow`)."""
+
+    state: State  # the position after the line
+    spelt: list[str]  # the line's moves in the game's spelling
+    reply: str | None = None  # after a player's move last: the computer's answer due
+    tree: dict | None = None  # the solver's turn after that answer (None: the game is over)
+    wrong: bool = False  # the last move loses (``reply`` is its refutation)
+
+
+def follow(puzzle: dict[str, Any], moves: Sequence[object]) -> Walk:
+    """Check a line from the puzzle's position: the player's moves alternate with the
+    computer's answers, each of the player's but a last one winning, each answer the one the
+    puzzle gave.  The walk ends after the last move: a winning one with its answer due and the
+    next turn's tree, a losing one with its refutation."""
+    if len(moves) > MAX_ANSWER_MOVES:
+        raise PuzzleError(N_("at most %(most)s moves"), most=MAX_ANSWER_MOVES)
+    walk = Walk(position(puzzle), [], tree=puzzle["tree"])
+    state = walk.state
+    for index, text in enumerate(moves):
+        if not isinstance(text, str):
+            raise PuzzleError(N_("move %(n)s is not a text: %(text)r"), n=index + 1, text=text)
+        try:
+            move = state.parse_move(text)
+        except GameError as exc:
+            raise PuzzleError(
+                N_("move %(n)s (%(text)r): %(why)s"), n=index + 1, text=text[:20], why=exc
+            ) from None
+        name = state.move_str(move)
+        state.push(move)
+        walk.spelt.append(name)
+        left = len(moves) - index - 1  # moves after this one
+        if index % 2:  # the computer's answer: it must be the one the puzzle gave
+            if name != walk.reply:
+                raise PuzzleError(
+                    N_("move %(n)s (%(move)s) is not the computer's answer %(answer)s"),
+                    n=index + 1,
+                    move=name,
+                    answer=walk.reply,
+                )
+            walk.reply = None
+            continue
+        assert walk.tree is not None  # a move after the game's end does not parse
+        if name in walk.tree["refute"]:
+            if left:
+                raise PuzzleError(
+                    N_("move %(n)s (%(move)s) loses: the line ends there"), n=index + 1, move=name
+                )
+            walk.reply, walk.tree, walk.wrong = walk.tree["refute"][name], None, True
+            return walk
+        walk.reply, walk.tree = walk.tree["win"][name]
+        if (walk.reply is None and left) or (walk.tree is None and left > 1):
+            raise PuzzleError(
+                N_("move %(n)s (%(move)s) won the game: the line ends there"),
+                n=index + 1,
+                move=name,
+            )
+    return walk
 
 
 @dataclass(frozen=True)
@@ -113,48 +177,21 @@ def answer(puzzle: dict[str, Any], moves: list[str]) -> Verdict:
     next reply (none where it wins the game), a losing one by its refutation."""
     if not moves:
         raise PuzzleError(N_("moves is empty: send the line from the puzzle's position"))
-    if len(moves) > MAX_ANSWER_MOVES:
-        raise PuzzleError(N_("at most %(most)s moves"), most=MAX_ANSWER_MOVES)
-    state = position(puzzle)
-    tree = puzzle["tree"]
-    spelt: list[str] = []
-    expected: str | None = None  # the computer's reply due next
-    for index, text in enumerate(moves):
-        if not isinstance(text, str):
-            raise PuzzleError(N_("move %(n)s is not a text: %(text)r"), n=index + 1, text=text)
-        try:
-            move = state.parse_move(text)
-        except GameError as exc:
-            raise PuzzleError(
-                N_("move %(n)s (%(text)r): %(why)s"), n=index + 1, text=text[:20], why=exc
-            ) from None
-        name = state.move_str(move)
-        state.push(move)
-        spelt.append(name)
-        last = index == len(moves) - 1
-        if index % 2:  # the computer's reply: it must be the one the puzzle gave
-            if name != expected:
-                raise PuzzleError(
-                    N_("move %(n)s (%(move)s) is not the computer's answer %(answer)s"),
-                    n=index + 1,
-                    move=name,
-                    answer=expected,
-                )
-            continue
-        if name in tree["refute"]:
-            if not last:
-                raise PuzzleError(
-                    N_("move %(n)s (%(move)s) loses: the line ends there"), n=index + 1, move=name
-                )
-            refutation = tree["refute"][name]
-            return Verdict(False, refutation, False, spelt + ([refutation] if refutation else []))
-        expected, tree = tree["win"][name]
-        if last:
-            return Verdict(True, expected, tree is None, spelt + ([expected] if expected else []))
-        if tree is None:
-            raise PuzzleError(
-                N_("move %(n)s (%(move)s) won the game: the line ends there"),
-                n=index + 1,
-                move=name,
-            )
-    raise PuzzleError(N_("the line ends with the computer's move: send the player's next move"))
+    walk = follow(puzzle, moves)
+    if len(moves) % 2 == 0:
+        raise PuzzleError(N_("the line ends with the computer's move: send the player's next move"))
+    line = walk.spelt + ([walk.reply] if walk.reply else [])
+    return Verdict(not walk.wrong, walk.reply, not walk.wrong and walk.tree is None, line)
+
+
+def position_after(puzzle: dict[str, Any], moves: Sequence[object]) -> State:
+    """The position after a line of the puzzle that leaves the player to move (the player's
+    winning moves, each with the computer's answer), for the next clicks there."""
+    walk = follow(puzzle, moves)
+    if len(moves) % 2:
+        raise PuzzleError(
+            N_("the line ends with the player's move: send it with the computer's answer")
+        )
+    if walk.state.is_over():
+        raise PuzzleError(N_("the puzzle is solved: no move follows"))
+    return walk.state

@@ -44,6 +44,9 @@ MIN_PLY = 4  # no puzzle in the first plies (the books' openings)
 NOISE = 0.3
 MAX_NODES = 24  # the solver's turns in one solution tree
 MIN_LINE = 3  # plies of the main line: a single move into the goal is no puzzle
+# Wrong moves a puzzle offers at least: a forced move is no puzzle, nor a draw to save by
+# choosing between two moves (a coin toss: the draw's other moves all lose).
+MIN_WRONG = {"win": 1, "draw": 2}
 SOLVE_TIME = 1.0  # seconds for one position (slower ones are skipped)
 TREE_TIME = 20.0  # seconds for the solves of one solution tree (slower ones are dropped)
 LINE_TIME = 0.2  # seconds for the solver's move of a line (else a random move)
@@ -64,6 +67,7 @@ SETS: dict[str, list[dict[str, str]]] = {
     "slimetrail-square": [{}],
     "slimetrail-hex": [{"size": "8"}],
     "slither": [{"size": "4"}, {"size": "5"}],
+    "slither-advanced": [{"size": "4"}, {"size": "5"}],
     "slime-moku": [{"size": "5", "k": "4"}, {"size": "6", "k": "4"}],
 }
 
@@ -110,14 +114,20 @@ def _after(state: State, move: Any, work: Callable[[State], Any]) -> Any:
         state.pop()
 
 
-def defence(prover: Prover, state: State, result: SolveResult) -> Any:
-    """The defender's reply in a lost position: the longest resistance."""
-    moves = list(result.move_values)
+def good_moves(result: SolveResult, goal: str) -> list[Any]:
+    """The moves that reach a puzzle's goal: the winning ones, or for "draw" those that hold it."""
+    return result.winning_moves if goal == "win" else result.drawing_moves
+
+
+def defence(prover: Prover, state: State, result: SolveResult, goal: str = "win") -> Any:
+    """The defender's reply: in a lost position the longest resistance; in a drawn one (a
+    draw-saving puzzle) a move that holds the draw, leaving the fewest that hold it in turn."""
+    moves = result.drawing_moves or list(result.move_values)
     if prover.distance:
         return max(moves, key=lambda m: result.move_plies.get(m, 0))
 
     def answers(s: State) -> int:
-        return 0 if s.is_over() else len(prover.solve(s).winning_moves)
+        return 0 if s.is_over() else len(good_moves(prover.solve(s), goal))
 
     return min(moves, key=lambda m: _after(state, m, answers))
 
@@ -157,16 +167,19 @@ class Budget:
         return left
 
 
-def solution(prover: Prover, state: State, budget: Budget, first: bool = True) -> dict:
+def solution(
+    prover: Prover, state: State, budget: Budget, first: bool = True, goal: str = "win"
+) -> dict:
     """The tree of the solver's turn at ``state``: ``{"win": {move: [reply, tree]},
     "refute": {move: reply}}`` (``reply`` null where the move ends the game, ``tree``
-    null where the game is over after the reply).  The turn was booked in ``budget``."""
+    null where the game is over after the reply).  The turn was booked in ``budget``.
+    ``goal`` "draw": "win" holds the moves that save the draw, "refute" the losing ones."""
     result = prover.solve(state, budget.left(), lengths=True)
-    if result.value != "win" or (first and len(result.winning_moves) != 1):
-        raise ValueError("not a position with one winning move")
+    if result.value != goal or (first and len(good_moves(result, goal)) != 1):
+        raise ValueError(f"not a position with one move that reaches the goal ({goal})")
     if first and result.plies is not None and result.plies < MIN_LINE:
         raise ValueError("a move that wins at once is no puzzle")
-    wins = result.winning_moves  # the fastest first: the main line
+    wins = good_moves(result, goal)  # the fastest first: the main line
     # Moves that win in 3 plies or more need a turn of their own after the reply.
     budget.book(sum(result.move_plies.get(m, 0) >= 3 for m in wins))
     tree: dict[str, dict] = {"win": {}, "refute": {}}
@@ -174,12 +187,13 @@ def solution(prover: Prover, state: State, budget: Budget, first: bool = True) -
         text = state.move_str(move)
         state.push(move)
         try:
-            if move not in result.winning_moves:
+            if move not in wins:
                 tree["refute"][text] = refutation(prover, state, budget.left())
             elif state.is_over():
                 tree["win"][text] = [None, None]
             else:
-                reply = defence(prover, state, prover.solve(state, budget.left(), lengths=True))
+                answer = prover.solve(state, budget.left(), lengths=True)
+                reply = defence(prover, state, answer, goal)
                 reply_text = state.move_str(reply)
                 state.push(reply)
                 try:
@@ -188,7 +202,7 @@ def solution(prover: Prover, state: State, budget: Budget, first: bool = True) -
                     if not state.is_over():
                         if result.move_plies.get(move, 0) < 3:
                             budget.book()  # not booked above (no lengths from this solver)
-                        after = solution(prover, state, budget, False)
+                        after = solution(prover, state, budget, False, goal)
                     tree["win"][text] = [reply_text, after]
                 finally:
                     state.pop()
@@ -238,21 +252,24 @@ def puzzle_id(game: Game, moves: list[str]) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:10]
 
 
-def make_puzzle(prover: Prover, state: State, moves: list[str], seed: int) -> dict | None:
+def make_puzzle(
+    prover: Prover, state: State, moves: list[str], seed: int, goal: str = "win"
+) -> dict | None:
     """The puzzle of ``state`` (after ``moves`` from the start), or None if it is none."""
     budget = Budget(TREE_TIME)
     try:
         budget.book()
-        tree = solution(prover, state, budget)
+        tree = solution(prover, state, budget, goal=goal)
     except (TooBig, ValueError, SolveTimeout):
         return None
     line = main_line(tree)
-    if len(line) < MIN_LINE or not tree["refute"]:  # a forced move is no puzzle
+    if len(line) < MIN_LINE or len(tree["refute"]) < MIN_WRONG[goal]:
         return None
     tempted = tempting(state, tree, seed)
     game = state.game
     return {
         "id": puzzle_id(game, moves),
+        **({"goal": goal} if goal != "win" else {}),
         "game": game.id,
         "options": game.non_default_options(),
         "moves": moves,
@@ -265,13 +282,13 @@ def make_puzzle(prover: Prover, state: State, moves: list[str], seed: int) -> di
     }
 
 
-def worth_solving(state: State, result: SolveResult) -> bool:
-    """Whether a position with one winning move may be a puzzle, by what the value solve
-    already tells: not when that move ends the game at once (whose proof with game lengths
-    can cost more than a whole puzzle) or is the only legal one."""
+def worth_solving(state: State, result: SolveResult, goal: str = "win") -> bool:
+    """Whether a position with one move that reaches the goal may be a puzzle, by what the
+    value solve already tells: not when that move ends the game at once (whose proof with game
+    lengths can cost more than a whole puzzle) or is the only legal one."""
     if len(result.move_values) < 2:
         return False
-    return not _after(state, result.winning_moves[0], lambda s: s.is_over())
+    return not _after(state, good_moves(result, goal)[0], lambda s: s.is_over())
 
 
 def played_games(game: Game, prover: Prover, rng: random.Random) -> Iterator[list[Any]]:
@@ -308,9 +325,11 @@ def generate(
     seen: set[tuple[object, ...]],
     deadline: float | None = None,
     boards: list[dict[str, str]] | None = None,
+    goal: str = "win",
 ) -> Generator[dict, None, None]:
     """Up to ``count`` new puzzles of ``game_id`` (its boards in turn), none of whose keys is
-    in ``seen`` (which is updated).  Each game is searched from its end backwards, where
+    in ``seen`` (which is updated); ``goal`` "draw": positions where exactly one move saves
+    the draw (every other loses).  Each game is searched from its end backwards, where
     solves are quick, until a solve takes too long or it gave ``PER_GAME`` puzzles."""
     rng = random.Random(seed)
     games = [get_game(game_id, **options) for options in boards or SETS[game_id]]
@@ -341,10 +360,12 @@ def generate(
                 result = prover.solve(state)
             except SolveTimeout:
                 break
-            if len(result.winning_moves) != 1 or not worth_solving(state, result):
+            if result.value != goal or len(good_moves(result, goal)) != 1:
+                continue
+            if not worth_solving(state, result, goal):
                 continue
             seen.add(key)
-            puzzle = make_puzzle(prover, state, list(texts), rng.randrange(1 << 30))
+            puzzle = make_puzzle(prover, state, list(texts), rng.randrange(1 << 30), goal)
             if puzzle is not None:
                 made += 1
                 kept += 1
@@ -389,6 +410,7 @@ def parallel(
     deadline: float | None,
     boards: list[dict[str, str]] | None,
     workers: int,
+    goal: str = "win",
 ) -> Generator[dict, None, None]:
     """:func:`generate` in ``workers`` processes with their own seeds; a puzzle one of them
     made already (up to symmetry) is dropped here.  The workers end when this does."""
@@ -396,7 +418,7 @@ def parallel(
     processes = [
         multiprocessing.Process(
             target=_work,
-            args=((game_id, count, worker_seed(seed, w), seen, deadline, boards), results),
+            args=((game_id, count, worker_seed(seed, w), seen, deadline, boards, goal), results),
             daemon=True,
         )
         for w in range(workers)
@@ -430,6 +452,7 @@ def build(
     boards: list[dict[str, str]] | None = None,
     report: Callable[[str], None] = print,
     workers: int = 1,
+    goal: str = "win",
 ) -> int:
     """Add ``count`` new puzzles of ``game_id`` to ``out`` (those already there count as
     seen, so a rerun with another seed extends the set), made by ``workers`` processes;
@@ -440,9 +463,9 @@ def build(
     added = 0
     started = time.monotonic()
     if workers > 1:
-        made = parallel(game_id, count, seed, seen, deadline, boards, workers)
+        made = parallel(game_id, count, seed, seen, deadline, boards, workers, goal)
     else:
-        made = generate(game_id, count, seed, seen, deadline, boards)
+        made = generate(game_id, count, seed, seen, deadline, boards, goal)
     with contextlib.closing(made):  # the workers end with it
         for puzzle in made:
             batch.append(puzzle)

@@ -64,3 +64,88 @@ def test_a_wrong_move_is_refuted_and_can_be_retried(live_server, open_page) -> N
     assert page.locator("#puzzle-moves").inner_text().startswith(puzzle["line"][0])
     # A failed puzzle counts once: solving it after a retry changes nothing.
     assert "Solved 0 of 1 tried" in page.locator("#puzzle-progress").inner_text()
+
+
+def a_slither_puzzle() -> dict:
+    """A Slither puzzle whose first move steps a stone, and a wrong move that does too."""
+    return next(
+        p
+        for p in puzzles.puzzles("slither")
+        if "-" in p["line"][0]
+        and len(p["line"]) >= 3
+        and any("-" in m and r for m, r in p["tree"]["refute"].items())
+    )
+
+
+def click_move(page, state, move: str) -> None:
+    """A compound move click by click: each click waits for the server's next clicks."""
+    path = state.click_path(state.parse_move(move))
+    for made, click in enumerate(path, 1):
+        page.click(f'#puzzle-board [data-cell="{click}"]')
+        if made < len(path):
+            so_far = f"Move so far: {' '.join(path[:made])}"
+            page.wait_for_function(f"document.getElementById('partial').textContent === {so_far!r}")
+            # the cells picked are marked, the next ones offered
+            assert page.locator(f'#puzzle-board [data-cell="{click}"].chosen').count() == 1
+            assert page.locator(f'#puzzle-board [data-cell="{path[made]}"].legal').count() == 1
+
+
+def test_a_slither_puzzle_is_solved_by_compound_clicks(live_server, open_page) -> None:
+    puzzle = a_slither_puzzle()
+    page = open_page(f"{live_server}/puzzles/slither?id={puzzle['id']}")
+    page.wait_for_selector(f'#puzzle[data-puzzle="{puzzle["id"]}"] #puzzle-board svg')
+    line = puzzle["line"]
+    # Cancel drops a move under way.
+    state = puzzles.position(puzzle)
+    stone = state.click_path(state.parse_move(line[0]))[0]
+    page.click(f'#puzzle-board [data-cell="{stone}"]')
+    page.wait_for_selector("#cancel:not([hidden])")
+    page.click("#cancel")
+    page.wait_for_selector("#partial", state="hidden")
+    assert page.locator("#puzzle-board .chosen").count() == 0
+    for index in range(0, len(line), 2):
+        click_move(page, puzzles.position(puzzle, line[:index]), line[index])
+        played = " ".join(line[: index + 2])
+        page.wait_for_function(
+            f"document.getElementById('puzzle-moves').textContent === {played!r}"
+        )
+    assert f"Solved! {line[-1]} wins." in page.locator("#puzzle-status").inner_text()
+    assert "Solved 1 of 1 tried" in page.locator("#puzzle-progress").inner_text()
+
+
+def test_a_wrong_slither_move_is_refuted_on_the_board(live_server, open_page) -> None:
+    puzzle = a_slither_puzzle()
+    page = open_page(f"{live_server}/puzzles/slither?id={puzzle['id']}")
+    page.wait_for_selector(f'#puzzle[data-puzzle="{puzzle["id"]}"] #puzzle-board svg')
+    wrong, refutation = next((m, r) for m, r in puzzle["tree"]["refute"].items() if "-" in m and r)
+    click_move(page, puzzles.position(puzzle), wrong)
+    page.wait_for_selector('#puzzle[data-result="wrong"]')
+    status = page.locator("#puzzle-status").inner_text()
+    assert status == f"{wrong} loses: the computer answers {refutation}. Try again."
+    assert page.locator("#puzzle-moves").inner_text() == f"{wrong} {refutation}"
+    # The refutation is on the board: a stone on the cell of its placement.
+    placed = puzzles.position(puzzle, [wrong]).click_path(
+        puzzles.position(puzzle, [wrong]).parse_move(refutation)
+    )[-1]
+    assert page.locator(f'#puzzle-board [data-cell="{placed}"][class*="mark-stone"]').count() == 1
+    page.click("#puzzle-retry")
+    click_move(page, puzzles.position(puzzle), puzzle["line"][0])
+    page.wait_for_function("document.getElementById('puzzle-moves').textContent !== ''")
+    assert page.locator("#puzzle-moves").inner_text().startswith(puzzle["line"][0])
+
+
+def test_a_draw_saving_puzzle_shows_its_goal_and_is_played_to_the_draw(
+    live_server, open_page
+) -> None:
+    puzzle = next(p for p in puzzles.puzzles("slime-moku") if p.get("goal") == "draw")
+    page = open_page(f"{live_server}/puzzles/slime-moku?id={puzzle['id']}")
+    page.wait_for_selector(f'#puzzle[data-puzzle="{puzzle["id"]}"] #puzzle-board svg')
+    assert "find the only move that saves the draw" in page.locator("#puzzle-status").inner_text()
+    line = puzzle["line"]
+    for index in range(0, len(line), 2):
+        click_move(page, puzzles.position(puzzle, line[:index]), line[index])
+        played = " ".join(line[: index + 2])
+        page.wait_for_function(
+            f"document.getElementById('puzzle-moves').textContent === {played!r}"
+        )
+    assert page.locator("#puzzle-status").inner_text() == "Solved! The draw is saved."

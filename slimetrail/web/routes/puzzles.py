@@ -1,5 +1,6 @@
 """Puzzles from solved positions: ``/puzzles`` (choose a game), ``/puzzles/{game}`` (play
-them by clicks), ``GET /api/puzzles/next`` and ``POST /api/puzzles/{id}/answer`` (the server
+them by clicks), ``GET /api/puzzles/next``, ``GET /api/puzzles/{id}/clicks`` (a compound
+move click by click, as on the play page) and ``POST /api/puzzles/{id}/answer`` (the server
 checks every move against the shipped solution, :mod:`slimetrail.puzzles`)."""
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from slimetrail import puzzles
-from slimetrail.core.game import State
+from slimetrail.core.game import GameError, State
 from slimetrail.core.registry import get_game
 from slimetrail.i18n import gettext
 from slimetrail.render import state_svg
+from slimetrail.web import views
 from slimetrail.web.language import templates
-from slimetrail.web.routes.matches import TEXT_LIMIT
+from slimetrail.web.routes.matches import MAX_CLICKS, TEXT_LIMIT
 from slimetrail.web.service.errors import InvalidRequest, NotFound
 
 router = APIRouter()
@@ -31,14 +33,23 @@ class AnswerBody(BaseModel):
     moves: list[str] = Field(max_length=puzzles.MAX_ANSWER_MOVES)
 
 
-def board(state: State, playable: bool) -> str:
-    """The position by the one renderer, its legal moves clickable while the player moves."""
+def board(state: State, clicks: dict[str, str | None]) -> str:
+    """The position by the one renderer, the cells of ``clicks`` (the next legal clicks while
+    the player moves, else none) clickable."""
+    actions = state.game.turn.actions
     return state_svg(
         state,
-        interactive=playable,
-        targets=state.legal_move_strs() if playable else [],
+        interactive=bool(clicks),
+        targets=[click for click in clicks if click not in actions],
         label=gettext("%(game)s: puzzle") % {"game": gettext(state.game.title)},
     )
+
+
+def playing(state: State) -> dict[str, Any]:
+    """The board of a position where the player moves, and their first clicks (as a match's
+    JSON gives them)."""
+    clicks = state.next_clicks()
+    return {"svg": board(state, clicks), "clicks": clicks}
 
 
 def known_game(game: str) -> str:
@@ -73,7 +84,7 @@ def next_puzzle(game: str, rating: int, skip: frozenset[str], puzzle_id: str) ->
     )
     state = puzzles.position(puzzle)
     names = [gettext(state.player_name(p)) for p in range(1, state.game.num_players + 1)]
-    return puzzles.public(puzzle) | {"svg": board(state, True), "players": names}
+    return puzzles.public(puzzle) | playing(state) | {"players": names}
 
 
 @router.get("/api/puzzles/next")
@@ -92,23 +103,61 @@ async def api_next(
         raise NotFound(exc.translated(gettext)) from None
 
 
-def check(puzzle_id: str, moves: list[str]) -> dict[str, Any]:
+def known_puzzle(puzzle_id: str) -> dict[str, Any]:
     try:
-        puzzle = puzzles.find(puzzle_id)
+        return puzzles.find(puzzle_id)
     except puzzles.UnknownPuzzle as exc:
         raise NotFound(exc.translated(gettext)) from None
+
+
+def check(puzzle_id: str, moves: list[str]) -> dict[str, Any]:
+    puzzle = known_puzzle(puzzle_id)
     try:
         verdict = puzzles.answer(puzzle, moves)
     except puzzles.PuzzleError as exc:
         raise InvalidRequest(exc.translated(gettext)) from None
     state = puzzles.position(puzzle, verdict.line)
-    playable = verdict.correct and not verdict.solved
     reply = {"next": verdict.reply} if verdict.correct else {"refutation": verdict.reply}
-    return (
-        {"correct": verdict.correct, "solved": verdict.solved, "moves": verdict.line}
-        | reply
-        | {"svg": board(state, playable)}
+    shown = (
+        playing(state)
+        if verdict.correct and not verdict.solved
+        else {"svg": board(state, {}), "clicks": {}}
     )
+    return {"correct": verdict.correct, "solved": verdict.solved, "moves": verdict.line} | (
+        reply | shown
+    )
+
+
+def next_clicks(puzzle_id: str, moves: list[str], prefix: list[str]) -> dict[str, Any]:
+    puzzle = known_puzzle(puzzle_id)
+    try:
+        state = puzzles.position_after(puzzle, moves)
+        clicks = state.next_clicks(prefix)
+    except GameError as exc:  # the puzzle's line or the clicks (the game's own words)
+        raise InvalidRequest(exc.translated(gettext)) from None
+    return {
+        "prefix": prefix,
+        "clicks": clicks,
+        "to_go": views.clicks_to_go(state, prefix, clicks),
+        "svg": board(state, clicks),
+    }
+
+
+def listed(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+@router.get("/api/puzzles/{puzzle_id}/clicks")
+async def api_clicks(puzzle_id: str, moves: str = "", prefix: str = "") -> dict[str, Any]:
+    """The next legal clicks after ``prefix`` (comma-separated clicks) in the position after
+    ``moves`` (the line so far from the puzzle's position, comma-separated: it must be the
+    puzzle's, ending with the computer's answer): ``{"prefix", "clicks", "to_go", "svg"}``,
+    each click naming its move where it completes one, else null."""
+    clicks = listed(prefix)
+    if len(clicks) > MAX_CLICKS:
+        said = gettext("a prefix of %(n)s clicks is longer than any move")
+        raise InvalidRequest(said % {"n": len(clicks)})
+    return await run_in_threadpool(next_clicks, puzzle_id, listed(moves), clicks)
 
 
 @router.post("/api/puzzles/{puzzle_id}/answer")

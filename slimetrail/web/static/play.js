@@ -2,6 +2,7 @@
 // JSON, replaced on every update); this script only handles interaction: clicks on cells and
 // action buttons (a compound move click by click, the next legal clicks fetched from the
 // server as the player goes), the keyboard, the move list, live updates.
+import { Turn } from "./clicks.js";
 import { _, api, setupImport } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -17,11 +18,6 @@ const page = {
   match: null,
   viewPly: null, // null: the live position; a number: browsing history
   views: new Map(), // ply -> {svg} of past positions, for history browsing
-  prefix: [], // clicks made so far towards a compound move
-  clicks: {}, // the legal next clicks after `prefix`: click -> move text, or null for "more"
-  toGo: null, // [fewest, most] clicks still to make for the compound move under way
-  steps: null, // {left, total, text}: the steps still to make, for games whose turns have steps
-  losing: [], // those of `clicks` that complete a move losing at once (marked as a warning)
   focus: null, // cell name under the keyboard focus
   hovered: null, // cell name under the pointer
   analysis: null, // {key, result}
@@ -38,6 +34,25 @@ const page = {
   flagAsked: false, // a refresh asked once the running clock showed zero
 };
 
+// The turn under way, click by click (the clicks made, the legal next ones).
+const turn = new Turn({
+  url: (prefix) => {
+    const seat = encodeURIComponent(page.token);
+    return `/api/matches/${page.id}/clicks?seat=${seat}&prefix=${encodeURIComponent(prefix.join(","))}`;
+  },
+  send: sendMove,
+  show: showBoard,
+  start: () => ({ clicks: page.match.clicks || {}, losing: page.match.losing || [] }),
+  redraw: () => page.viewPly === null && showBoard(page.match.svg),
+  fail: (message) => {
+    $("move-error").textContent = message;
+  },
+  refuse: (click) => {
+    $("board-note").textContent = refusalText(click);
+  },
+  current: (answer) => answer.ply === page.match.ply,
+});
+
 // ---------------------------------------------------------------- the board
 
 function cellNodes() {
@@ -48,31 +63,13 @@ function cellNode(name) {
   return [...$("board").querySelectorAll("[data-cell]")].find((n) => n.dataset.cell === name);
 }
 
-function isCell(click) {
-  return Boolean(cellNode(click));
-}
-
 // The server's SVG for the shown position, with the interaction marked on it: the cells that
 // may be clicked next, the cells already picked for a compound move, the keyboard focus.
 function showBoard(svg) {
   $("board").innerHTML = svg;
   $("loading").hidden = true;
   const live = page.viewPly === null;
-  const clicks = live ? page.clicks : {};
-  // Class names the renderer's interactive board styles: legal, chosen, focus.
-  for (const node of cellNodes()) {
-    const name = node.dataset.cell;
-    const legal = name in clicks;
-    const losing = legal && page.losing.includes(name);
-    const chosen = live && page.prefix.includes(name);
-    node.classList.toggle("legal", legal);
-    node.classList.toggle("losing", losing);
-    node.classList.toggle("chosen", chosen);
-    const words = [node.getAttribute("aria-label") || name];
-    if (legal) words.push(losing ? _("legal move, loses at once") : _("legal move"));
-    if (chosen) words.push("chosen");
-    node.setAttribute("aria-label", words.join(", "));
-  }
+  turn.mark($("board"), live);
   drawAnalysisBadges();
   drawWarnings(live);
   drawTurningPoint();
@@ -114,80 +111,20 @@ function svgEl(tag, attrs, text) {
 
 // ---------------------------------------------------------------- clicks and actions
 
-// How much of the turn under way is still to make: in the game's own steps where its turns
-// declare them (Snake Pit: snakes, two clicks each), else in clicks.
-function toGoText() {
-  if (page.steps) return _("{steps} still to move this turn", { steps: page.steps.text });
-  if (!page.toGo) return "";
-  const [fewest, most] = page.toGo;
-  const count = fewest === most ? String(fewest) : `${fewest}\u2013${most}`;
-  return most === 1
-    ? _("{count} more click to finish this turn", { count })
-    : _("{count} more clicks to finish this turn", { count });
-}
-
-// Buttons for the clicks that are no cell (pass, swap), the partial move, and Cancel.
+// The turn's buttons and what is picked so far (clicks.js), and Resign.
 function renderClickBar() {
   const match = page.match;
-  const bar = $("actions-bar");
-  bar.replaceChildren();
-  const live = page.viewPly === null;
-  for (const [click, move] of Object.entries(live ? page.clicks : {})) {
-    if (isCell(click)) continue;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "action";
-    button.dataset.action = click;
-    button.textContent = click.charAt(0).toUpperCase() + click.slice(1);
-    button.addEventListener("click", () => clickOn(click));
-    bar.append(button);
-    if (move === null) button.title = _("more clicks follow");
-  }
-  const picking = live && page.prefix.length > 0;
-  $("partial").hidden = !picking;
-  $("partial").textContent = picking ? _("Move so far: {clicks}", { clicks: page.prefix.join(" ") }) : "";
-  const toGo = picking ? toGoText() : "";
-  $("to-go").hidden = !toGo;
-  $("to-go").textContent = toGo;
-  $("cancel").hidden = !picking;
+  const bar = { board: $("board"), bar: $("actions-bar"), partial: $("partial"), toGo: $("to-go") };
+  turn.renderBar({ ...bar, cancel: $("cancel") }, page.viewPly === null);
   const mine = match && mySeats(match).length > 0;
   $("resign").hidden = !mine || Boolean(match && match.outcome);
 }
 
 async function clickOn(click) {
   if (page.viewPly !== null || page.busy) return;
-  if (!(click in page.clicks)) {
-    // Not a continuation: start over, from this cell if it begins some move.
-    const restart = page.prefix.length > 0;
-    cancelPartial();
-    if (restart && click in page.clicks) clickOn(click);
-    else if (!restart) $("board-note").textContent = refusalText(click);
-    return;
-  }
   $("move-error").textContent = "";
   $("board-note").textContent = "";
-  const move = page.clicks[click];
-  if (move !== null) {
-    await sendMove(move);
-    return;
-  }
-  const prefix = [...page.prefix, click];
-  const request = ++page.navigation;
-  try {
-    const seat = encodeURIComponent(page.token);
-    const answer = await api(
-      `/api/matches/${page.id}/clicks?seat=${seat}&prefix=${encodeURIComponent(prefix.join(","))}`,
-    );
-    if (request !== page.navigation || answer.ply !== page.match.ply) return;
-    page.prefix = prefix;
-    page.clicks = answer.clicks;
-    page.losing = answer.losing || [];
-    page.toGo = answer.to_go || null;
-    page.steps = answer.steps || null;
-    showBoard(answer.svg);
-  } catch (exc) {
-    $("move-error").textContent = exc.message;
-  }
+  await turn.click(click);
 }
 
 // Why a click does nothing: said under the board, where the player is looking.
@@ -206,10 +143,7 @@ function refusalText(click) {
 
 function cancelPartial() {
   page.navigation++;
-  page.prefix = [];
-  page.clicks = page.match.clicks || {};
-  page.losing = page.match.losing || [];
-  if (page.viewPly === null) showBoard(page.match.svg);
+  turn.cancel();
 }
 
 // ---------------------------------------------------------------- analysis
@@ -248,7 +182,7 @@ function drawAnalysisBadges() {
 function drawWarnings(live) {
   if (!live) return;
   const svg = $("board").querySelector("svg");
-  for (const name of page.losing) {
+  for (const name of turn.losing) {
     const node = cellNode(name);
     if (!node) continue;
     const box = node.getBBox();
@@ -912,16 +846,14 @@ function setMatch(match) {
   page.clockAt = performance.now();
   page.flagAsked = false;
   if (changed || page.viewPly !== null) {
-    page.prefix = [];
     page.navigation++;
-    page.clicks = match.clicks || {};
-    page.losing = match.losing || [];
+    turn.reset(match.clicks, match.losing || []);
     $("board-note").textContent = "";
   }
   if (page.viewPly !== null && page.viewPly > match.ply) page.viewPly = null;
   renderPanel();
   tickClocks();
-  if ((page.prefix.length === 0 || changed) && !sameBoard) redraw();
+  if ((!turn.picking() || changed) && !sameBoard) redraw();
   if (moved) {
     playMoveSound();
     animateMove(before);
@@ -987,7 +919,7 @@ function initialFocus() {
   const marks = page.match.view.marks || {};
   const snail = Object.keys(marks).find((c) => marks[c].includes("snail"));
   const names = cellNodes().map((n) => n.dataset.cell);
-  page.focus = snail || Object.keys(page.clicks).find((c) => names.includes(c)) || names[0];
+  page.focus = snail || Object.keys(turn.clicks).find((c) => names.includes(c)) || names[0];
 }
 
 async function refresh() {
@@ -1095,9 +1027,7 @@ async function goTo(ply) {
     if (request !== page.navigation) return;
     page.viewPly = ply;
   }
-  page.prefix = [];
-  page.clicks = match.clicks || {};
-  page.losing = match.losing || [];
+  turn.reset(match.clicks, match.losing || []);
   renderPanel();
   redraw();
 }
@@ -1317,7 +1247,7 @@ function boardKey(event) {
 
 function pageKey(event) {
   if (!page.match) return;
-  if (event.key === "Escape" && page.prefix.length) {
+  if (event.key === "Escape" && turn.picking()) {
     cancelPartial();
     return;
   }

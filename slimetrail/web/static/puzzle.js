@@ -1,6 +1,8 @@
-// Puzzles: the server's puzzle (GET /api/puzzles/next) played by clicks, every move checked
-// by the server (POST /api/puzzles/{id}/answer); the rating and progress are kept in this
-// browser (localStorage).
+// Puzzles: the server's puzzle (GET /api/puzzles/next) played by clicks, a compound move
+// click by click as on the play page (clicks.js, GET /api/puzzles/{id}/clicks), every move
+// checked by the server (POST /api/puzzles/{id}/answer); the rating and progress are kept in
+// this browser (localStorage).
+import { Turn } from "./clicks.js";
 import { _, api } from "./common.js";
 
 const root = document.getElementById("puzzle");
@@ -8,7 +10,26 @@ const $ = (id) => document.getElementById(id);
 const game = root.dataset.game;
 const STORE = "slimetrail-puzzles";
 const START_RATING = 1500;
-const state = { puzzle: null, line: [], before: null, failed: false, busy: false, done: false };
+// `svg` and `clicks`: the position the player moves from (after a wrong move: the one before it).
+const state = { puzzle: null, line: [], before: null, failed: false, busy: false, done: false, svg: "", clicks: {} };
+const turn = new Turn({
+  url: (prefix) => {
+    const query = new URLSearchParams({ moves: state.line.join(","), prefix: prefix.join(",") });
+    return `/api/puzzles/${state.puzzle.id}/clicks?${query}`;
+  },
+  send: play,
+  show: drawBoard,
+  start: () => ({ clicks: state.clicks }),
+  redraw: () => drawBoard(state.svg),
+  fail: (message) => {
+    $("puzzle-status").textContent = _("Something went wrong: {error}", { error: message });
+  },
+  refuse: (click) => {
+    if (Object.keys(turn.clicks).length) {
+      $("puzzle-status").textContent = _("{click} is not a legal move here", { click });
+    }
+  },
+});
 
 function progress() {
   let all = {};
@@ -41,10 +62,26 @@ function record(won) {
   showProgress();
 }
 
-function show(svg, status) {
+function drawBoard(svg) {
   $("puzzle-board").innerHTML = svg;
+  turn.mark($("puzzle-board"));
+  const bar = { board: $("puzzle-board"), bar: $("actions-bar"), partial: $("partial"), toGo: $("to-go") };
+  turn.renderBar({ ...bar, cancel: $("cancel") });
+}
+
+// A position: its board, what to say, and the clicks the player may start a move with.
+function show(svg, status, clicks = {}) {
+  turn.reset(clicks);
+  drawBoard(svg);
   $("puzzle-status").textContent = status;
   $("puzzle-moves").textContent = state.line.join(" ");
+}
+
+function goal() {
+  const player = state.puzzle.players[state.puzzle.to_move - 1];
+  return state.puzzle.goal === "draw"
+    ? _("{player} to move: find the only move that saves the draw.", { player })
+    : _("{player} to move: find the only winning move.", { player });
 }
 
 async function load(id) {
@@ -60,10 +97,10 @@ async function load(id) {
     return;
   }
   Object.assign(state, { line: [], before: null, failed: false, done: false });
+  Object.assign(state, { svg: state.puzzle.svg, clicks: state.puzzle.clicks });
   root.dataset.puzzle = state.puzzle.id;
   $("puzzle-info").textContent = _("Puzzle {id}, rated {rating}", { id: state.puzzle.id, rating: state.puzzle.rating });
-  show(state.puzzle.svg, _("{player} to move: find the only winning move.", { player: state.puzzle.players[state.puzzle.to_move - 1] }));
-  state.svg = state.puzzle.svg;
+  show(state.svg, goal(), state.clicks);
 }
 
 async function play(move) {
@@ -80,14 +117,14 @@ async function play(move) {
     state.busy = false;
   }
   if (answer.correct) {
-    state.line = answer.moves;
-    state.svg = answer.svg;
+    Object.assign(state, { line: answer.moves, svg: answer.svg, clicks: answer.clicks });
     if (answer.solved) {
       state.done = true;
       if (!state.failed) record(true);
-      show(answer.svg, _("Solved! {move} wins.", { move: line[line.length - 1] }));
+      const move = answer.moves[line.length - 1];
+      show(answer.svg, state.puzzle.goal === "draw" ? _("Solved! The draw is saved.") : _("Solved! {move} wins.", { move }));
     } else {
-      show(answer.svg, _("Right! The computer answers {reply}. Your move.", { reply: answer.next }));
+      show(answer.svg, _("Right! The computer answers {reply}. Your move.", { reply: answer.next }), state.clicks);
     }
     return;
   }
@@ -95,23 +132,28 @@ async function play(move) {
   state.failed = true;
   state.before = state.line;
   state.line = answer.moves;
-  const wrong = answer.refutation
-    ? _("{move} loses: the computer answers {reply}. Try again.", { move, reply: answer.refutation })
-    : _("{move} loses at once. Try again.", { move });
-  show(answer.svg, wrong);
+  const wrong = answer.moves[line.length - 1];
+  const said = answer.refutation
+    ? _("{move} loses: the computer answers {reply}. Try again.", { move: wrong, reply: answer.refutation })
+    : _("{move} loses at once. Try again.", { move: wrong });
+  show(answer.svg, said);
   root.dataset.result = "wrong";
   $("puzzle-retry").hidden = false;
 }
 
 $("puzzle-board").addEventListener("click", (event) => {
-  const cell = event.target.closest("[data-cell].legal");
-  if (cell) play(cell.dataset.cell);
+  const cell = event.target.closest("[data-cell]");
+  if (cell && state.puzzle && !state.busy) turn.click(cell.dataset.cell);
+});
+$("cancel").addEventListener("click", () => turn.cancel());
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && turn.picking()) turn.cancel();
 });
 $("puzzle-retry").addEventListener("click", () => {
   state.line = state.before;
   $("puzzle-retry").hidden = true;
   delete root.dataset.result;
-  show(state.svg, _("{player} to move: find the only winning move.", { player: state.puzzle.players[state.puzzle.to_move - 1] }));
+  show(state.svg, goal(), state.clicks);
 });
 $("puzzle-next").addEventListener("click", () => load());
 showProgress();
