@@ -94,28 +94,56 @@ def value_leaf(h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, 
     return kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, span_, values)
 
 
+@nb.njit(cache=True)
+def list_turns(h, e, mv, kk, o, no, nbr, adj, judged, want, chosen, scores, buf, qscores):
+    """The node's ``want`` best turns into ``chosen`` -- by the evaluation where ``judged``
+    (their chances by :func:`prior` into ``scores``), else by the snakes' exits (chance
+    0.5) -- best first; the orders are stable, so a longer list starts with a shorter one."""
+    if judged:
+        live = np.ones(4, np.bool_)
+        live[0] = False
+        for i in range(no):
+            live[o[i]] = False
+        m = kernel.best_turns(h, e, live, mv, kk, nbr, want, chosen, scores)
+        for i in range(m):
+            scores[i] = prior(scores[i])
+        return m
+    m = kernel.select_quick(h, e, mv, kk, nbr, adj, want, chosen, buf, qscores)
+    scores[:m] = 0.5
+    return m
+
+
 @nb.njit(cache=True, nogil=True)
 def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng, params, budget):
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
-    run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
-    the nodes in use; ``params`` = (width, tries, turns, exploration, endgame, fast,
-    judged, bias): nodes fewer than ``judged`` turns below the root offer their best turns
-    by the evaluation, the deeper ones by the snakes' exits; ``priors[c]`` is child ``c``'s
-    evaluation as a chance (:func:`prior`; 0.5 where only exits ordered it), added to its
-    UCB score as ``bias * prior / (visits + 1)`` (progressive bias, fading with visits)."""
-    moves, players, firsts, counts, tried, visits, sums = tree
+    run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums, more);
+    ``meta[0]`` the nodes in use; ``params`` = (width, tries, turns, exploration, endgame,
+    fast, judged, bias, widen, deep): nodes fewer than ``judged`` turns below the
+    root offer their best turns by the evaluation, the deeper ones by the snakes' exits;
+    ``priors[c]`` is child ``c``'s evaluation as a chance (:func:`prior`; 0.5 where only
+    exits ordered it), added to its UCB score as ``bias * prior / (visits + 1)``
+    (progressive bias, fading with visits).
+
+    Progressive widening (``widen`` > 0): a node whose ``c`` turns were not all it has
+    (``more``) lists ``2 c`` once it has ``widen * c * c`` visits -- its list grows as the
+    square root of its visits, so a long search also sees the turns its cheap ordering
+    ranked low.  The longer list starts with the old one; the children move to a new block,
+    statistics and subtrees kept (the old block is left unused).  ``deep`` > 0: below a
+    node with that many visits the leaves are played to the end, not judged after
+    ``turns`` turns -- a well-visited node's mean should not keep the evaluation's bias."""
+    moves, players, firsts, counts, tried, visits, sums, more = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
     exploration, endgame, fast = params[3], np.int64(params[4]), params[5] > 0
+    judged, bias = np.int64(params[6]), params[7]
+    widen, deep = params[8], np.int64(params[9])
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
-    chosen = np.empty((width, 3, 2), np.int64)
+    chosen = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
     buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
-    scores = np.empty(kernel.MAX_TURNS, np.int64)
+    qscores = np.empty(kernel.MAX_TURNS, np.int64)
+    chances = np.empty(kernel.MAX_TURNS, np.float64)
     values = np.zeros(4, np.float64)
     returns = np.zeros(4, np.float64)
-    judged, bias = np.int64(params[6]), params[7]
-    judged_scores = np.empty(width, np.float64)
-    live = np.zeros(4, np.bool_)
     while budget[USED] < budget[ALLOWED]:
         h = heads.copy()
         e = empty.copy()
@@ -134,25 +162,74 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                     )
                     leaf_returns(o, no, values, returns)
                     break
-                if depth < judged:  # near the root: the full evaluation's best turns
-                    live[1:] = True
-                    for i in range(no):
-                        live[o[i]] = False
-                    m = kernel.best_turns(h, e, live, mv, kk, nbr, width, chosen, judged_scores)
-                    for i in range(m):
-                        priors[meta[0] + i] = prior(judged_scores[i])
-                else:
-                    m = kernel.select_quick(h, e, mv, kk, nbr, adj, width, chosen, buf, scores)
-                    priors[meta[0] : meta[0] + m] = 0.5
+                m = list_turns(
+                    h,
+                    e,
+                    mv,
+                    kk,
+                    o,
+                    no,
+                    nbr,
+                    adj,
+                    depth < judged,
+                    width,
+                    chosen,
+                    chances,
+                    buf,
+                    qscores,
+                )
                 first = meta[0]
                 meta[0] += m
                 firsts[node], counts[node], tried[node] = first, m, 0
+                more[node] = m == width
                 for i in range(m):
                     c = first + i
                     moves[c] = chosen[i]
                     moves[c, kk:] = -1  # the steps a turn of kk leaves unused
                     players[c], firsts[c], visits[c] = UNKNOWN, -1, 0
                     sums[c] = 0.0
+                    priors[c] = chances[i]
+            elif (
+                widen > 0
+                and more[node]
+                and visits[node] >= widen * counts[node] * counts[node]
+                and meta[0] + 2 * counts[node] <= capacity
+            ):
+                had = counts[node]
+                want = min(2 * had, kernel.MAX_TURNS)
+                m = list_turns(
+                    h,
+                    e,
+                    mv,
+                    kk,
+                    o,
+                    no,
+                    nbr,
+                    adj,
+                    depth < judged,
+                    want,
+                    chosen,
+                    chances,
+                    buf,
+                    qscores,
+                )
+                old, first = firsts[node], meta[0]
+                meta[0] += m
+                for i in range(had):  # the same turns, first: their statistics move along
+                    moves[first + i] = moves[old + i]
+                    players[first + i], firsts[first + i] = players[old + i], firsts[old + i]
+                    counts[first + i], tried[first + i] = counts[old + i], tried[old + i]
+                    visits[first + i], sums[first + i] = visits[old + i], sums[old + i]
+                    more[first + i], priors[first + i] = more[old + i], priors[old + i]
+                for i in range(had, m):
+                    c = first + i
+                    moves[c] = chosen[i]
+                    moves[c, kk:] = -1
+                    players[c], firsts[c], visits[c] = UNKNOWN, -1, 0
+                    sums[c] = 0.0
+                    priors[c] = chances[i]
+                firsts[node], counts[node] = first, m
+                more[node] = m == want
             if tried[node] < counts[node]:  # the next untried turn, best first
                 child = firsts[node] + tried[node]
                 tried[node] += 1
@@ -166,6 +243,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                     if score > best:
                         child, best = c, score
                 expanding = False
+            to_end = 0 < deep <= visits[node]
             kernel.apply_turn(h, e, mv, moves, child, kk)
             kk = min(kk + 1, 3)
             mv, no = kernel.advance(h, e, mv, kk, o, no, nbr)
@@ -178,7 +256,20 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                     leaf_returns(o, no, values, returns)
                 else:
                     no = value_leaf(
-                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
+                        h,
+                        e,
+                        mv,
+                        kk,
+                        o,
+                        no,
+                        nbr,
+                        adj,
+                        rng,
+                        tries,
+                        kernel.MAX_PLIES if to_end else turns,
+                        endgame,
+                        fast,
+                        values,
                     )
                     leaf_returns(o, no, values, returns)
                 break
@@ -265,6 +356,8 @@ class CompiledMcts:
         fast: bool = True,
         judged: int = 1,
         bias: float = 0.0,
+        widen: float = 0.0,
+        deep: int = 0,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
@@ -272,7 +365,8 @@ class CompiledMcts:
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
         self.params = np.array(
-            [width, tries, turns, exploration, endgame, fast, judged, bias], np.float64
+            [width, tries, turns, exploration, endgame, fast, judged, bias, widen, deep],
+            np.float64,
         )
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
@@ -284,6 +378,7 @@ class CompiledMcts:
         self.visits = np.empty(capacity, np.int64)
         self.sums = np.empty((capacity, 4), np.float64)
         self.priors = np.empty(capacity, np.float64)
+        self.more = np.empty(capacity, np.bool_)  # whether a node has turns beyond its list
         self.meta = np.zeros(1, np.int64)
         self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
         self.iterations = 0
@@ -303,6 +398,7 @@ class CompiledMcts:
         )
         self.players[0], self.visits[0], self.sums[0] = state.to_move, 0, 0.0
         self.firsts[0], self.counts[0], self.tried[0] = 1, n, 0
+        self.more[0] = n == root_width
         self.moves[1 : 1 + n] = -1
         self.moves[1 : 1 + n, : state.k] = chosen[:n, : state.k]
         self.players[1 : 1 + n], self.firsts[1 : 1 + n] = UNKNOWN, -1
@@ -321,6 +417,7 @@ class CompiledMcts:
             self.tried,
             self.visits,
             self.sums,
+            self.more,
         )
 
     def run(

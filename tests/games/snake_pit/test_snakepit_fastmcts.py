@@ -193,3 +193,60 @@ def test_progressive_bias_turns_the_search_to_the_evaluations_favourites() -> No
         assert visits.sum() == 2000 and priors[0] == priors.max()  # best first
         favoured.append(float((visits * priors).sum() / visits.sum()))
     assert favoured[1] > favoured[0]
+
+
+def reached(search: fastmcts.CompiledMcts) -> list[tuple[int, list]]:
+    """Every node reachable from the root through its children, with the turns to it."""
+    found, todo = [], [(0, [])]
+    while todo:
+        node, line = todo.pop()
+        found.append((node, line))
+        if search.firsts[node] >= 0:
+            lo = int(search.firsts[node])
+            todo += [(c, [*line, search.turn(c)]) for c in range(lo, lo + int(search.counts[node]))]
+    return found
+
+
+def test_progressive_widening_lists_more_turns_as_a_node_is_visited() -> None:
+    state = random_state(3, 6)
+    shape = {"seed": 1, "width": 4, "root_width": 6, "tries": 3, "turns": 3, "judged": 2}
+    narrow = fastmcts.CompiledMcts(state, **shape)
+    wide = fastmcts.CompiledMcts(state, **shape, widen=0.5)
+    narrow.run(Limit(nodes=1500))
+    wide.run(Limit(nodes=1500))
+    assert narrow.counts[0] == 6
+    # 6 turns, doubled at 0.5 * 6^2 = 18 visits, at 72, 288 and 1152: 96 (of more)
+    assert wide.counts[0] == 96 < len(state.legal_moves())
+    # No visit lost when children moved: a node's visits are its children's and the one
+    # that created it.  The longer lists are the readable ones' (the evaluation's one turn
+    # below the root, the exits' deeper), so a long list starts with the short one.
+    widened = 0
+    for node, line in reached(wide):
+        lo, m = int(wide.firsts[node]), int(wide.counts[node])
+        if lo < 0:
+            continue
+        assert wide.visits[node] == wide.visits[lo : lo + m].sum() + (node != 0)
+        after = state.copy()
+        for turn in line:
+            after.push(turn)
+        listed = ai.best_turns(after, m) if len(line) < 2 else ai.quick_turns(after, m)
+        assert [wide.turn(c) for c in range(lo, lo + m)] == listed
+        widened += m > 4 and node != 0
+    assert widened >= 3
+
+
+def test_below_a_visited_node_the_leaves_are_played_to_the_end() -> None:
+    state = random_state(2, 4)
+    shape = {"seed": 1, "width": 4, "root_width": 6, "tries": 3, "turns": 3}
+    trees = []
+    for deep, later_turns in ((1, 3), (0, kernel.MAX_PLIES), (0, 3)):
+        search = fastmcts.CompiledMcts(state, **shape, deep=deep)
+        search.run(Limit(nodes=1))  # the root's first leaf: 3 turns (the root had no visit)
+        search.params[2] = later_turns
+        search.run(Limit(nodes=300))
+        used = int(search.meta[0])
+        trees.append((search.visits[:used].copy(), search.sums[:used].copy()))
+    assert all((a == b).all() for a, b in zip(trees[0], trees[1], strict=True))
+    assert not all(
+        (a.shape == b.shape and (a == b).all()) for a, b in zip(trees[0], trees[2], strict=True)
+    )
