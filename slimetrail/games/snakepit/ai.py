@@ -179,7 +179,7 @@ class CompiledMctsLevel:
     judged: int = 2  # the opponents' replies to the root's turns too, by the evaluation
     bias: float = 1.0  # progressive bias: weight of the evaluation's chance in UCB
     widen: float = 0.0  # progressive widening: a node's list doubles at widen * size^2 visits
-    deep: int = 0  # visits of a node below which its leaves are played to the end (0: never)
+    paranoid: bool = False  # the opponents search against the mover, not each for itself
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
@@ -204,7 +204,7 @@ class CompiledMctsLevel:
             judged=self.judged,
             bias=self.bias,
             widen=self.widen,
-            deep=self.deep,
+            paranoid=self.paranoid,
         )
 
 

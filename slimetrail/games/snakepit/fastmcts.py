@@ -11,7 +11,8 @@ order they went out; from the endgame on (``endgame`` empty cells) the leaves ar
 the end instead.  The top level also orders the nodes fewer than ``judged`` turns deep (the
 opponents' replies to the root's turns) by the evaluation -- the exits' favourites were
 rarely the replies the opponents played -- and adds a progressive bias toward the
-evaluation's favourites there (``bias``).  In numba the search runs tens of times more
+evaluation's favourites there (``bias``); with ``widen`` a node's list grows with its
+visits (progressive widening, :func:`search`).  In numba the search runs tens of times more
 iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
@@ -118,8 +119,8 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
     run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums, more);
     ``meta[0]`` the nodes in use; ``params`` = (width, tries, turns, exploration, endgame,
-    fast, judged, bias, widen, deep): nodes fewer than ``judged`` turns below the
-    root offer their best turns by the evaluation, the deeper ones by the snakes' exits;
+    fast, judged, bias, widen, paranoid): nodes fewer than ``judged`` turns below the root
+    offer their best turns by the evaluation, the deeper ones by the snakes' exits;
     ``priors[c]`` is child ``c``'s evaluation as a chance (:func:`prior`; 0.5 where only
     exits ordered it), added to its UCB score as ``bias * prior / (visits + 1)``
     (progressive bias, fading with visits).
@@ -128,19 +129,18 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
     (``more``) lists ``2 c`` once it has ``widen * c * c`` visits -- its list grows as the
     square root of its visits, so a long search also sees the turns its cheap ordering
     ranked low.  The longer list starts with the old one; the children move to a new block,
-    statistics and subtrees kept (the old block is left unused).  ``deep`` > 0: below a
-    node with that many visits the leaves are played to the end, not judged after
-    ``turns`` turns -- a well-visited node's mean should not keep the evaluation's bias."""
+    statistics and subtrees kept (the old block is left unused).  ``paranoid``: the other
+    players choose their turns against the root's mover instead of each for itself."""
     moves, players, firsts, counts, tried, visits, sums, more = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
     exploration, endgame, fast = params[3], np.int64(params[4]), params[5] > 0
     judged, bias = np.int64(params[6]), params[7]
-    widen, deep = params[8], np.int64(params[9])
+    widen, paranoid = params[8], params[9] > 0
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
     buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
-    qscores = np.empty(kernel.MAX_TURNS, np.int64)
+    q = np.empty(kernel.MAX_TURNS, np.int64)  # list_turns' scratch
     chances = np.empty(kernel.MAX_TURNS, np.float64)
     values = np.zeros(4, np.float64)
     returns = np.zeros(4, np.float64)
@@ -155,64 +155,26 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
             if mv == 0:  # a finished game
                 leaf_returns(o, no, values, returns)
                 break
-            if firsts[node] < 0:
-                if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
-                    no = value_leaf(
-                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
-                    )
-                    leaf_returns(o, no, values, returns)
-                    break
-                m = list_turns(
-                    h,
-                    e,
-                    mv,
-                    kk,
-                    o,
-                    no,
-                    nbr,
-                    adj,
-                    depth < judged,
-                    width,
-                    chosen,
-                    chances,
-                    buf,
-                    qscores,
+            fresh = firsts[node] < 0
+            if fresh and meta[0] + width > capacity:  # the tree is full: value the leaf
+                no = value_leaf(
+                    h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
                 )
-                first = meta[0]
-                meta[0] += m
-                firsts[node], counts[node], tried[node] = first, m, 0
-                more[node] = m == width
-                for i in range(m):
-                    c = first + i
-                    moves[c] = chosen[i]
-                    moves[c, kk:] = -1  # the steps a turn of kk leaves unused
-                    players[c], firsts[c], visits[c] = UNKNOWN, -1, 0
-                    sums[c] = 0.0
-                    priors[c] = chances[i]
-            elif (
+                leaf_returns(o, no, values, returns)
+                break
+            had = 0 if fresh else counts[node]
+            want = width if fresh else 0
+            if (
                 widen > 0
+                and not fresh
                 and more[node]
-                and visits[node] >= widen * counts[node] * counts[node]
-                and meta[0] + 2 * counts[node] <= capacity
+                and visits[node] >= widen * had * had
+                and meta[0] + 2 * had <= capacity
             ):
-                had = counts[node]
                 want = min(2 * had, kernel.MAX_TURNS)
-                m = list_turns(
-                    h,
-                    e,
-                    mv,
-                    kk,
-                    o,
-                    no,
-                    nbr,
-                    adj,
-                    depth < judged,
-                    want,
-                    chosen,
-                    chances,
-                    buf,
-                    qscores,
-                )
+            if want:
+                judge = depth < judged
+                m = list_turns(h, e, mv, kk, o, no, nbr, adj, judge, want, chosen, chances, buf, q)
                 old, first = firsts[node], meta[0]
                 meta[0] += m
                 for i in range(had):  # the same turns, first: their statistics move along
@@ -224,11 +186,13 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                 for i in range(had, m):
                     c = first + i
                     moves[c] = chosen[i]
-                    moves[c, kk:] = -1
+                    moves[c, kk:] = -1  # the steps a turn of kk leaves unused
                     players[c], firsts[c], visits[c] = UNKNOWN, -1, 0
                     sums[c] = 0.0
                     priors[c] = chances[i]
                 firsts[node], counts[node] = first, m
+                if fresh:
+                    tried[node] = 0
                 more[node] = m == want
             if tried[node] < counts[node]:  # the next untried turn, best first
                 child = firsts[node] + tried[node]
@@ -238,12 +202,15 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                 log_n = math.log(visits[node])
                 child, best = -1, -1.0
                 for c in range(firsts[node], firsts[node] + counts[node]):
-                    score = sums[c, mv] / visits[c] + exploration * math.sqrt(log_n / visits[c])
+                    if paranoid and mv != mover:  # the root's mover's return, minimised
+                        mean = 1.0 - sums[c, mover] / visits[c]
+                    else:
+                        mean = sums[c, mv] / visits[c]
+                    score = mean + exploration * math.sqrt(log_n / visits[c])
                     score += bias * priors[c] / (visits[c] + 1)
                     if score > best:
                         child, best = c, score
                 expanding = False
-            to_end = 0 < deep <= visits[node]
             kernel.apply_turn(h, e, mv, moves, child, kk)
             kk = min(kk + 1, 3)
             mv, no = kernel.advance(h, e, mv, kk, o, no, nbr)
@@ -256,20 +223,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                     leaf_returns(o, no, values, returns)
                 else:
                     no = value_leaf(
-                        h,
-                        e,
-                        mv,
-                        kk,
-                        o,
-                        no,
-                        nbr,
-                        adj,
-                        rng,
-                        tries,
-                        kernel.MAX_PLIES if to_end else turns,
-                        endgame,
-                        fast,
-                        values,
+                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
                     )
                     leaf_returns(o, no, values, returns)
                 break
@@ -357,7 +311,7 @@ class CompiledMcts:
         judged: int = 1,
         bias: float = 0.0,
         widen: float = 0.0,
-        deep: int = 0,
+        paranoid: bool = False,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
@@ -365,7 +319,7 @@ class CompiledMcts:
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
         self.params = np.array(
-            [width, tries, turns, exploration, endgame, fast, judged, bias, widen, deep],
+            [width, tries, turns, exploration, endgame, fast, judged, bias, widen, paranoid],
             np.float64,
         )
         # Uninitialised: a node's fields are written when it is created, so the memory of

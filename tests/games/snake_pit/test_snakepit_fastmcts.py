@@ -235,18 +235,25 @@ def test_progressive_widening_lists_more_turns_as_a_node_is_visited() -> None:
     assert widened >= 3
 
 
-def test_below_a_visited_node_the_leaves_are_played_to_the_end() -> None:
-    state = random_state(2, 4)
-    shape = {"seed": 1, "width": 4, "root_width": 6, "tries": 3, "turns": 3}
-    trees = []
-    for deep, later_turns in ((1, 3), (0, kernel.MAX_PLIES), (0, 3)):
-        search = fastmcts.CompiledMcts(state, **shape, deep=deep)
-        search.run(Limit(nodes=1))  # the root's first leaf: 3 turns (the root had no visit)
-        search.params[2] = later_turns
-        search.run(Limit(nodes=300))
-        used = int(search.meta[0])
-        trees.append((search.visits[:used].copy(), search.sums[:used].copy()))
-    assert all((a == b).all() for a, b in zip(trees[0], trees[1], strict=True))
-    assert not all(
-        (a.shape == b.shape and (a == b).all()) for a, b in zip(trees[0], trees[2], strict=True)
-    )
+def test_paranoid_opponents_play_against_the_mover() -> None:
+    def root_values(state: SnakePitState, paranoid: bool) -> tuple[float, np.ndarray]:
+        search = fastmcts.CompiledMcts(
+            state, seed=1, width=6, root_width=8, tries=3, turns=3, paranoid=paranoid
+        )
+        search.run(Limit(nodes=1500))
+        first, count = int(search.firsts[0]), int(search.counts[0])
+        return search.sums[0, state.to_move] / 1500, search.visits[first : first + count]
+
+    # Three players in: the opponents' choices, and so the root's visits, differ.
+    state = random_state(8, 6)
+    assert not state.out
+    maxn, paranoid = root_values(state, False), root_values(state, True)
+    assert (paranoid[1] != maxn[1]).any()
+    # With one player out the other's return is 1.5 less the mover's: the same search.
+    for seed in range(200):
+        state = random_state(seed, 40)
+        if len(state.out) == 1 and not state.is_over():
+            break
+    assert len(state.out) == 1
+    maxn, paranoid = root_values(state, False), root_values(state, True)
+    assert maxn[0] == paranoid[0] and (maxn[1] == paranoid[1]).all()
