@@ -178,8 +178,6 @@ class CompiledMctsLevel:
     fast: bool = True  # the rollouts' fast kernel (off: the reference, for the bench)
     judged: int = 2  # the opponents' replies to the root's turns too, by the evaluation
     bias: float = 1.0  # progressive bias: weight of the evaluation's chance in UCB
-    widen: float = 0.0  # progressive widening: a node's list doubles at widen * size^2 visits
-    paranoid: bool = False  # the opponents search against the mover, not each for itself
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
@@ -203,8 +201,6 @@ class CompiledMctsLevel:
             fast=self.fast,
             judged=self.judged,
             bias=self.bias,
-            widen=self.widen,
-            paranoid=self.paranoid,
         )
 
 

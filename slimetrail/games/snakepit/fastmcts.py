@@ -11,8 +11,7 @@ order they went out; from the endgame on (``endgame`` empty cells) the leaves ar
 the end instead.  The top level also orders the nodes fewer than ``judged`` turns deep (the
 opponents' replies to the root's turns) by the evaluation -- the exits' favourites were
 rarely the replies the opponents played -- and adds a progressive bias toward the
-evaluation's favourites there (``bias``); with ``widen`` a node's list grows with its
-visits (progressive widening, :func:`search`).  In numba the search runs tens of times more
+evaluation's favourites there (``bias``).  In numba the search runs tens of times more
 iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
@@ -95,55 +94,28 @@ def value_leaf(h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, 
     return kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, span_, values)
 
 
-@nb.njit(cache=True)
-def list_turns(h, e, mv, kk, o, no, nbr, adj, judged, want, chosen, scores, buf, qscores):
-    """The node's ``want`` best turns into ``chosen`` -- by the evaluation where ``judged``
-    (their chances by :func:`prior` into ``scores``), else by the snakes' exits (chance
-    0.5) -- best first; the orders are stable, so a longer list starts with a shorter one."""
-    if judged:
-        live = np.ones(4, np.bool_)
-        live[0] = False
-        for i in range(no):
-            live[o[i]] = False
-        m = kernel.best_turns(h, e, live, mv, kk, nbr, want, chosen, scores)
-        for i in range(m):
-            scores[i] = prior(scores[i])
-        return m
-    m = kernel.select_quick(h, e, mv, kk, nbr, adj, want, chosen, buf, qscores)
-    scores[:m] = 0.5
-    return m
-
-
 @nb.njit(cache=True, nogil=True)
 def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng, params, budget):
     """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
-    run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums, more);
-    ``meta[0]`` the nodes in use; ``params`` = (width, tries, turns, exploration, endgame,
-    fast, judged, bias, widen, paranoid): nodes fewer than ``judged`` turns below the root
-    offer their best turns by the evaluation, the deeper ones by the snakes' exits;
-    ``priors[c]`` is child ``c``'s evaluation as a chance (:func:`prior`; 0.5 where only
-    exits ordered it), added to its UCB score as ``bias * prior / (visits + 1)``
-    (progressive bias, fading with visits).
-
-    Progressive widening (``widen`` > 0): a node whose ``c`` turns were not all it has
-    (``more``) lists ``2 c`` once it has ``widen * c * c`` visits -- its list grows as the
-    square root of its visits, so a long search also sees the turns its cheap ordering
-    ranked low.  The longer list starts with the old one; the children move to a new block,
-    statistics and subtrees kept (the old block is left unused).  ``paranoid``: the other
-    players choose their turns against the root's mover instead of each for itself."""
-    moves, players, firsts, counts, tried, visits, sums, more = tree
+    run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
+    the nodes in use; ``params`` = (width, tries, turns, exploration, endgame, fast,
+    judged, bias): nodes fewer than ``judged`` turns below the root offer their best turns
+    by the evaluation, the deeper ones by the snakes' exits; ``priors[c]`` is child ``c``'s
+    evaluation as a chance (:func:`prior`; 0.5 where only exits ordered it), added to its
+    UCB score as ``bias * prior / (visits + 1)`` (progressive bias, fading with visits)."""
+    moves, players, firsts, counts, tried, visits, sums = tree
     width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
     exploration, endgame, fast = params[3], np.int64(params[4]), params[5] > 0
-    judged, bias = np.int64(params[6]), params[7]
-    widen, paranoid = params[8], params[9] > 0
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
-    chosen = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
+    chosen = np.empty((width, 3, 2), np.int64)
     buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
-    q = np.empty(kernel.MAX_TURNS, np.int64)  # list_turns' scratch
-    chances = np.empty(kernel.MAX_TURNS, np.float64)
+    scores = np.empty(kernel.MAX_TURNS, np.int64)
     values = np.zeros(4, np.float64)
     returns = np.zeros(4, np.float64)
+    judged, bias = np.int64(params[6]), params[7]
+    judged_scores = np.empty(width, np.float64)
+    live = np.zeros(4, np.bool_)
     while budget[USED] < budget[ALLOWED]:
         h = heads.copy()
         e = empty.copy()
@@ -155,45 +127,32 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
             if mv == 0:  # a finished game
                 leaf_returns(o, no, values, returns)
                 break
-            fresh = firsts[node] < 0
-            if fresh and meta[0] + width > capacity:  # the tree is full: value the leaf
-                no = value_leaf(
-                    h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
-                )
-                leaf_returns(o, no, values, returns)
-                break
-            had = 0 if fresh else counts[node]
-            want = width if fresh else 0
-            if (
-                widen > 0
-                and not fresh
-                and more[node]
-                and visits[node] >= widen * had * had
-                and meta[0] + 2 * had <= capacity
-            ):
-                want = min(2 * had, kernel.MAX_TURNS)
-            if want:
-                judge = depth < judged
-                m = list_turns(h, e, mv, kk, o, no, nbr, adj, judge, want, chosen, chances, buf, q)
-                old, first = firsts[node], meta[0]
+            if firsts[node] < 0:
+                if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
+                    no = value_leaf(
+                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
+                    )
+                    leaf_returns(o, no, values, returns)
+                    break
+                if depth < judged:  # near the root: the full evaluation's best turns
+                    live[1:] = True
+                    for i in range(no):
+                        live[o[i]] = False
+                    m = kernel.best_turns(h, e, live, mv, kk, nbr, width, chosen, judged_scores)
+                    for i in range(m):
+                        priors[meta[0] + i] = prior(judged_scores[i])
+                else:
+                    m = kernel.select_quick(h, e, mv, kk, nbr, adj, width, chosen, buf, scores)
+                    priors[meta[0] : meta[0] + m] = 0.5
+                first = meta[0]
                 meta[0] += m
-                for i in range(had):  # the same turns, first: their statistics move along
-                    moves[first + i] = moves[old + i]
-                    players[first + i], firsts[first + i] = players[old + i], firsts[old + i]
-                    counts[first + i], tried[first + i] = counts[old + i], tried[old + i]
-                    visits[first + i], sums[first + i] = visits[old + i], sums[old + i]
-                    more[first + i], priors[first + i] = more[old + i], priors[old + i]
-                for i in range(had, m):
+                firsts[node], counts[node], tried[node] = first, m, 0
+                for i in range(m):
                     c = first + i
                     moves[c] = chosen[i]
                     moves[c, kk:] = -1  # the steps a turn of kk leaves unused
                     players[c], firsts[c], visits[c] = UNKNOWN, -1, 0
                     sums[c] = 0.0
-                    priors[c] = chances[i]
-                firsts[node], counts[node] = first, m
-                if fresh:
-                    tried[node] = 0
-                more[node] = m == want
             if tried[node] < counts[node]:  # the next untried turn, best first
                 child = firsts[node] + tried[node]
                 tried[node] += 1
@@ -202,11 +161,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                 log_n = math.log(visits[node])
                 child, best = -1, -1.0
                 for c in range(firsts[node], firsts[node] + counts[node]):
-                    if paranoid and mv != mover:  # the root's mover's return, minimised
-                        mean = 1.0 - sums[c, mover] / visits[c]
-                    else:
-                        mean = sums[c, mv] / visits[c]
-                    score = mean + exploration * math.sqrt(log_n / visits[c])
+                    score = sums[c, mv] / visits[c] + exploration * math.sqrt(log_n / visits[c])
                     score += bias * priors[c] / (visits[c] + 1)
                     if score > best:
                         child, best = c, score
@@ -310,8 +265,6 @@ class CompiledMcts:
         fast: bool = True,
         judged: int = 1,
         bias: float = 0.0,
-        widen: float = 0.0,
-        paranoid: bool = False,
         capacity: int = 1_000_000,
     ) -> None:
         if not state.to_move:
@@ -319,8 +272,7 @@ class CompiledMcts:
         self.state = state
         self.heads, self.empty, self.out = kernel.arrays(state.heads, state.empty, state.out)
         self.params = np.array(
-            [width, tries, turns, exploration, endgame, fast, judged, bias, widen, paranoid],
-            np.float64,
+            [width, tries, turns, exploration, endgame, fast, judged, bias], np.float64
         )
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.
@@ -332,7 +284,6 @@ class CompiledMcts:
         self.visits = np.empty(capacity, np.int64)
         self.sums = np.empty((capacity, 4), np.float64)
         self.priors = np.empty(capacity, np.float64)
-        self.more = np.empty(capacity, np.bool_)  # whether a node has turns beyond its list
         self.meta = np.zeros(1, np.int64)
         self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
         self.iterations = 0
@@ -352,7 +303,6 @@ class CompiledMcts:
         )
         self.players[0], self.visits[0], self.sums[0] = state.to_move, 0, 0.0
         self.firsts[0], self.counts[0], self.tried[0] = 1, n, 0
-        self.more[0] = n == root_width
         self.moves[1 : 1 + n] = -1
         self.moves[1 : 1 + n, : state.k] = chosen[:n, : state.k]
         self.players[1 : 1 + n], self.firsts[1 : 1 + n] = UNKNOWN, -1
@@ -371,7 +321,6 @@ class CompiledMcts:
             self.tried,
             self.visits,
             self.sums,
-            self.more,
         )
 
     def run(
