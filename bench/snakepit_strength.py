@@ -13,8 +13,9 @@ rotation share an opening of 0-2 random turns.  The pairings (``--pairings``, de
 * ``base-time``: the top level against the compiled plain UCT of ``bench/baselines``,
   ``--time`` seconds a move each, and ``prev-base-time`` the previous top level in the same
   place (the baseline run in the same command);
-* ``base-nodes``: the top level at ``--iterations`` iterations against the plain UCT at as
-  many playouts;
+* ``base-nodes``: the top level at ``--iterations`` iterations against the plain UCT at
+  ``--ratio`` times as many playouts (the ratio a timed move gives them: their work per
+  move at equal time; the budgets' scale then sets how far both search);
 * ``two-top-time`` and ``two-top-nodes``: the issue's second test turned round -- the plain
   UCT in one seat against the top level in the other two, so "won" counts the *baseline's*
   wins (the target: at most 10%).
@@ -95,7 +96,7 @@ def top_level(settings: tuple[str, ...]) -> ai.CompiledMctsLevel:
 
 
 def players(
-    pairing: str, iterations: int, seconds: float, settings: tuple[str, ...]
+    pairing: str, iterations: int, seconds: float, settings: tuple[str, ...], ratio: float
 ) -> tuple[Player, Player, bool]:
     """(the player under test, its opponent, whether the moves are timed)."""
     top = top_level(settings)
@@ -105,7 +106,7 @@ def players(
         return uct().choose(state, seconds, seed)
 
     def base_nodes(state: State, seed: int) -> tuple[Move, int]:
-        return uct().choose_playouts(state, iterations, seed)
+        return uct().choose_playouts(state, round(ratio * iterations), seed)
 
     return {
         "old-nodes": (level_player(top, by_nodes), level_player(PREVIOUS, by_nodes), False),
@@ -126,9 +127,12 @@ class Report:
     worst: dict[str, float] = field(default_factory=lambda: {"test": 0.0, "opp": 0.0})
 
 
-def play_game(job: tuple[str, int, int, int, float, tuple[str, ...]]) -> tuple[str, Report]:
-    pairing, number, seed, iterations, seconds, settings = job
-    tested, opponent, timed = players(pairing, iterations, seconds, settings)
+Job = tuple[str, int, int, int, float, tuple[str, ...], float]
+
+
+def play_game(job: Job) -> tuple[str, Report]:
+    pairing, number, seed, iterations, seconds, settings, ratio = job
+    tested, opponent, timed = players(pairing, iterations, seconds, settings, ratio)
     uct()  # compiled before any timed move
     state = get_game("snake-pit").new_state()
     rng = random.Random(seed * 1_000_003 + number // 3)
@@ -185,6 +189,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="per pairing (rounded up to 3s)")
     parser.add_argument("--iterations", type=int, default=4000, help="budget of *-nodes")
+    parser.add_argument(
+        "--ratio", type=float, default=1.0, help="baseline playouts per our iteration (*-nodes)"
+    )
     parser.add_argument("--time", type=float, default=0.3, help="seconds a move of *-time")
     parser.add_argument("--pairings", default=",".join(PAIRINGS), help="comma-separated")
     parser.add_argument("--parallel", type=int, default=1, help="games at once (processes)")
@@ -201,7 +208,8 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"snake-pit: {games} games a pairing, one tested seat against two, seats rotated;"
         f" {args.iterations} iterations or {args.time} s a move; top level changed: "
-        f"{', '.join(args.set) or 'no'}; load {os.getloadavg()[0]:.1f}",
+        f"{', '.join(args.set) or 'no'}; baseline playouts {args.ratio}x our iterations"
+        f" (*-nodes); load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     print(
@@ -210,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     top_level(tuple(args.set))  # a bad setting fails before any game
     jobs = [
-        (p, i, args.seed, args.iterations, args.time, tuple(args.set))
+        (p, i, args.seed, args.iterations, args.time, tuple(args.set), args.ratio)
         for p in chosen
         for i in range(games)
     ]
