@@ -28,7 +28,7 @@ def test_the_9x9_book_covers_both_colours_from_the_start() -> None:
     # The baseline as Green opens d4: our Red reply is in the book.
     start.push_str("d4")
     assert book.book_move(start) is not None
-    assert len(entries) >= 10
+    assert len(entries) >= 6
 
 
 def test_searched_entries_are_legal_and_what_the_top_level_plays() -> None:
