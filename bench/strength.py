@@ -25,6 +25,8 @@ Fixed budgets, for comparing algorithms on a loaded machine (the big Slime Trail
 playouts; a game is then the same for the same seed whatever the load and the games before
 it, up to the exact solver of a region of at most 64 cells, which keeps its share of
 ``--time`` (what it proves is proven either way, but it may find another winning move).
+``--only 2 8 14`` plays only those games of the run (numbered from 1, as printed), the same
+games as in the whole run: to check again the games of one opening after a change.
 ``--baseline-only`` prints the baseline's playouts per move from the start and from a
 mid-game position, on the wall clock and per CPU second (the latter less sensitive to a
 loaded machine).
@@ -261,7 +263,9 @@ def summary(match: Match, reports: list[GameReport]) -> list[str]:
     return lines
 
 
-def run_match(match: Match, games: int, parallel: int) -> list[GameReport]:
+def run_match(
+    match: Match, games: int, parallel: int, only: list[int] | None = None
+) -> list[GameReport]:
     game = match.game
     print(
         f"{game.spec}: level {match.level} (top {ladder_for(game).top}) vs the compiled "
@@ -270,7 +274,7 @@ def run_match(match: Match, games: int, parallel: int) -> list[GameReport]:
         f"opening for each rotation of the seats",
         flush=True,
     )
-    jobs = [(match, number) for number in range(games)]
+    jobs = [(match, number) for number in range(games) if not only or number + 1 in only]
     reports = []
     if parallel > 1:
         # Spawned workers: each compiles nothing twice (numba's cache) and shares no state.
@@ -342,6 +346,7 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
     parser.add_argument("--baseline-only", action="store_true")
     parser.add_argument("--iterations", type=int, help="our MCTS iterations a move, fixed")
     parser.add_argument("--playouts", type=int, help="the baseline's playouts a move, fixed")
+    parser.add_argument("--only", type=int, nargs="+", help="play only these games (from 1)")
     args = parser.parse_args(argv)
     options = {spec.name: getattr(args, spec.name) for spec in specs}
     for item in args.option:
@@ -363,6 +368,8 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
         parser.error(f"--playouts: only for the Slime Trail games, not {game.id}")
     if any(n is not None and n < 1 for n in (args.iterations, args.playouts)):
         parser.error("--iterations and --playouts must be at least 1")
+    if args.only and not all(1 <= n <= args.games for n in args.only):
+        parser.error(f"--only: game numbers from 1 to --games ({args.games})")
     if args.seats == "two-top" and game.num_players < 3:
         parser.error(f"--seats two-top needs a game of three players; {game.id} has two")
     return args, game
@@ -378,7 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     if level not in ladder.levels:
         raise SystemExit(f"level {level} is not one of 1..{ladder.top} for {game.id}")
     match = Match(game, level, args.time, args.seats, args.seed, args.iterations, args.playouts)
-    run_match(match, args.games, args.parallel)
+    run_match(match, args.games, args.parallel, args.only)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,14 @@ def test_a_short_match_prints_every_game_and_the_summary(capsys):
     assert any(line.startswith("worst move time / limit 0.02s") for line in lines)
 
 
+def test_only_plays_the_games_named_as_in_the_whole_run(capsys):
+    argv = ["--game", "slimetrail", "--option", "size=5", "--games", "4", "--time", "0.02"]
+    strength.main([*argv, "--only", "2", "4"])
+    games = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game ")]
+    assert [line.split(":")[0] for line in games] == ["game   2", "game   4"]
+    assert all("top as Red" in line for line in games)
+
+
 def test_sides_alternate_and_game_pairs_share_their_opening():
     match = strength.Match(strength.get_game("slimetrail", size="7"), 6, 0.1, "one-top", 1)
     assert [strength.top_seats_of(match, n) for n in range(4)] == [(1,), (2,), (1,), (2,)]
@@ -49,6 +57,7 @@ def test_three_players_rotate_one_or_two_top_seats():
         (["--game", "slimetrail", "--size", "4"], "size"),
         (["--game", "slimetrail", "--option", "size"], "NAME=VALUE"),
         (["--game", "nonesuch"], "nonesuch"),
+        (["--game", "slimetrail", "--games", "4", "--only", "5"], "from 1 to --games (4)"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_reason(argv, message, capsys):

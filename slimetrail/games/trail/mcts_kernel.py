@@ -462,6 +462,9 @@ class MctsResult:
     iterations: int
     nodes: int
     leaf_proofs: int  # leaves the exact solver proved
+    # Every root move (board index): its visits, its playout score and its proven value
+    # ("win" / "loss" / None) for the side to move -- what an opening book's builder ranks.
+    moves: dict[int, tuple[int, float, str | None]]
 
 
 def search(
@@ -523,6 +526,15 @@ def search(
         if verdict == "win":
             remember_wins(state, pick, nodes)
         value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
+        verdicts = {WIN: "win", LOSS: "loss"}
+        moves = {
+            c.board_of[int(move[j])]: (
+                int(visits[j]),
+                float(wins[j] / visits[j]) if visits[j] else 0.5,
+                verdicts.get(int(proven[j])),
+            )
+            for j in kids
+        }
         return MctsResult(
             c.board_of[int(move[pick])],
             verdict,
@@ -531,7 +543,22 @@ def search(
             int(done),
             int(used),
             proofs,
+            moves,
         )
+
+
+def prove(state: TrailState, budget: int) -> str | None:
+    """``"win"`` or ``"loss"`` for the side to move in ``state`` if the exact solver's kernel
+    proves it within ``budget`` nodes (no clock: the answer does not depend on the load; the
+    kept table may only make it prove more), else ``None``."""
+    c = compiled(state.game)
+    lo, hi = c.words(state.free)
+    with TREE_IN_USE:
+        value = leaf_solver(state.game).prove(
+            int(lo) | int(hi) << 64, c.dense[state.snail], state.to_move - 1, budget, math.inf
+        )
+    # The kernel's verdict is for the player who moved into the position.
+    return "loss" if value == WIN else "win" if value == LOSS else None
 
 
 # Positions the tree proved won for the side to move, with a winning move: (board variant,

@@ -9,7 +9,8 @@ the goal-distance evaluation is blind (against plain UCT on 11x11 and under Tayl
 alpha-beta alone lost 15-40% of its games); on hex boards under Rastros rules the alpha-beta
 keeps the whole move, as it measured stronger there.  The MCTS-Solver's leaves are proven
 by the exact solver where their region is small; a proven win is played as proven, and a
-position a search proved won is played by its proven move from then on.
+position a search proved won is played by its proven move from then on.  In the opening
+the play book answers first (on 9x9: entries of long searches, see :mod:`.solver.book`).
 Smaller boards keep the ladder's own top level (books and solver).
 """
 
@@ -22,6 +23,7 @@ from slimetrail.ai.limits import PlayResult
 from slimetrail.ai.search import mate_in
 from slimetrail.core.game import GameError, State
 from slimetrail.games.trail import mcts_kernel, search_kernel
+from slimetrail.games.trail.solver.book import book_move
 
 if TYPE_CHECKING:
     from slimetrail.games.trail.game import TrailState
@@ -79,6 +81,12 @@ def play(
     known = mcts_kernel.proven_win(state)
     if known is not None:
         return PlayResult(known, proven="win", pv=[known], info={"search": "proven before"})
+    booked = book_move(state)
+    if booked is not None:
+        # The opening, where a move's search is weakest: the book's long searches answer.
+        move, won = booked
+        how = "play book (proven)" if won else "opening book (long searches)"
+        return PlayResult(move, proven="win" if won else None, pv=[move], info={"search": how})
     region = region_size(state)
     if region <= SOLVE_REGION:
         solved = _solve(state, (SOLVER_SHARE if region <= SURE_REGION else TRY_SHARE) * seconds)

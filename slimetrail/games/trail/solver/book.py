@@ -20,6 +20,17 @@ play), more than the computer's time for a move.  Two kinds of book:
   mirror image share one entry.  :func:`winning_move` answers from it.  Build or extend::
 
       python -m slimetrail.games.trail.solver.book --play --rules rastros --starts e5 d4
+
+  On the big boards (9x9 and up) the opening is out of the solver's reach, so a play book
+  there also holds *searched* entries, kept apart from the proven ones: for a position met
+  in the opening, the move of the compiled MCTS-Solver's long searches (``--iterations`` a
+  search, one search per ``--seeds``, the root's visits summed), skipping any move the
+  solver's kernel proves lost within ``REFUTE_NODES`` nodes.  A book of long searches, not
+  of proofs: :func:`book_move` says which kind an entry is.  Positions are added by
+  ``bench/opening_book.py`` (the lines the benchmark's baseline plays); the searches are
+  reproducible by their seeds, and re-run for every searched entry of a book with::
+
+      python -m slimetrail.games.trail.solver.book --play --size 9 --research
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import json
+import multiprocessing
 import sys
 import tempfile
 import time
@@ -35,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from slimetrail.core.game import Game, Move, State
-from slimetrail.core.registry import get_game
+from slimetrail.core.registry import get_game, parse_game_spec
 from slimetrail.games.trail.game import TrailGame, TrailState
 
 if TYPE_CHECKING:
@@ -154,7 +166,8 @@ def _book_cell(game: TrailGame, text: str) -> int:
     return cell
 
 
-def _mirror_state(state: TrailState) -> TrailState:
+def mirror_state(state: TrailState) -> TrailState:
+    """The reflection of ``state`` in the a1 diagonal (which keeps both goals)."""
     free = 0
     for cell in range(state.game.board.width * state.game.size):
         if state.free >> cell & 1:
@@ -164,15 +177,17 @@ def _mirror_state(state: TrailState) -> TrailState:
 
 def canonical(state: TrailState) -> tuple[str, bool]:
     """The key of ``state`` in a play book and whether it is the mirror image's."""
-    fen, mirrored = state.fen(), _mirror_state(state).fen()
+    fen, mirrored = state.fen(), mirror_state(state).fen()
     return (fen, False) if fen <= mirrored else (mirrored, True)
 
 
 @cache
-def _load_play(path: Path) -> dict[str, str]:
+def _load_play(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """A play book's proven and searched entries."""
     if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))["positions"]
+        return {}, {}
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return document["positions"], document.get("searched", {})
 
 
 def start_values(game: TrailGame) -> dict[str, str]:
@@ -192,17 +207,27 @@ def reload() -> None:
 
 def winning_move(state: State) -> Move | None:
     """The play book's winning move for the side to move in ``state``, if it has one."""
+    found = book_move(state)
+    return found[0] if found is not None and found[1] else None
+
+
+def book_move(state: State) -> tuple[Move, bool] | None:
+    """The play book's move for the side to move in ``state`` and whether it is proven to
+    win (else it is the choice of long searches), if the book has the position."""
     if not isinstance(state, TrailState):
         return None
-    book = _load_play(play_book_path(state.game))
-    if not book:
+    proven, searched = _load_play(play_book_path(state.game))
+    if not (proven or searched):
         return None
     key, mirrored = canonical(state)
-    text = book.get(key)
+    text = proven.get(key)
+    won = text is not None
     if text is None:
-        return None
+        text = searched.get(key)
+        if text is None:
+            return None
     move = _book_cell(state.game, text)
-    return _mirror_cell(state.game, move) if mirrored else move
+    return (_mirror_cell(state.game, move) if mirrored else move), won
 
 
 class PlayBookBuilder:
@@ -215,6 +240,9 @@ class PlayBookBuilder:
         self.book: dict[str, str] = document.get("positions", {})
         # The start squares covered, with their value for the first player.
         self.starts: dict[str, str] = document.get("starts", {})
+        # Big boards: the searched entries and how they were searched (see the module's doc).
+        self.searched: dict[str, str] = document.get("searched", {})
+        self.search: dict[str, Any] = document.get("search", {})
         self.done: set[str] = set()  # keys walked in this run (winner and loser nodes)
         self.solves = 0
         self.saved_at = time.monotonic()
@@ -285,8 +313,65 @@ class PlayBookBuilder:
                 self.winner(state)
             state.pop()
 
+    def search_positions(
+        self, states: list[TrailState], iterations: int, seeds: list[int], workers: int = 2
+    ) -> None:
+        """Add a searched entry for each of ``states`` (``--research``: all again) by the
+        MCTS-Solver's searches of ``iterations``, one per seed, in ``workers`` processes."""
+        self.search = {"iterations": iterations, "seeds": seeds, "refute_nodes": REFUTE_NODES}
+        jobs = [
+            (self.game.spec, state.fen(), iterations, seed) for state in states for seed in seeds
+        ]
+        # Spawned workers: each has its own tree (one per process) and nothing shared.
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            found = pool.map(searched_moves, jobs)
+        for number, state in enumerate(states):
+            self.enter_search(state, found[number * len(seeds) : (number + 1) * len(seeds)])
+        self.save()
+
+    def enter_search(self, state: TrailState, found: list[dict[str, MoveStats]]) -> None:
+        """Book for ``state`` the searches' move: a proven win as proven, else the most
+        visited move (over the searches) that no search and no short solve proves lost."""
+        from slimetrail.games.trail import mcts_kernel
+
+        key, mirrored = canonical(state)
+        visits: dict[str, int] = {}
+        for moves in found:
+            for text, (seen, _, verdict) in moves.items():
+                if verdict == "win":
+                    self.book[key] = self.mirrored_name(text, mirrored)
+                    self.searched.pop(key, None)
+                    self.log(f"{state.fen()}: {text} proven to win by the search")
+                    return
+                if verdict == "loss" or visits.get(text) == -1:
+                    visits[text] = -1
+                else:
+                    visits[text] = visits.get(text, 0) + seen
+        total = sum(max(0, v) for v in visits.values()) or 1
+        for rank, text in enumerate(sorted(visits, key=lambda t: -visits[t])):
+            if visits[text] < 0:
+                break
+            child = state.copy()
+            child.push(state.parse_move(text))
+            if not child.is_over() and mcts_kernel.prove(child, REFUTE_NODES) == "win":
+                self.log(f"{state.fen()}: {text} (rank {rank + 1}) proven lost, skipped")
+                continue
+            self.searched[key] = self.mirrored_name(text, mirrored)
+            self.log(
+                f"{state.fen()}: {text} (rank {rank + 1}, {100 * visits[text] / total:.0f}% "
+                f"of the visits)"
+            )
+            return
+        self.searched.pop(key, None)  # lost whatever is played: left to the search
+        self.log(f"{state.fen()}: every move lost or proven lost, not booked")
+
+    def mirrored_name(self, text: str, mirrored: bool) -> str:
+        """The name of move ``text`` in the book's orientation of its position."""
+        cell = _book_cell(self.game, text)
+        return self.game.board.name(_mirror_cell(self.game, cell) if mirrored else cell)
+
     def save(self) -> None:
-        document = {
+        document: dict[str, Any] = {
             "game": f"{self.game.id} {self.game.size}x{self.game.size} {self.game.rules}",
             "fast": self.fast,
             "starts": self.starts,
@@ -301,11 +386,36 @@ class PlayBookBuilder:
                 saved = json.loads(self.path.read_text(encoding="utf-8"))
                 self.book.update(saved["positions"])
                 self.starts.update(saved.get("starts", {}))
+                # Searched entries: this run's are the newer; a proven entry replaces one.
+                searched = {**saved.get("searched", {}), **self.searched}
+                self.searched = {k: v for k, v in searched.items() if k not in self.book}
+            if self.searched:
+                document["search"] = self.search
+                document["searched"] = self.searched
             tmp = self.path.with_suffix(".tmp")
             tmp.write_text(json.dumps(document, indent=0, sort_keys=True) + "\n", encoding="utf-8")
             tmp.replace(self.path)  # never a half-written book
         self.saved_at = time.monotonic()
         reload()
+
+
+# A searched move the solver's kernel proves lost within this many nodes (a second or two)
+# is never booked.
+REFUTE_NODES = 1_000_000
+MoveStats = tuple[int, float, str | None]  # visits, playout score, proven value
+
+
+def searched_moves(job: tuple[str, str, int, int]) -> dict[str, MoveStats]:
+    """The root moves of one MCTS-Solver search (game spec, position, iterations, seed),
+    by name: a worker's job, the same for the same job whatever ran before it."""
+    from slimetrail.games.trail import mcts_kernel
+    from slimetrail.games.trail.strong import NO_CLOCK
+
+    spec, fen, iterations, seed = job
+    state = cast(TrailState, parse_game_spec(spec).state_from_fen(fen))
+    mcts_kernel.forget()
+    result = mcts_kernel.search(state, NO_CLOCK, iterations=iterations, seed=seed)
+    return {state.move_str(move): stats for move, stats in result.moves.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -318,12 +428,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--play", action="store_true", help="extend the play book instead")
     parser.add_argument("--starts", nargs="*", help="play book: start squares (default: all)")
     parser.add_argument("--fast", type=float, default=FAST, help="play book: see above")
+    parser.add_argument(
+        "--research",
+        action="store_true",
+        help="play book: search every searched entry again (with the book's own settings)",
+    )
     args = parser.parse_args(argv)
     game = get_game(args.game, size=args.size, rules=args.rules, start=args.start)
     if args.play:
         if not isinstance(game, TrailGame):
             parser.error(f"play books are for the Slime Trail games, not {game.id}")
         builder = PlayBookBuilder(game, args.fast)
+        if args.research:
+            if not builder.searched:
+                parser.error(f"{builder.path} has no searched entries")
+            states = [cast(TrailState, game.state_from_fen(key)) for key in builder.searched]
+            settings = builder.search
+            builder.search_positions(states, settings["iterations"], settings["seeds"])
+            print(f"{len(builder.searched)} searched entries in {builder.path}")
+            return 0
         for start in args.starts or start_squares(game):
             builder.cover_start(start)
         print(f"{len(builder.book)} entries in {builder.path}")
