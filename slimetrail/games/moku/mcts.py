@@ -954,6 +954,7 @@ def search(
     wider_passes: int = WIDER_PASSES,
     contempt: float = CONTEMPT,
     contempt_empties: int = CONTEMPT_EMPTIES,
+    clock: bool = True,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
     ``state``.  On boards up to 7x7 the exact solver has ``solve_share`` of the time first
@@ -968,8 +969,12 @@ def search(
     every reply (exact, within its node budget) comes first.  The tree scores a drawn
     playout ``contempt`` below a half for the side to move while more than
     ``contempt_empties`` cells are empty.  A proven win is played; otherwise the most visited
-    move not proven lost."""
-    deadline = now() + seconds
+    move not proven lost.  ``clock=False`` (fixed-budget matches): the tree runs its
+    ``iterations`` and the threat passes their node budgets whatever the time, so the move
+    depends on the seed alone; the exact solver keeps its share of ``seconds``."""
+    if not clock and iterations >= 1 << 62:
+        raise ValueError("a search without the clock needs an iteration budget")
+    deadline = now() + seconds if clock else math.inf
     k = state.game.k
     geo = geometry(state.game.size, k)
     cells, slime = mailbox(state)
@@ -990,7 +995,11 @@ def search(
         # Late in the game the exact pass is worth more than the tree's iterations.
         share = THREAT_SHARE if empties > ENDGAME_EMPTIES else ENDGAME_THREAT_SHARE
         # (and never past that share of the whole move, the root's solve included)
-        threats_end = min(now() + share * seconds, deadline - (1 - ENDGAME_THREAT_SHARE) * seconds)
+        threats_end = (
+            min(now() + share * seconds, deadline - (1 - ENDGAME_THREAT_SHARE) * seconds)
+            if clock
+            else math.inf
+        )
         # A narrow pass, then a deeper and wider one on the steps it left (late in a 15x15
         # game the lost steps were often those with three safe replies).
         passes = [(threat_depth + 2 * e, threat_branch + e) for e in range(wider_passes + 1)]

@@ -313,3 +313,9 @@ def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> 
         )  # fmt: skip
         assert found.proven is None and found.visits > 100
         assert found.value == pytest.approx(value, abs=1e-3)
+
+
+def test_a_search_without_the_clock_needs_an_iteration_budget():
+    state = get_game("slime-moku", size=9).new_state()
+    with pytest.raises(ValueError, match="iteration budget"):
+        mcts.search(state, 1.0, clock=False)
