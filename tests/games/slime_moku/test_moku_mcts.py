@@ -294,6 +294,35 @@ def test_the_endgame_pass_takes_every_step_and_reply() -> None:
         assert game.board.name(mcts.search(state, 1.0, seed=seed).move) != "g6"
 
 
+def test_the_late_pass_leaves_out_the_quiet_steps_the_wider_one_missed() -> None:
+    # 26 empty cells left in a 15x15 game lost to the baseline: after Black's l10 or n10
+    # White wins by a run of threats 12 moves deep leaving 4 replies; the tree played n10
+    # (without the late pass it plays l10 or n10 in each of these seeds).
+    game = get_game("slime-moku", size=15)
+    state = game.state_from_fen(
+        "xoxoxoxoxoxoxox/xoooxox1ox4o/ooxxoxo1xo2oox/xxoxooxoxxoxxox/oooxxxxoo3@1o/"
+        "1xxooooxox4x/oxoxxxx1o3x1o/xxoxoooxoxxooox/oxooxxoo1ooxxox/xoxxooxxxoxooxo/"
+        "ooxox1xoxoxxoox/xxoo2xoooxoxxo/oxxxxoxoxxxoxox/ooxooxoxooooxox/xxoxoxoxoxxxoxo 1"
+    )
+    assert state.empty.bit_count() <= mcts.LATE_EMPTIES
+    geo = mcts.geometry(15, 5)
+    allowed = []
+    for depth, branch in ((mcts.THREAT_DEPTH + 2, 3), mcts.LATE_PASS):
+        cells, slime = mcts.mailbox(state)
+        marks = np.zeros(len(cells), np.int8)
+        win = mcts.root_threats(
+            cells, slime, 1, state.empty.bit_count(), depth, branch, geo.steps, 5,
+            geo.window_cells, geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
+        )  # fmt: skip
+        assert win == -1
+        allowed.append(
+            {game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]}
+        )
+    assert allowed == [{"l10", "n10", "n11"}, {"n11"}]
+    for seed in range(3):
+        assert game.board.name(mcts.search(state, 1.0, seed=seed).move) == "n11"
+
+
 def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> None:
     # No row can be made any more: every playout is a draw.
     game = get_game("slime-moku", size=9)
