@@ -19,17 +19,20 @@ our level in two (target: the baseline wins at most 10%); the seats rotate over 
 Each game prints a line (and the moves of a game our level did not win); the summary gives
 the score, the baseline's playouts per move and per second, our nodes (and MCTS iterations)
 per move, and each side's worst move time as a share of the limit (time honesty).
-Fixed budgets, for comparing algorithms on a loaded machine (the big Slime Trail boards):
-``--iterations N`` gives our top level N MCTS iterations a move instead of the clock
-(``strong.play``; its tables are emptied before each game), ``--playouts M`` the baseline M
-playouts; a game is then the same for the same seed whatever the load and the games before
-it, up to the exact solver of a region of at most 64 cells, which keeps its share of
-``--time`` (what it proves is proven either way, but it may find another winning move).
+Fixed budgets, for comparing algorithms on a loaded machine (the big Slime Trail boards
+and Slime-Moku): ``--iterations N`` gives our top level N MCTS iterations a move instead of
+the clock (``strong.play``, its tables emptied before each game; Slime-Moku's
+``tree_play`` without the clock, its root threat passes bounded by their nodes alone),
+``--playouts M`` the baseline M playouts; a game is then the same for the same seed whatever
+the load and the games before it, up to an exact solver (a Slime Trail region of at most 64
+cells, a Slime-Moku board up to 7x7), which keeps its share of ``--time`` (what it proves is
+proven either way, but it may find another winning move).
 ``--only 2 8 14`` plays only those games of the run (numbered from 1, as printed), the same
 games as in the whole run: to check again the games of one opening after a change.
 ``--baseline-only`` prints the baseline's playouts per move from the start and from a
 mid-game position, on the wall clock and per CPU second (the latter less sensitive to a
-loaded machine).
+loaded machine); ``--speed`` the same and our level's nodes (MCTS iterations) in the same
+moves, the figures from which a fixed-budget ratio is set.
 """
 
 from __future__ import annotations
@@ -48,16 +51,16 @@ if __package__ in (None, ""):
     # Run as a script: make ``bench`` (the repository root) importable.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.baselines import Baseline, baseline_for
+from bench.baselines import Baseline, FixedBaseline, baseline_for
 from slimetrail.ai import Limit, ladder_for, play
 from slimetrail.ai.limits import PlayResult
 from slimetrail.core.game import Game, GameError, State
 from slimetrail.core.registry import GAMES, get_game
+from slimetrail.games.moku.game import SlimeMokuGame
 from slimetrail.games.trail.game import TrailGame
 from slimetrail.games.trail.ladder import BIG_BOARD_CELLS, big_board
 
 if TYPE_CHECKING:
-    from bench.baselines.trail import TrailBaseline
     from slimetrail.games.trail.game import TrailState
 
 MAX_OPENING_PLIES = 2
@@ -71,8 +74,8 @@ class Match:
     seconds: float
     seats: str  # "one-top" or "two-top"
     seed: int
-    iterations: int | None = None  # our MCTS iterations a move, fixed (big Slime Trail boards)
-    playouts: int | None = None  # the baseline's playouts a move, fixed (Slime Trail games)
+    iterations: int | None = None  # our MCTS iterations a move, fixed (big trail boards, moku)
+    playouts: int | None = None  # the baseline's playouts a move, fixed (trail games, moku)
 
 
 @dataclass
@@ -164,7 +167,7 @@ def play_one(match: Match, number: int) -> GameReport:
             if match.playouts is None:
                 move, playouts = baseline.choose(state, match.seconds, seed)
             else:
-                fixed = cast("TrailBaseline", baseline)
+                fixed = cast(FixedBaseline, baseline)
                 move, playouts = fixed.choose(state, match.seconds, seed, match.playouts)
             spent = time.perf_counter() - started
             report.baseline_moves += 1
@@ -184,6 +187,10 @@ def play_one(match: Match, number: int) -> GameReport:
 
 
 def top_move(match: Match, state: State, seed: int) -> PlayResult:
+    if match.iterations is not None and isinstance(match.game, SlimeMokuGame):
+        from slimetrail.games.moku.ai import tree_play
+
+        return tree_play(state, match.seconds, seed, match.iterations, clock=False)
     if match.iterations is not None and big_board(state):
         from slimetrail.games.trail import strong
 
@@ -293,9 +300,10 @@ def run_match(
     return reports
 
 
-def baseline_speed(game: Game, seconds: float, seed: int) -> None:
+def speed(game: Game, seconds: float, seed: int, level: int | None) -> None:
     """The baseline's playouts in one move of ``seconds`` from the start and a mid-game
-    position, on the wall clock and per CPU second."""
+    position, on the wall clock and per CPU second; with ``level``, that level's nodes (and
+    MCTS iterations) in a move of the same positions."""
     baseline = warmed_baseline(game)
     start = game.new_state()
     rng = random.Random(seed)
@@ -314,6 +322,16 @@ def baseline_speed(game: Game, seconds: float, seed: int) -> None:
         print(
             f"{game.spec} {label}: {playouts:,} playouts in a {seconds:g}s move "
             f"({playouts / wall:,.0f}/s wall, {playouts / cpu:,.0f}/s CPU)"
+        )
+        if level is None:
+            continue
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = play(state, level, Limit(time=seconds), seed=seed)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        nodes = result.info.get("iterations", result.nodes)
+        print(
+            f"{game.spec} {label}: level {level} {nodes:,} nodes in {wall:.2f}s "
+            f"({nodes / wall:,.0f}/s wall, {nodes / cpu:,.0f}/s CPU)"
         )
 
 
@@ -344,6 +362,7 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
     parser.add_argument("--parallel", type=int, default=1, help="games at once (processes)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline-only", action="store_true")
+    parser.add_argument("--speed", action="store_true", help="both sides' figures in a move")
     parser.add_argument("--iterations", type=int, help="our MCTS iterations a move, fixed")
     parser.add_argument("--playouts", type=int, help="the baseline's playouts a move, fixed")
     parser.add_argument("--only", type=int, nargs="+", help="play only these games (from 1)")
@@ -360,12 +379,17 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
         parser.error(str(error))
     if args.games < 1 or args.time <= 0 or args.parallel < 1:
         parser.error("--games and --parallel must be at least 1, --time positive")
+    moku = isinstance(game, SlimeMokuGame)
     trail = isinstance(game, TrailGame)
     big = isinstance(game, TrailGame) and BIG_BOARD_CELLS[0] <= game.size**2 <= BIG_BOARD_CELLS[1]
-    if args.iterations is not None and not big:
-        parser.error("--iterations: only on the big Slime Trail boards (65 to 128 cells)")
-    if args.playouts is not None and not trail:
-        parser.error(f"--playouts: only for the Slime Trail games, not {game.id}")
+    if args.iterations is not None and not (big or moku):
+        parser.error(
+            "--iterations: only on the big Slime Trail boards (65 to 128 cells) and Slime-Moku"
+        )
+    if args.playouts is not None and not (trail or moku):
+        parser.error(f"--playouts: only for the Slime Trail games and Slime-Moku, not {game.id}")
+    if args.iterations is not None and args.level is not None:
+        parser.error("--iterations: our top level only (drop --level)")
     if any(n is not None and n < 1 for n in (args.iterations, args.playouts)):
         parser.error("--iterations and --playouts must be at least 1")
     if args.only and not all(1 <= n <= args.games for n in args.only):
@@ -377,13 +401,13 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
 
 def main(argv: list[str] | None = None) -> None:
     args, game = parse_args(argv)
-    if args.baseline_only:
-        baseline_speed(game, args.time, args.seed)
-        return
     ladder = ladder_for(game)
     level = ladder.top if args.level is None else args.level
     if level not in ladder.levels:
         raise SystemExit(f"level {level} is not one of 1..{ladder.top} for {game.id}")
+    if args.baseline_only or args.speed:
+        speed(game, args.time, args.seed, level if args.speed else None)
+        return
     match = Match(game, level, args.time, args.seats, args.seed, args.iterations, args.playouts)
     run_match(match, args.games, args.parallel, args.only)
 

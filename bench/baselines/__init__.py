@@ -35,6 +35,18 @@ class Baseline(Protocol):
         ...
 
 
+class FixedBaseline(Protocol):
+    """A baseline that also runs a fixed number of playouts (Slime Trail games, Slime-Moku)."""
+
+    name: str
+
+    def choose(
+        self, state: State, seconds: float, seed: int, playouts: int | None = None
+    ) -> tuple[Move, int]:
+        """As :meth:`Baseline.choose`; with ``playouts``, exactly that many, no clock."""
+        ...
+
+
 def baseline_for(game: Game) -> Baseline:
     """The baseline of ``game``; a clear error for a game that has none."""
     module = MODULES.get(game.id)

@@ -291,7 +291,11 @@ class MokuBaseline:
         row, col = divmod(cell, self.n + 2)
         return f"{FILES[col - 1]}{row}"
 
-    def choose(self, state: State, seconds: float, seed: int) -> tuple[Move, int]:
+    def choose(
+        self, state: State, seconds: float, seed: int, playouts: int | None = None
+    ) -> tuple[Move, int]:
+        """As :meth:`Baseline.choose`; with ``playouts``, exactly that many and no clock (the
+        fixed-budget matches of ``bench/strength.py``, the same on a loaded machine)."""
         cells, slime, mover, empties = position_of(state, self.n)
         links, wins, meta = self.tree
         rng = new_rng(seed)
@@ -303,7 +307,10 @@ class MokuBaseline:
                 iterations, rng,
             )  # fmt: skip
 
-        playouts = run_timed(step, seconds)
+        if playouts is None:
+            playouts = run_timed(step, seconds)
+        else:
+            step(playouts)
         return state.parse_move(self.cell_name(int(most_visited_move(links)))), playouts
 
     # -- for the tests: the compiled rules on a State's position --------------------------

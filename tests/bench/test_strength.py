@@ -124,18 +124,46 @@ def test_fixed_budgets_replay_the_same_game_whatever_the_clock():
     assert record(0.5) == first
 
 
-def test_the_baseline_runs_exactly_its_fixed_playouts():
-    game = strength.get_game("slimetrail", size="9", start="e5")
+def test_moku_fixed_budgets_replay_the_same_game_whatever_the_clock():
+    """Slime-Moku's top level under --iterations runs its tree and its root threat passes
+    without the clock: the same seed plays the same game at any --time."""
+    game = strength.get_game("slime-moku", size="9", k="5")
+
+    def record(seconds: float) -> list[str]:
+        match = strength.Match(game, 6, seconds, "one-top", 3, iterations=300, playouts=600)
+        return strength.play_one(match, 1).record
+
+    first = record(0.001)
+    assert len(first) > 20
+    assert record(0.3) == first
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("slimetrail", {"size": "9", "start": "e5"}), ("slime-moku", {"size": "15"})],
+)
+def test_the_baseline_runs_exactly_its_fixed_playouts(game_id, options):
+    game = strength.get_game(game_id, **options)
     baseline = strength.warmed_baseline(game)
     _, playouts = baseline.choose(game.new_state(), 0.001, 4, 12_345)
     assert playouts == 12_345
+
+
+def test_speed_prints_both_sides_figures_in_the_same_moves(capsys):
+    strength.main(["--game", "slime-moku", "--size", "9", "--speed", "--time", "0.05"])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4
+    assert sum("playouts in a 0.05s move" in line for line in lines) == 2
+    assert sum(" level 6 " in line and " nodes in " in line for line in lines) == 2
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["--game", "slimetrail", "--size", "7", "--iterations", "100"], "big Slime Trail"),
-        (["--game", "slither", "--playouts", "100"], "Slime Trail games"),
+        (["--game", "slither", "--playouts", "100"], "Slime Trail games and Slime-Moku"),
+        (["--game", "slither", "--iterations", "100"], "and Slime-Moku"),
+        (["--game", "slime-moku", "--iterations", "100", "--level", "5"], "top level only"),
         (["--game", "slimetrail", "--size", "9", "--iterations", "0"], "at least 1"),
     ],
 )

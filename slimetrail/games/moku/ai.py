@@ -421,26 +421,36 @@ class TreeLevel:
     description: str
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        from slimetrail.games.moku import mcts
-
         seconds = TREE_SHARE * (limit.time if limit.time is not None else 1.0)
-        found = mcts.search(
-            state,  # type: ignore[arg-type]
-            seconds,
-            iterations=limit.nodes or 1 << 62,
-            seed=rng.getrandbits(31),
-        )
-        proven_scores = {"win": MATE_BOUND, "loss": -MATE_BOUND, "draw": 0}
-        score = proven_scores.get(found.proven or "", round(EVAL_SCALE * (2 * found.value - 1)))
-        return PlayResult(
-            found.move,
-            score=score,
-            value=found.value,
-            proven=found.proven,
-            pv=[found.move],
-            nodes=found.iterations,
-            info={"search": "MCTS-Solver", "iterations": found.iterations},
-        )
+        return tree_play(state, seconds, rng.getrandbits(31), limit.nodes)
+
+
+def tree_play(
+    state: State, seconds: float, seed: int, iterations: int | None = None, clock: bool = True
+) -> PlayResult:
+    """The top level's move: :func:`slimetrail.games.moku.mcts.search` for ``seconds`` (or
+    ``iterations``; ``clock=False``: those iterations whatever the time, for the fixed-budget
+    matches of ``bench/strength.py``)."""
+    from slimetrail.games.moku import mcts
+
+    found = mcts.search(
+        state,  # type: ignore[arg-type]
+        seconds,
+        iterations=iterations or 1 << 62,
+        seed=seed,
+        clock=clock,
+    )
+    proven_scores = {"win": MATE_BOUND, "loss": -MATE_BOUND, "draw": 0}
+    score = proven_scores.get(found.proven or "", round(EVAL_SCALE * (2 * found.value - 1)))
+    return PlayResult(
+        found.move,
+        score=score,
+        value=found.value,
+        proven=found.proven,
+        pv=[found.move],
+        nodes=found.iterations,
+        info={"search": "MCTS-Solver", "iterations": found.iterations},
+    )
 
 
 LEVELS: dict[int, Player] = {

@@ -67,6 +67,8 @@ CONTEMPT_EMPTIES = 60  # ... while more cells than this are empty (late, draws a
 WIDER_PASSES = 1  # threat passes after the first, each 2 attacker moves deeper, 1 reply wider
 ENDGAME_EMPTIES = 24  # from here on a first threat pass takes every step and every reply
 ENDGAME_THREAT_SHARE = 0.6  # of the move's time, for starting threat searches from then on
+LATE_EMPTIES = 40  # from here on a last pass, LATE_PASS deep and wide, on the steps left
+LATE_PASS = (12, 4)  # (attacker moves, safe replies)
 SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
 SOLVE_EMPTIES = 32  # ... with this many empty cells or fewer (7x7 k=4 proves from about 33-23)
 
@@ -954,6 +956,7 @@ def search(
     wider_passes: int = WIDER_PASSES,
     contempt: float = CONTEMPT,
     contempt_empties: int = CONTEMPT_EMPTIES,
+    clock: bool = True,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
     ``state``.  On boards up to 7x7 the exact solver has ``solve_share`` of the time first
@@ -964,12 +967,17 @@ def search(
     that have not started within ``THREAT_SHARE`` of the time, ``ENDGAME_THREAT_SHARE`` late
     in the game, are skipped); then
     ``wider_passes`` more passes, each two attacker moves deeper and one reply wider, on the
-    steps left; with ``ENDGAME_EMPTIES`` empty cells or fewer a pass taking every step and
-    every reply (exact, within its node budget) comes first.  The tree scores a drawn
+    steps left; with ``LATE_EMPTIES`` empty cells or fewer a last pass of ``LATE_PASS``, and
+    with ``ENDGAME_EMPTIES`` or fewer a pass taking every step and every reply (exact,
+    within its node budget) first.  The tree scores a drawn
     playout ``contempt`` below a half for the side to move while more than
     ``contempt_empties`` cells are empty.  A proven win is played; otherwise the most visited
-    move not proven lost."""
-    deadline = now() + seconds
+    move not proven lost.  ``clock=False`` (fixed-budget matches): the tree runs its
+    ``iterations`` and the threat passes their node budgets whatever the time, so the move
+    depends on the seed alone; the exact solver keeps its share of ``seconds``."""
+    if not clock and iterations >= 1 << 62:
+        raise ValueError("a search without the clock needs an iteration budget")
+    deadline = now() + seconds if clock else math.inf
     k = state.game.k
     geo = geometry(state.game.size, k)
     cells, slime = mailbox(state)
@@ -988,12 +996,21 @@ def search(
         banned[geo.padded[lost]] = 1
     if solved.verdict is None and threat_depth:
         # Late in the game the exact pass is worth more than the tree's iterations.
-        share = THREAT_SHARE if empties > ENDGAME_EMPTIES else ENDGAME_THREAT_SHARE
+        share = THREAT_SHARE if empties > LATE_EMPTIES else ENDGAME_THREAT_SHARE
         # (and never past that share of the whole move, the root's solve included)
-        threats_end = min(now() + share * seconds, deadline - (1 - ENDGAME_THREAT_SHARE) * seconds)
+        threats_end = (
+            min(now() + share * seconds, deadline - (1 - ENDGAME_THREAT_SHARE) * seconds)
+            if clock
+            else math.inf
+        )
         # A narrow pass, then a deeper and wider one on the steps it left (late in a 15x15
         # game the lost steps were often those with three safe replies).
         passes = [(threat_depth + 2 * e, threat_branch + e) for e in range(wider_passes + 1)]
+        if empties <= LATE_EMPTIES:
+            # Late the losses of 15x15 games came from runs of threats these passes do not
+            # see, e.g. 12 attacker moves leaving 4 replies (26 empty cells; the tree valued
+            # the lost step at 0.58): by then the tree's iterations are cheap to give up.
+            passes.append(LATE_PASS)
         if empties <= ENDGAME_EMPTIES:
             # Every step and every reply, first: an exact search for a forced win, cheap this
             # late (a step it could not settle within its nodes goes to the narrow passes).

@@ -238,60 +238,70 @@ def test_the_search_plays_the_solvers_win_and_never_a_proven_loss() -> None:
     assert {"win", "draw"} <= seen
 
 
-def test_the_wider_threat_pass_leaves_out_what_the_narrow_one_missed() -> None:
-    # Late in a lost 15x15 game: after White's g6 Black wins by threats leaving three safe
-    # replies, which the narrow pass (two) does not see; the tree alone played g6.
-    game = get_game("slime-moku", size=15)
-    state = game.state_from_fen(
-        "xxoxooxoooxooox/oxo1xoxxxx1xxxx/ox1oxxooxoooxoo/xoxoooxoxxoxoox/oxxx2xoxo1xoxo/"
-        "oxxooo1xoxxxoxx/xoox1x1xooxooxo/xxxxo1ox1oxoxxo/oooxoo4xoxoo/xoxoxx4oxoxx/"
-        "o1xxoo1@xoxooxo/xx1xox2xoxxxoo/oooxoox1oxoooxx/xoxoxoxoox2xox/xoxoxoxoxoxoxoo 2"
-    )
-    geo = mcts.geometry(15, 5)
-    allowed = {}
-    for depth, branch in ((mcts.THREAT_DEPTH, 2), (mcts.THREAT_DEPTH + 2, 3)):
-        cells, slime = mcts.mailbox(state)
-        marks = np.zeros(len(cells), np.int8)
-        win = mcts.root_threats(
-            cells, slime, 2, state.empty.bit_count(), depth, branch, geo.steps, 5,
-            geo.window_cells, geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
-        )  # fmt: skip
-        assert win == -1
-        allowed[branch] = {
-            game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]
-        }
-    assert "g6" in allowed[2] and allowed[3] == {"g5", "h4", "i6"}
-    # The passes may start within a quarter of the move: long enough on a loaded machine.
-    for seed in range(2):
-        found = mcts.search(state, 2.0, seed=seed)
-        assert game.board.name(found.move) in allowed[3]
-
-
-def test_the_endgame_pass_takes_every_step_and_reply() -> None:
-    # 20 empty cells left in a lost 9x9 game: after Black's g6 White forces a row by replies
-    # no narrow pass follows; the tree alone played g6.
-    game = get_game("slime-moku", size=9)
-    state = game.state_from_fen(
-        "oxoxoxox1/x4xo1o/oo3@o1x/xxx2x2o/oooxxo2x/xxooxo1oo/ooxxoxoxx/1xoxo1oxx/1xoxoxoxo 1"
-    )
-    empties = state.empty.bit_count()
-    assert empties <= mcts.ENDGAME_EMPTIES
-    geo = mcts.geometry(9, 5)
+def allowed_by_passes(state, passes: list[tuple[int, int]]) -> list[set[str]]:
+    """The steps each root threat pass (depth, branch) leaves in ``state`` (none wins)."""
+    game = state.game
+    geo = mcts.geometry(game.size, game.k)
     allowed = []
-    for depth, branch in ((mcts.THREAT_DEPTH + 2, 3), (empties, empties)):
+    for depth, branch in passes:
         cells, slime = mcts.mailbox(state)
         marks = np.zeros(len(cells), np.int8)
         win = mcts.root_threats(
-            cells, slime, 1, empties, depth, branch, geo.steps, 5, geo.window_cells,
-            geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
+            cells, slime, state.to_move, state.empty.bit_count(), depth, branch, geo.steps,
+            game.k, geo.window_cells, geo.cell_windows, mcts.THREAT_NODES, marks, float("inf"),
         )  # fmt: skip
         assert win == -1
         allowed.append(
             {game.board.name(m) for m in state.legal_moves() if not marks[geo.padded[m]]}
         )
-    assert allowed == [{"e6", "e7", "e8", "g6"}, {"e6", "e7", "e8"}]
+    return allowed
+
+
+@pytest.mark.parametrize(
+    ("size", "fen", "passes", "allowed"),
+    [
+        # Late in a lost 15x15 game: after White's g6 Black wins by threats leaving three
+        # safe replies, which the narrow pass (two) does not see; the tree alone played g6.
+        (
+            15,
+            "xxoxooxoooxooox/oxo1xoxxxx1xxxx/ox1oxxooxoooxoo/xoxoooxoxxoxoox/oxxx2xoxo1xoxo/"
+            "oxxooo1xoxxxoxx/xoox1x1xooxooxo/xxxxo1ox1oxoxxo/oooxoo4xoxoo/xoxoxx4oxoxx/"
+            "o1xxoo1@xoxooxo/xx1xox2xoxxxoo/oooxoox1oxoooxx/xoxoxoxoox2xox/xoxoxoxoxoxoxoo 2",
+            [(mcts.THREAT_DEPTH, 2), (mcts.THREAT_DEPTH + 2, 3)],
+            [{"g4", "g5", "g6", "h4", "i6"}, {"g5", "h4", "i6"}],
+        ),
+        # 20 empty cells left in a lost 9x9 game: after Black's g6 White forces a row by
+        # replies no narrow pass follows (the endgame pass takes every step and reply); the
+        # tree alone played g6.
+        (
+            9,
+            "oxoxoxox1/x4xo1o/oo3@o1x/xxx2x2o/oooxxo2x/xxooxo1oo/ooxxoxoxx/1xoxo1oxx/1xoxoxoxo 1",
+            [(mcts.THREAT_DEPTH + 2, 3), (20, 20)],
+            [{"e6", "e7", "e8", "g6"}, {"e6", "e7", "e8"}],
+        ),
+        # 26 empty cells left in a 15x15 game lost to the baseline: after Black's l10 or n10
+        # White wins by a run of threats 12 moves deep leaving 4 replies (the late pass); the
+        # tree played n10 (without the late pass it plays l10 or n10 in each of these seeds).
+        (
+            15,
+            "xoxoxoxoxoxoxox/xoooxox1ox4o/ooxxoxo1xo2oox/xxoxooxoxxoxxox/oooxxxxoo3@1o/"
+            "1xxooooxox4x/oxoxxxx1o3x1o/xxoxoooxoxxooox/oxooxxoo1ooxxox/xoxxooxxxoxooxo/"
+            "ooxox1xoxoxxoox/xxoo2xoooxoxxo/oxxxxoxoxxxoxox/ooxooxoxooooxox/xxoxoxoxoxxxoxo 1",
+            [(mcts.THREAT_DEPTH + 2, 3), mcts.LATE_PASS],
+            [{"l10", "n10", "n11"}, {"n11"}],
+        ),
+    ],
+)
+def test_each_deeper_root_pass_leaves_out_what_the_one_before_missed(
+    size: int, fen: str, passes: list[tuple[int, int]], allowed: list[set[str]]
+) -> None:
+    game = get_game("slime-moku", size=size)
+    state = game.state_from_fen(fen)
+    assert state.empty.bit_count() <= max(mcts.LATE_EMPTIES, mcts.ENDGAME_EMPTIES)
+    assert allowed_by_passes(state, passes) == allowed
+    # The passes may start within a share of the move: long enough on a loaded machine.
     for seed in range(3):
-        assert game.board.name(mcts.search(state, 1.0, seed=seed).move) != "g6"
+        assert game.board.name(mcts.search(state, 1.5, seed=seed).move) in allowed[-1]
 
 
 def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> None:
@@ -313,3 +323,9 @@ def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> 
         )  # fmt: skip
         assert found.proven is None and found.visits > 100
         assert found.value == pytest.approx(value, abs=1e-3)
+
+
+def test_a_search_without_the_clock_needs_an_iteration_budget():
+    state = get_game("slime-moku", size=9).new_state()
+    with pytest.raises(ValueError, match="iteration budget"):
+        mcts.search(state, 1.0, clock=False)
