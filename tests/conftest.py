@@ -57,15 +57,6 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     group.addoption("--dist", dest="dist", default="no")
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """One worker more than the machine's CPUs (at most pyproject's ``--maxprocesses``): much
-    of the suite waits on its servers, browsers and clocks, and a third worker on two cores
-    fills those waits.  ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    return (os.cpu_count() or 1) + 1
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Modules with a test marked ``slow`` run first, each kept whole (its module fixtures
     set up once), in their order otherwise: xdist's workers start on the long tests and end
