@@ -47,9 +47,14 @@ def test_the_big_board_player_takes_the_boards_of_65_to_128_cells():
 
 def test_top_level_on_9x9_searches_with_the_compiled_kernels():
     state = get_game("slimetrail", size="9").new_state()
+    # From the start the 9x9 book of long searches answers, not marked proven.
+    opening = play(state, 6, Limit(time=0.3), seed=1)
+    assert opening.info["search"] == "opening book (long searches)" and opening.proven is None
+    # Off the book's lines nothing is forced: the alpha-beta's look ahead, then the tree search.
+    state.push_str("f5")
+    state.push_str("g5")
     result = play(state, 6, Limit(time=0.3), seed=1)
     assert result.move in state.legal_moves()
-    # Nothing forced from the start: the alpha-beta's look ahead, then the tree search.
     assert result.info["search"] == "MCTS-Solver" and result.depth >= 3
     assert result.info["iterations"] >= 1 and result.proven is None
     # The lower levels keep the generic search.

@@ -49,7 +49,9 @@ def test_ray_cases_in_their_own_process():
         timeout=900,
     )
     report = run.stdout + run.stderr
-    assert run.returncode != pytest.ExitCode.NO_TESTS_COLLECTED, report
+    # pytest's own failures (a bad option, a conftest hook it does not know) are not Ray's.
+    own = (pytest.ExitCode.NO_TESTS_COLLECTED, pytest.ExitCode.INTERNAL_ERROR)
+    assert run.returncode not in (*own, pytest.ExitCode.USAGE_ERROR), report
     if run.returncode == 0:
         shutil.rmtree(ray_dir, ignore_errors=True)
         return
