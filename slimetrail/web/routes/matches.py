@@ -277,14 +277,21 @@ async def match_view(match_id: str, service: Service, ply: int | None = None) ->
     return await run_in_threadpool(service.locked, match_id, partial(views.view_json, ply=ply))
 
 
+def click_prefix(text: str) -> list[str]:
+    """The clicks of a comma-separated prefix (a match's or a puzzle's), refused past any
+    move's length."""
+    clicks = [c.strip() for c in text.split(",") if c.strip()]
+    if len(clicks) > MAX_CLICKS:
+        said = gettext("a prefix of %(n)s clicks is longer than any move")
+        raise InvalidRequest(said % {"n": len(clicks)})
+    return clicks
+
+
 @router.get("/api/matches/{match_id}/clicks")
 async def match_clicks(
     match_id: str, service: Service, seat: str | None = None, prefix: str = ""
 ) -> dict[str, Any]:
-    clicks = [c.strip() for c in prefix.split(",") if c.strip()]
-    if len(clicks) > MAX_CLICKS:
-        said = gettext("a prefix of %(n)s clicks is longer than any move")
-        raise InvalidRequest(said % {"n": len(clicks)})
+    clicks = click_prefix(prefix)
 
     def find(live: Live) -> dict[str, Any]:
         return views.clicks_json(live, clicks, service.next_clicks(live, seat, clicks))

@@ -20,7 +20,7 @@ from slimetrail.i18n import gettext
 from slimetrail.render import state_svg
 from slimetrail.web import views
 from slimetrail.web.language import templates
-from slimetrail.web.routes.matches import MAX_CLICKS, TEXT_LIMIT
+from slimetrail.web.routes.matches import TEXT_LIMIT, click_prefix
 from slimetrail.web.service.errors import InvalidRequest, NotFound
 
 router = APIRouter()
@@ -153,10 +153,7 @@ async def api_clicks(puzzle_id: str, moves: str = "", prefix: str = "") -> dict[
     ``moves`` (the line so far from the puzzle's position, comma-separated: it must be the
     puzzle's, ending with the computer's answer): ``{"prefix", "clicks", "to_go", "svg"}``,
     each click naming its move where it completes one, else null."""
-    clicks = listed(prefix)
-    if len(clicks) > MAX_CLICKS:
-        said = gettext("a prefix of %(n)s clicks is longer than any move")
-        raise InvalidRequest(said % {"n": len(clicks)})
+    clicks = click_prefix(prefix)
     return await run_in_threadpool(next_clicks, puzzle_id, listed(moves), clicks)
 
 
