@@ -83,14 +83,26 @@ def open_database(url: str) -> tuple[Any, Any]:
     return engine, make_sessionmaker(engine)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_module(argv: Sequence[str]) -> str | None:
+    """The module of the subcommand ``argv`` names (its first word that is not an option:
+    the top-level options take no value), or None when it names none of them."""
+    words = [word for word in argv if not word.startswith("-")]
+    name = words[0].replace("-", "_") if words else None
+    return name if name in COMMANDS else None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Given the ``argv`` it will parse, only the subcommand that
+    ``argv`` names is imported: a solve from the shell does not load the server, the bot
+    client or asyncio (the start-up is most of a small solve's time)."""
     parser = argparse.ArgumentParser(
         prog="slimetrail",
         description="Slime Trail games: play, analyse, solve, serve.",
     )
     parser.add_argument("--version", action="version", version=f"slimetrail {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    chosen = None if argv is None else command_module(argv)
+    for name in COMMANDS if chosen is None else (chosen,):
         # A missing module is an error, never a subcommand silently left out.
         importlib.import_module(f"slimetrail.cli.{name}").register(subparsers)
     return parser
@@ -153,7 +165,8 @@ def game_from_args(args: argparse.Namespace) -> Game:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (GameError, MissingExtraError) as exc:

@@ -4,6 +4,7 @@ subcommand that needs an optional dependency set names the extra to install."""
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -22,6 +23,28 @@ def test_every_command_module_is_a_subcommand(capsys) -> None:
     for name in cli.COMMANDS:
         command = name.replace("_", "-")  # bot_token is the module of bot-token
         assert re.search(rf"^\s+{command}\s", listed, re.M), name
+
+
+def test_a_named_command_loads_only_its_own_module() -> None:
+    # A solve from the shell must not pay for the server, the bot client or asyncio.
+    code = (
+        "import sys; from slimetrail.cli.main import build_parser; "
+        "parser = build_parser(['solve', '--json', 'c3']); "
+        "print(sorted(m for m in sys.modules if m.startswith('slimetrail.cli.')), "
+        "'asyncio' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['slimetrail.cli.main',", "'slimetrail.cli.solve']", "False"]
+
+
+@pytest.mark.parametrize("argv", [["nosuch"], ["--help"]])
+def test_without_a_known_command_every_command_is_offered(argv, capsys) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(argv)
+    shown = capsys.readouterr()
+    for name in cli.COMMANDS:
+        assert name.replace("_", "-") in shown.out + shown.err, name
 
 
 def test_a_missing_command_module_is_an_error(monkeypatch) -> None:
