@@ -11,7 +11,7 @@ by ``(seed, position key)``, and the searches are bounded by node or iteration c
 than by the clock -- except the MCTS ladder's top level, which uses all the time it is given.
 The limit's ``time`` is otherwise only a hard cap for slow machines or big boards (when it
 cuts a search short, the move depends on how far the search got).  It counts from the call:
-no timed move waits for numba to load a game's kernels (:mod:`slimetrail.ai.loading`; a
+no timed move waits for numba to load a game's kernels (:mod:`slimetrail.core.loading`; a
 ladder whose every level is compiled names them, ``Ladder(kernels=...)``).
 """
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from slimetrail.ai.limits import Limit, PlayResult
-from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import MCTS
 from slimetrail.core.game import Game, GameError, Move, State
+from slimetrail.core.loading import KernelLoad
 
 DEFAULT_LIMIT = Limit(time=1.0)
 
@@ -66,7 +66,7 @@ class Ladder:
     # report proven scores: (state, perf_counter deadline, fallback nodes, stop), or None.
     solved: Callable[[State, float, int, threading.Event | None], SolverChoice | None] | None = None
     # The compiled kernels every level needs: until they are loaded (in the background, see
-    # :mod:`slimetrail.ai.loading`), a timed move is a random one that takes a win in one.
+    # :mod:`slimetrail.core.loading`), a timed move is a random one that takes a win in one.
     kernels: KernelLoad | None = None
 
     def __post_init__(self) -> None:

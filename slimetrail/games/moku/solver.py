@@ -26,7 +26,6 @@ from typing import cast
 import numba as nb
 import numpy as np
 
-from slimetrail.ai.loading import KernelLoad
 from slimetrail.compiled import cttz, now, popcount
 from slimetrail.core.game import (
     Game,
@@ -37,6 +36,7 @@ from slimetrail.core.game import (
     SolveTimeout,
     State,
 )
+from slimetrail.core.loading import KernelLoad
 from slimetrail.games.moku.board import MokuBoard
 
 U0, U1 = np.uint64(0), np.uint64(1)

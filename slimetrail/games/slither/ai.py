@@ -32,11 +32,11 @@ import numpy as np
 
 from slimetrail.ai.levels import Ladder, Player
 from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
-from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import TreeSearch
 from slimetrail.ai.search import EVAL_SCALE
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.core.i18n import N_
+from slimetrail.core.loading import KernelLoad
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SWAP, SlitherState
 

@@ -31,7 +31,6 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from slimetrail.ai.loading import KernelLoad
 from slimetrail.compiled import now
 from slimetrail.core.game import (
     Game,
@@ -41,6 +40,7 @@ from slimetrail.core.game import (
     SolveTimeout,
     State,
 )
+from slimetrail.core.loading import KernelLoad
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import SlitherState

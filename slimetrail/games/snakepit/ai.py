@@ -34,10 +34,10 @@ import numpy as np
 
 from slimetrail.ai.levels import Ladder, RandomLevel
 from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
-from slimetrail.ai.loading import KernelLoad
 from slimetrail.ai.mcts import MCTS, Node
 from slimetrail.core.game import GameError, Move, State
 from slimetrail.core.i18n import N_
+from slimetrail.core.loading import KernelLoad
 from slimetrail.games.snakepit import kernel
 from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState

@@ -15,7 +15,6 @@ import random
 from functools import cache
 from typing import Any, ClassVar, cast
 
-from slimetrail.ai.loading import KernelLoad
 from slimetrail.core.bits import cells_of
 from slimetrail.core.cells import decode_rows, encode_rows
 from slimetrail.core.game import (
@@ -38,6 +37,7 @@ from slimetrail.core.game import (
     off_the_board,
 )
 from slimetrail.core.i18n import N_
+from slimetrail.core.loading import KernelLoad
 from slimetrail.games.trail.board import Board, get_board
 
 RULES = ("rastros", "taylor")
