@@ -149,3 +149,19 @@ def test_a_draw_saving_puzzle_shows_its_goal_and_is_played_to_the_draw(
             f"document.getElementById('puzzle-moves').textContent === {played!r}"
         )
     assert page.locator("#puzzle-status").inner_text() == "Solved! The draw is saved."
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_small_board_is_drawn_big_enough_to_click(live_server, open_page, size) -> None:
+    """A 4x4 Slither puzzle beside the panel grows to a board worth clicking (it was 44 px a
+    cell, a sixth of a laptop's screen), and stays within the screen on a laptop and a phone."""
+    puzzle = next(p for p in puzzles.puzzles("slither") if p["options"].get("size") == "4")
+    page = open_page(f"{live_server}/puzzles/slither?id={puzzle['id']}", size=size)
+    page.wait_for_selector(f'#puzzle[data-puzzle="{puzzle["id"]}"] #puzzle-board svg')
+    board = page.locator("#puzzle-board svg").bounding_box()
+    cell = page.locator('#puzzle-board [data-cell="a1"]').bounding_box()
+    assert board is not None and cell is not None
+    assert cell["width"] >= 70, cell
+    assert board["x"] >= 0 and board["x"] + board["width"] <= size[0]
+    assert board["y"] + board["height"] <= size[1] or size[0] < 800  # a phone scrolls down
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= size[0]
