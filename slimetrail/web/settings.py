@@ -24,7 +24,14 @@ def warm_up_wanted() -> bool:
 
 
 # Limits for which 0 means nothing sensible (a clock of no time, a sweep that never rests).
-POSITIVE = ("clock_scale", "clock_sweep", "arrival_wait", "bot_online", "keep_alive")
+POSITIVE = (
+    "clock_scale",
+    "clock_sweep",
+    "arrival_wait",
+    "bot_online",
+    "keep_alive",
+    "analyse_time",
+)
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,8 @@ class Limits:
     move_queue: int = 200
     analysis_queue: int = 4
     analysis_wait: float = 30.0
+    # Seconds an analysis of /api/analyse may search (the page's Analyse button).
+    analyse_time: float = 3.0
     # Per-client rates (``limits`` notation): match creation (/api/matches, /new,
     # /api/import, rematch) and /api/analyse; ``rate_storage`` a ``limits`` storage URI,
     # "" for the database when it is PostgreSQL (shared by all processes), else memory://.
