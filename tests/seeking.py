@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 
 import httpx2 as httpx
+from liveserver import TLS
 from websockets.asyncio.client import connect
 
 from slimetrail.web.players import COOKIE
@@ -37,7 +38,9 @@ async def seek(
     """One browser: POST the /new link, and if sent to a seek page, wait on its WebSocket
     (at ``ws_base``, another server of the site, if given) until paired.  ``arriving``:
     how many browsers may be opening the link at once (the rest arrive as they finish)."""
-    async with httpx.AsyncClient(base_url=base, timeout=timeout) as client:
+    # The shared TLS context: a client made in 0.6 ms, so that 200 of them arrive at once
+    # (each reading the CA bundle, 72 ms, spread them over seconds).
+    async with httpx.AsyncClient(base_url=base, timeout=timeout, verify=TLS) as client:
         async with arriving or contextlib.nullcontext():
             while True:
                 answer = await client.post(link, follow_redirects=False)

@@ -115,5 +115,6 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        timeout_keep_alive=limits.keep_alive,
     )
     return 0

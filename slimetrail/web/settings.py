@@ -24,7 +24,14 @@ def warm_up_wanted() -> bool:
 
 
 # Limits for which 0 means nothing sensible (a clock of no time, a sweep that never rests).
-POSITIVE = ("clock_scale", "clock_sweep", "arrival_wait", "bot_online")
+POSITIVE = (
+    "clock_scale",
+    "clock_sweep",
+    "arrival_wait",
+    "bot_online",
+    "keep_alive",
+    "analyse_time",
+)
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,8 @@ class Limits:
     move_queue: int = 200
     analysis_queue: int = 4
     analysis_wait: float = 30.0
+    # Seconds an analysis of /api/analyse may search (the page's Analyse button).
+    analyse_time: float = 3.0
     # Per-client rates (``limits`` notation): match creation (/api/matches, /new,
     # /api/import, rematch) and /api/analyse; ``rate_storage`` a ``limits`` storage URI,
     # "" for the database when it is PostgreSQL (shared by all processes), else memory://.
@@ -72,6 +81,10 @@ class Limits:
     # bot counts as online after its last sign of life (it beats every third of that).
     bot_connect_rate: str = "10/minute"
     bot_online: float = 30.0
+    # How long an idle HTTP connection is kept open (seconds).  uvicorn's own 5 s is shorter
+    # than an overloaded server's event loop can stall: the timer then fires before the
+    # request already waiting on the connection is read, and the request is dropped unanswered.
+    keep_alive: int = 75
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):

@@ -149,9 +149,10 @@ def test_an_analysis_waits_at_most_its_wait_then_is_refused() -> None:
     asyncio.run(scenario())
 
 
-# -- the API: one worker process, analyses that take ANALYSE_TIME -----------------------
+# -- the API: one worker process, analyses that take SHORT seconds ------------------------
 
 HARD = {"game": "slimetrail", "options": {"size": "15"}}  # not solved within the time
+SHORT = 1.5  # seconds an analysis searches
 
 
 def app_client(tmp_path, limits: Limits, client: str = "testclient") -> TestClient:
@@ -159,11 +160,6 @@ def app_client(tmp_path, limits: Limits, client: str = "testclient") -> TestClie
         f"sqlite:///{tmp_path / 'admission.db'}", workers=1, move_time=0.2, limits=limits
     )
     return TestClient(app, client=(client, 50000))
-
-
-@pytest.fixture
-def short_analyses(monkeypatch) -> None:
-    monkeypatch.setattr("slimetrail.web.service.computer.ANALYSE_TIME", 1.5)
 
 
 def matches(client: TestClient) -> int:
@@ -179,8 +175,8 @@ def in_thread(call, *args, **kwargs) -> tuple[threading.Thread, list]:
 
 
 @pytest.mark.slow  # the worker loads the solver first
-def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path, short_analyses) -> None:
-    limits = Limits(client_jobs=2, analysis_queue=1, analysis_wait=300)
+def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path) -> None:
+    limits = Limits(client_jobs=2, analysis_queue=1, analysis_wait=300, analyse_time=SHORT)
     with app_client(tmp_path, limits) as client:
         gate = client.app.state.admission
         first, _ = in_thread(client.post, "/api/analyse", json=HARD)
@@ -211,16 +207,15 @@ def test_full_queues_are_refused_at_once_with_429_and_503(tmp_path, short_analys
 
 
 @pytest.mark.slow
-def test_computer_moves_overtake_analyses_and_are_real_searches(
-    tmp_path, short_analyses, monkeypatch
-) -> None:
+def test_computer_moves_overtake_analyses_and_are_real_searches(tmp_path, monkeypatch) -> None:
     # Waiting for a worker used to count against the computer's time: a move queued longer
     # than its cap was replaced by a random one.  With these constants the old cap was 2.2 s,
     # shorter than the analyses queued ahead of the moves.
     monkeypatch.setattr(workers, "OVERRUN_FACTOR", 1.0)
     monkeypatch.setattr(workers, "OVERRUN_SECONDS", 0.0)
     monkeypatch.setattr("slimetrail.web.service.pool.POOL_MARGIN", 2.0)
-    with app_client(tmp_path, Limits(client_jobs=10, analysis_wait=300)) as client:
+    limits = Limits(client_jobs=10, analysis_wait=300, analyse_time=SHORT)
+    with app_client(tmp_path, limits) as client:
         first, _ = in_thread(client.post, "/api/analyse", json=HARD)
         wait_until(
             lambda: client.app.state.admission.stats()["started"][ANALYSIS] == 1, timeout=120

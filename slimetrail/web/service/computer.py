@@ -25,8 +25,7 @@ from slimetrail.web.service.admission import SERVER, Admission, Refused
 from slimetrail.web.service.matches import Live, MatchService, replay_moves
 from slimetrail.web.settings import Limits
 
-# Seconds an analysis of /api/analyse may search, and a whole game review.
-ANALYSE_TIME = 3.0
+# Seconds a whole game review may search (an analysis: ``Limits.analyse_time``).
 REVIEW_TIME = 60.0
 T = TypeVar("T")
 
@@ -44,6 +43,7 @@ class Computer(ABC):
     # The in-process gate (its stats are read by tests and benches); None where the
     # jobs are counted elsewhere.
     admission: Admission | None = None
+    limits: Limits
 
     @abstractmethod
     async def start(self) -> None:
@@ -99,7 +99,7 @@ class Computer(ABC):
     async def analyse(self, game: Game, texts: list[str], client: str) -> dict[str, Any]:
         """The exact values (or the engine's estimate) of the position after ``texts``."""
         state, moves, _ = await run_in_threadpool(replay_moves, game, texts)
-        return await self.run_analysis(game, moves, state.to_move, client, ANALYSE_TIME)
+        return await self.run_analysis(game, moves, state.to_move, client, self.limits.analyse_time)
 
     async def review(self, game: Game, moves: list[str], client: str) -> dict[str, Any]:
         """The review of the game ``moves`` (:mod:`slimetrail.review`), run as an analysis:
