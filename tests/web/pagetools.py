@@ -6,6 +6,8 @@ timeout), never a fixed time.
 
 from __future__ import annotations
 
+import time
+
 import httpx2 as httpx
 from liveserver import TLS
 
@@ -62,7 +64,14 @@ def match_api(base: str, page, seat: str | None = None) -> dict:
     match_id = page.url.split("/play/")[1].split("?")[0]
     seat = seat or (page.url.split("seat=")[1] if "seat=" in page.url else None)
     params = {"seat": seat} if seat else {}
-    return httpx.get(f"{base}/api/matches/{match_id}", params=params, verify=TLS).json()
+    # A server just restarted sheds requests (503) while it starts; the page retries so too.
+    for _ in range(30):
+        answer = httpx.get(f"{base}/api/matches/{match_id}", params=params, verify=TLS)
+        if answer.status_code != 503:
+            break
+        time.sleep(float(answer.headers.get("Retry-After", 1)))
+    answer.raise_for_status()
+    return answer.json()
 
 
 def start_from_home(page, base: str, game: str, **fields: str) -> None:
