@@ -334,20 +334,19 @@ def scored_turns(snakes, empty, k, nbr, adj, buf, scores):
                 taken = sizes[r] - np.int64(adj[da, snakes[r]]) - np.int64(adj[db, snakes[r]])
                 for z in range(sizes[c]):
                     dc = exits[c, z]
-                    if dc == da or dc == db:
-                        continue
-                    ac, bc = np.int64(adj[da, dc]), np.int64(adj[db, dc])
-                    score = (
-                        exit_points(free[a, x] - ab - ac)
-                        + exit_points(free[b, y] - ab - bc)
-                        + exit_points(free[c, z] - ac - bc)
-                        + exit_points(taken - np.int64(adj[dc, snakes[r]]))
-                    )
-                    buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
-                    buf[n, 1, 0], buf[n, 1, 1] = snakes[b], db
-                    buf[n, 2, 0], buf[n, 2, 1] = snakes[c], dc
-                    scores[n] = EXITS_HIGH - score
-                    n += 1
+                    if dc != da and dc != db:
+                        ac, bc = np.int64(adj[da, dc]), np.int64(adj[db, dc])
+                        score = (
+                            exit_points(free[a, x] - ab - ac)
+                            + exit_points(free[b, y] - ab - bc)
+                            + exit_points(free[c, z] - ac - bc)
+                            + exit_points(taken - np.int64(adj[dc, snakes[r]]))
+                        )
+                        buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
+                        buf[n, 1, 0], buf[n, 1, 1] = snakes[b], db
+                        buf[n, 2, 0], buf[n, 2, 1] = snakes[c], dc
+                        scores[n] = EXITS_HIGH - score
+                        n += 1
     return n
 
 
