@@ -54,8 +54,8 @@ def test_leaves_are_played_to_the_end_from_the_endgame_on() -> None:
     state = random_state(7, 10)
     empty = kernel.arrays(state.heads, state.empty, state.out)[1]
     left = int(empty.sum())
-    assert fastmcts.span(empty, 3, left - 1) == 3
-    assert fastmcts.span(empty, 3, left) == kernel.MAX_PLIES
+    assert fastmcts.span(left, 3, left - 1) == 3
+    assert fastmcts.span(left, 3, left) == kernel.MAX_PLIES
     # Every position of the tree is in the endgame: the same search as full playouts.
     trees = []
     for turns, endgame in ((3, left), (kernel.MAX_PLIES, 0), (3, 0)):
