@@ -9,7 +9,11 @@ off: every turn listed to draw one) and with the exits ordering right below the 
 (fresh tree, random playouts to the end): each the best of ``--runs`` runs, taken in turn
 (interleaved, so that a change of the machine's load falls on both sides), in CPU time
 (process time, which a loaded machine inflates less than the clock), printed in
-microseconds and as a ratio to the baseline's playout.
+microseconds and as a ratio to the baseline's playout.  With ``--seconds S``, then timed
+moves of ``S`` seconds from the same positions, the two sides in turn (as in a game at
+equal time: the top level's ``play``, its share of the limit): the baseline's playouts a
+move against our iterations, their ratio the work ratio the strength bench's ``--ratio``
+stands for.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=3, help="the best of this many")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plies", default=",".join(map(str, PLIES)), help="turns in, listed")
+    parser.add_argument("--seconds", type=float, default=0.0, help="timed moves too (0: none)")
     args = parser.parse_args(argv)
     plies = tuple(int(p) for p in args.plies.split(","))
     ai.KERNELS.run()
@@ -92,6 +97,29 @@ def main(argv: list[str] | None = None) -> None:
         for cost in costs:
             line += f" {cost:>14.1f} ({cost / base:>5.2f}x)"
         print(line, flush=True)
+    if args.seconds:
+        timed_moves(top, uct, plies, args)
+
+
+def timed_moves(
+    top: ai.CompiledMctsLevel, uct: SnakePitUCT, plies: tuple[int, ...], args: argparse.Namespace
+) -> None:
+    """The work of ``--runs`` moves of ``--seconds`` each side, in turn, at each position."""
+    print(f"{args.seconds} s moves, mean of {args.runs}: baseline playouts, our iterations")
+    ratios = []
+    for ply, state in zip(plies, positions(args.seed, plies), strict=True):
+        playouts, iterations = 0, 0
+        for run in range(args.runs):
+            playouts += uct.choose(state, args.seconds, args.seed + run)[1]
+            limit = Limit(time=args.seconds)
+            iterations += top.play(state, limit, random.Random(args.seed + run)).nodes or 0
+        line = f"{ply:>8} {playouts // args.runs:>9} {iterations // args.runs:>9}"
+        if not iterations:  # a winning turn or a lone player's line: no search to compare
+            print(line + "  (answered without a search)")
+            continue
+        ratios.append(playouts / iterations)
+        print(line + f" {ratios[-1]:>6.2f}x")
+    print(f"mean ratio {sum(ratios) / max(len(ratios), 1):.2f}x", flush=True)
 
 
 if __name__ == "__main__":
