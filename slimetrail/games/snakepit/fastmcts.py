@@ -84,10 +84,12 @@ def span(left, turns, endgame):
 
 
 @nb.njit(cache=True)
-def value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values):
+def value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, params, values):
     """A leaf's rollout (:func:`.kernel.fast_rollout`, or the reference
     :func:`.kernel.rollout` that lists every turn: the same turns, slower), ``left`` cells
-    empty; returns ``n_out``."""
+    empty, by :func:`search`'s ``params``; returns ``n_out``."""
+    tries, turns = np.int64(params[1]), np.int64(params[2])
+    endgame, fast = np.int64(params[4]), params[5] > 0
     seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
     span_ = span(left, turns, endgame)
     if fast:
@@ -105,8 +107,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
     evaluation as a chance (:func:`prior`; 0.5 where only exits ordered it), added to its
     UCB score as ``bias * prior / (visits + 1)`` (progressive bias, fading with visits)."""
     moves, players, firsts, counts, tried, visits, sums = tree
-    width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
-    exploration, endgame, fast = params[3], np.int64(params[4]), params[5] > 0
+    width, exploration = np.int64(params[0]), params[3]
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((width, 3, 2), np.int64)
@@ -135,23 +136,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                 break
             if firsts[node] < 0:
                 if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
-                    no = value_leaf(
-                        h,
-                        e,
-                        left,
-                        mv,
-                        kk,
-                        o,
-                        no,
-                        nbr,
-                        adj,
-                        rng,
-                        tries,
-                        turns,
-                        endgame,
-                        fast,
-                        values,
-                    )
+                    no = value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, params, values)
                     leaf_returns(o, no, values, returns)
                     break
                 if depth < judged:  # near the root: the full evaluation's best turns
@@ -198,23 +183,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                 if mv == 0:
                     leaf_returns(o, no, values, returns)
                 else:
-                    no = value_leaf(
-                        h,
-                        e,
-                        left,
-                        mv,
-                        kk,
-                        o,
-                        no,
-                        nbr,
-                        adj,
-                        rng,
-                        tries,
-                        turns,
-                        endgame,
-                        fast,
-                        values,
-                    )
+                    no = value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, params, values)
                     leaf_returns(o, no, values, returns)
                 break
         for i in range(depth + 1):
