@@ -40,24 +40,27 @@ UNKNOWN = -1  # a node's player before its position is first reached
 USED, ALLOWED = 0, 1  # the budget array: iterations run, the most allowed (-1: stop now)
 
 
+@nb.njit(cache=True, inline="always")
+def gone(out, n_out, p):
+    """Whether player ``p`` is among the ``n_out`` players out (at most two)."""
+    return (n_out > 0 and out[0] == p) or (n_out > 1 and out[1] == p)
+
+
 @nb.njit(cache=True)
 def leaf_returns(out, n_out, values, returns):
     """``returns[p]`` by place: the players still in ranked by ``values`` (ties to the lower
     player number), then the players out, the last to go out first."""
     returns[:] = 0.0
-    gone = np.zeros(4, np.bool_)
-    for i in range(n_out):
-        gone[out[i]] = True
     if n_out == 2:
         returns[out[1]] = 0.5
     for p in range(1, 4):
-        if gone[p]:
+        if gone(out, n_out, p):
             continue
         above = 0
         for q in range(1, 4):
             if (
                 q != p
-                and not gone[q]
+                and not gone(out, n_out, q)
                 and (values[q] > values[p] or (values[q] == values[p] and q < p))
             ):
                 above += 1
@@ -72,23 +75,23 @@ def prior(score):
 
 
 @nb.njit(cache=True)
-def span(empty, turns, endgame):
-    """The turns of a leaf's rollout: ``turns``, or to the end of the game once at most
-    ``endgame`` cells are empty -- where the evaluation's rooms, which count cells rather
-    than paths through them, are least exact and a playout to the end is short."""
-    left = 0
-    for cell in range(empty.shape[0]):
-        left += empty[cell]
+def span(left, turns, endgame):
+    """The turns of a leaf's rollout with ``left`` cells empty: ``turns``, or to the end of
+    the game once at most ``endgame`` cells are -- where the evaluation's rooms, which count
+    cells rather than paths through them, are least exact and a playout to the end is
+    short."""
     return kernel.MAX_PLIES if left <= endgame else turns
 
 
 @nb.njit(cache=True)
-def value_leaf(h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values):
+def value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, params, values):
     """A leaf's rollout (:func:`.kernel.fast_rollout`, or the reference
-    :func:`.kernel.rollout` that lists every turn: the same turns, slower); returns
-    ``n_out``."""
+    :func:`.kernel.rollout` that lists every turn: the same turns, slower), ``left`` cells
+    empty, by :func:`search`'s ``params``; returns ``n_out``."""
+    tries, turns = np.int64(params[1]), np.int64(params[2])
+    endgame, fast = np.int64(params[4]), params[5] > 0
     seed = np.int64(kernel.next_random(rng) >> np.uint64(2))
-    span_ = span(e, turns, endgame)
+    span_ = span(left, turns, endgame)
     if fast:
         return kernel.fast_rollout(h, e, mv, kk, o, no, nbr, adj, seed, tries, span_, values)
     return kernel.rollout(h, e, mv, kk, o, no, nbr, seed, tries, span_, values)
@@ -104,8 +107,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
     evaluation as a chance (:func:`prior`; 0.5 where only exits ordered it), added to its
     UCB score as ``bias * prior / (visits + 1)`` (progressive bias, fading with visits)."""
     moves, players, firsts, counts, tried, visits, sums = tree
-    width, tries, turns = np.int64(params[0]), np.int64(params[1]), np.int64(params[2])
-    exploration, endgame, fast = params[3], np.int64(params[4]), params[5] > 0
+    width, exploration = np.int64(params[0]), params[3]
     capacity = players.shape[0]
     path = np.empty(kernel.MAX_PLIES + 2, np.int64)
     chosen = np.empty((width, 3, 2), np.int64)
@@ -116,11 +118,16 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
     judged, bias = np.int64(params[6]), params[7]
     judged_scores = np.empty(width, np.float64)
     live = np.zeros(4, np.bool_)
+    # One position for every iteration, reset in place; its empty cells counted as it fills.
+    h, e, o = heads.copy(), empty.copy(), out.copy()
+    root_left = 0
+    for cell in range(empty.shape[0]):
+        root_left += empty[cell]
     while budget[USED] < budget[ALLOWED]:
-        h = heads.copy()
-        e = empty.copy()
-        o = out.copy()
-        no, mv, kk = n_out, mover, k
+        h[:] = heads
+        e[:] = empty
+        o[:] = out
+        no, mv, kk, left = n_out, mover, k, root_left
         node, depth = 0, 0
         path[0] = 0
         while True:
@@ -129,9 +136,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                 break
             if firsts[node] < 0:
                 if meta[0] + width > capacity:  # the tree is full: value the leaf as it is
-                    no = value_leaf(
-                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
-                    )
+                    no = value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, params, values)
                     leaf_returns(o, no, values, returns)
                     break
                 if depth < judged:  # near the root: the full evaluation's best turns
@@ -167,6 +172,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                         child, best = c, score
                 expanding = False
             kernel.apply_turn(h, e, mv, moves, child, kk)
+            left -= kk
             kk = min(kk + 1, 3)
             mv, no = kernel.advance(h, e, mv, kk, o, no, nbr)
             players[child] = mv
@@ -177,9 +183,7 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
                 if mv == 0:
                     leaf_returns(o, no, values, returns)
                 else:
-                    no = value_leaf(
-                        h, e, mv, kk, o, no, nbr, adj, rng, tries, turns, endgame, fast, values
-                    )
+                    no = value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, params, values)
                     leaf_returns(o, no, values, returns)
                 break
         for i in range(depth + 1):

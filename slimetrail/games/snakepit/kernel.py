@@ -148,6 +148,19 @@ def has_turn(snakes, empty, k, nbr):
     return False
 
 
+@nb.njit(cache=True, inline="always")
+def sort_snakes(heads, p):
+    """``heads[p].sort()`` for its four cells: an insertion sort, where numba's general
+    sort of a row costs some 0.5 us, more than the rest of a playout turn (bench/RESULTS.md)."""
+    for j in range(1, 4):
+        cell = heads[p, j]
+        i = j
+        while i > 0 and heads[p, i - 1] > cell:
+            heads[p, i] = heads[p, i - 1]
+            i -= 1
+        heads[p, i] = cell
+
+
 @nb.njit(cache=True)
 def apply_turn(heads, empty, p, buf, t, k):
     """Play turn ``t`` of ``buf`` for player ``p``: the snakes move, the cells they leave
@@ -158,7 +171,7 @@ def apply_turn(heads, empty, p, buf, t, k):
         for j in range(4):
             if heads[p, j] == start:
                 heads[p, j] = end
-    heads[p].sort()
+    sort_snakes(heads, p)
 
 
 @nb.njit(cache=True)
@@ -249,59 +262,104 @@ def quick_best_turns(heads, empty, mover, k, nbr, width, chosen):
     return select_quick(heads, empty, mover, k, nbr, ADJ, width, chosen, buf, scores)
 
 
-@nb.njit(cache=True)
-def table_exits(snakes, buf, t, k, adj, sizes, free_at):
-    """:func:`exits_score` of turn ``t`` from tables of the position before it: each
-    snake's empty neighbours (``sizes``) and each possible destination's (``free_at``),
-    less the cells the turn's destinations take from them."""
-    score = 0
-    for j in range(4):
-        moved = -1
-        for i in range(k):
-            if buf[t, i, 0] == snakes[j]:
-                moved = i
-        if moved < 0:
-            free = sizes[j]
-            for i in range(k):
-                free -= adj[buf[t, i, 1], snakes[j]]
-        else:
-            cell = buf[t, moved, 1]
-            free = free_at[cell]
-            for i in range(k):
-                if i != moved:
-                    free -= adj[cell, buf[t, i, 1]]
-        score += min(free, 3) if free else -4
-    return score
+@nb.njit(cache=True, inline="always")
+def exit_points(free):
+    """One snake's part of :func:`exits_score`: its empty neighbours (at most 3 count), -4
+    for none."""
+    return min(free, 3) if free else -4
 
 
 @nb.njit(cache=True)
-def select_quick(heads, empty, mover, k, nbr, adj, width, chosen, buf, scores):
-    """:func:`quick_best_turns` in the buffers given (``buf`` as :func:`gen_turns`'s,
-    ``scores`` of ``MAX_TURNS``), each turn's :func:`exits_score` from tables
-    (:func:`table_exits`); the scores are few small whole numbers, so a counting sort by
-    score, stable in the rules' order, replaces a comparison sort."""
-    snakes = heads[mover]
-    n = gen_turns(snakes, empty, k, nbr, buf)
+def scored_turns(snakes, empty, k, nbr, adj, buf, scores):
+    """:func:`gen_turns`'s list into ``buf`` and ``EXITS_HIGH`` less each turn's
+    :func:`exits_score` into ``scores`` (0: the best), in the same loops: from each snake's
+    empty neighbours before the turn (``free``: those of each of its exits) less what the
+    turn's destinations take from them, looked up once a destination rather than once a
+    turn -- some four times faster than scoring the listed turns one by one."""
+    exits = np.empty((4, 6), np.int64)
+    free = np.empty((4, 6), np.int64)
     sizes = np.zeros(4, np.int64)
-    free_at = np.zeros(NBITS, np.int64)
     for j in range(4):
         for i in range(6):
             d = nbr[snakes[j], i]
             if d < 0:
                 break
             if empty[d]:
+                f = 0
+                for x in range(6):
+                    near = nbr[d, x]
+                    if near < 0:
+                        break
+                    f += empty[near]
+                exits[j, sizes[j]], free[j, sizes[j]] = d, f
                 sizes[j] += 1
-                if free_at[d] == 0:
-                    for x in range(6):
-                        near = nbr[d, x]
-                        if near < 0:
-                            break
-                        free_at[d] += empty[near]
+    rest = np.empty(3, np.int64)  # the snakes the turn leaves where they are
+    n = 0
+    for i in range(N_COMBOS[k]):
+        a, b, c = COMBOS[k, i, 0], COMBOS[k, i, 1], COMBOS[k, i, 2]
+        m = 0
+        for j in range(4):
+            if j != a and j != b and j != c:
+                rest[m] = j
+                m += 1
+        for x in range(sizes[a]):
+            da = exits[a, x]
+            if k == 1:
+                score = exit_points(free[a, x])
+                for q in range(m):
+                    j = rest[q]
+                    score += exit_points(sizes[j] - np.int64(adj[da, snakes[j]]))
+                buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
+                scores[n] = EXITS_HIGH - score
+                n += 1
+                continue
+            for y in range(sizes[b]):
+                db = exits[b, y]
+                if db == da:
+                    continue
+                ab = np.int64(adj[da, db])
+                if k == 2:
+                    score = exit_points(free[a, x] - ab) + exit_points(free[b, y] - ab)
+                    for q in range(m):
+                        j = rest[q]
+                        score += exit_points(
+                            sizes[j] - np.int64(adj[da, snakes[j]]) - np.int64(adj[db, snakes[j]])
+                        )
+                    buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
+                    buf[n, 1, 0], buf[n, 1, 1] = snakes[b], db
+                    scores[n] = EXITS_HIGH - score
+                    n += 1
+                    continue
+                r = rest[0]
+                taken = sizes[r] - np.int64(adj[da, snakes[r]]) - np.int64(adj[db, snakes[r]])
+                for z in range(sizes[c]):
+                    dc = exits[c, z]
+                    if dc != da and dc != db:
+                        ac, bc = np.int64(adj[da, dc]), np.int64(adj[db, dc])
+                        score = (
+                            exit_points(free[a, x] - ab - ac)
+                            + exit_points(free[b, y] - ab - bc)
+                            + exit_points(free[c, z] - ac - bc)
+                            + exit_points(taken - np.int64(adj[dc, snakes[r]]))
+                        )
+                        buf[n, 0, 0], buf[n, 0, 1] = snakes[a], da
+                        buf[n, 1, 0], buf[n, 1, 1] = snakes[b], db
+                        buf[n, 2, 0], buf[n, 2, 1] = snakes[c], dc
+                        scores[n] = EXITS_HIGH - score
+                        n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def select_quick(heads, empty, mover, k, nbr, adj, width, chosen, buf, scores):
+    """:func:`quick_best_turns` in the buffers given (``buf`` as :func:`gen_turns`'s,
+    ``scores`` of ``MAX_TURNS``), the turns scored as they are listed
+    (:func:`scored_turns`); the scores are few small whole numbers, so a counting sort by
+    score, stable in the rules' order, replaces a comparison sort."""
+    n = scored_turns(heads[mover], empty, k, nbr, adj, buf, scores)
     starts = np.zeros(EXITS_HIGH - EXITS_LOW + 1, np.int64)
     for t in range(n):
-        s = EXITS_HIGH - table_exits(snakes, buf, t, k, adj, sizes, free_at)  # 0: the best
-        scores[t] = s
-        starts[s] += 1
+        starts[scores[t]] += 1
     place = 0
     for s in range(starts.shape[0]):  # counts to the first place of each score
         place, starts[s] = place + starts[s], place

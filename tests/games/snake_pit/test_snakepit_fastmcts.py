@@ -54,8 +54,8 @@ def test_leaves_are_played_to_the_end_from_the_endgame_on() -> None:
     state = random_state(7, 10)
     empty = kernel.arrays(state.heads, state.empty, state.out)[1]
     left = int(empty.sum())
-    assert fastmcts.span(empty, 3, left - 1) == 3
-    assert fastmcts.span(empty, 3, left) == kernel.MAX_PLIES
+    assert fastmcts.span(left, 3, left - 1) == 3
+    assert fastmcts.span(left, 3, left) == kernel.MAX_PLIES
     # Every position of the tree is in the endgame: the same search as full playouts.
     trees = []
     for turns, endgame in ((3, left), (kernel.MAX_PLIES, 0), (3, 0)):
@@ -193,3 +193,33 @@ def test_progressive_bias_turns_the_search_to_the_evaluations_favourites() -> No
         assert visits.sum() == 2000 and priors[0] == priors.max()  # best first
         favoured.append(float((visits * priors).sum() / visits.sum()))
     assert favoured[1] > favoured[0]
+
+
+# The top level's root visits after 3,000 iterations (seed 3) from two seeded random
+# positions, and the nodes of its tree, as the search before its kernels were made faster
+# (git 90006f4, session 28) grew them: the insertion sort of a player's snakes, the exits
+# scored as the turns are listed and the position reset in place must not change a visit.
+EARLIER_TREES = {
+    (5, 4): (
+        10457,
+        "28 19 151 23 23 1456 25 24 313 23 52 211 19 25 24 24 45 23 29 19"
+        " 18 12 21 13 30 19 16 25 48 23 40 6 17 6 10 11 19 19 69 22",
+    ),
+    (6, 14): (
+        11433,
+        "59 100 30 121 75 294 86 68 362 114 36 42 47 30 26 24 47 26 40 26"
+        " 57 19 38 70 192 148 40 20 35 36 39 37 15 40 24 30 129 332 39 7",
+    ),
+}
+
+
+@pytest.mark.parametrize("position", sorted(EARLIER_TREES))
+def test_the_faster_kernels_grow_the_earlier_searchs_tree(position: tuple[int, int]) -> None:
+    top = ai.LADDER.levels[ai.LADDER.top]
+    assert isinstance(top, ai.CompiledMctsLevel)
+    search = top.search(random_state(*position), 3)
+    search.run(Limit(nodes=3000))
+    first, count = int(search.firsts[0]), int(search.counts[0])
+    nodes, visits = EARLIER_TREES[position]
+    expected = [int(v) for v in visits.split()]
+    assert (int(search.meta[0]), search.visits[first : first + count].tolist()) == (nodes, expected)

@@ -230,13 +230,14 @@ def test_the_fast_rollout_plays_the_reference_rollouts_turns(seed: int) -> None:
 
 
 def test_quick_turns_are_the_exits_favourites_in_a_stable_order() -> None:
-    """quick_best_turns (a counting sort on exits from tables) against the plain definition:
-    every turn scored by exits_score, sorted best first, ties in the rules' order."""
+    """quick_best_turns (turns scored as they are listed, a counting sort) against the
+    plain definition: every turn scored by exits_score, sorted best first, ties in the
+    rules' order."""
     buf = np.empty((kernel.MAX_TURNS, 3, 2), np.int64)
     for state in random_positions(4, 40):
         heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
         for player in (1, 2, 3):
-            for k in (1, 3):
+            for k in (1, 2, 3):
                 n = kernel.gen_turns(heads[player], empty, k, kernel.NBR, buf)
                 ranked = sorted(
                     range(n),
