@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import numba as nb
 import numpy as np
@@ -47,7 +48,7 @@ from slimetrail.games.slither.solver import (
 )
 
 INF = (1 << 31) - 1  # a proof or disproof number of a proven node; sums saturate below
-NODES, ABORTED = 0, 1  # stats[] slots
+NODES, ABORTED, EXPANSIONS = 0, 1, 2  # stats[] slots
 
 
 @nb.njit(cache=True, inline="always")
@@ -120,6 +121,7 @@ def mid(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, pass
             return table[k]
     if stats[ABORTED]:
         return pack(1, 1)
+    stats[EXPANSIONS] += 1
     turns, legal = turns_to_search(g, n, v, advanced)
     count = len(turns)
     if count == 0 and legal:  # every turn leaves the opponent a win at once
@@ -174,8 +176,64 @@ def mid(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, pass
         undo_turn(g, s, t, p, v)
 
 
+# The second check: a proof read back from the table, against every legal turn.
+
+
+@nb.njit(cache=True)
+def proof_holds(g, n, v, advanced, keys, zsym, swaps, side, table, seen, winner, stats):
+    """Whether the table proves that ``winner`` wins the node (``v`` to move): the winner
+    has a win at once or a turn to a node the table marks lost for its mover; the loser
+    has no win at once and every legal turn of the loser (all of them, without the
+    search's reductions) leads to such a node.  ``seen`` holds the nodes checked already;
+    ``stats[0]`` counts the nodes checked."""
+    k = canonical_key(keys, swaps, side, v)
+    if k in seen:
+        return True
+    stats[0] += 1
+    win = np.empty(3, dtype=np.int64)
+    if kernel.winning_turn(g, n, v, advanced, win):
+        return v == winner
+    rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
+    count = kernel.list_turns(g, n, v, advanced, rows, True)
+    if count == 0:  # the forced pass
+        if kernel.list_turns(g, n, 3 - v, advanced, rows, True) == 0:
+            return v == winner  # both stuck (never met in play): scored as the search does
+        held = proof_holds(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, seen, winner, stats
+        )
+        seen[k] = True
+        return held
+    held = v != winner
+    for i in range(count):
+        s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
+        apply_turn(g, s, t, p, v)
+        turn_keys(keys, zsym, s, t, p, v)
+        child = canonical_key(keys, swaps, side, 3 - v)
+        if v == winner:
+            lost = child in table and table[child] == pack(INF, 0)
+            held = lost and proof_holds(
+                g, n, 3 - v, advanced, keys, zsym, swaps, side, table, seen, winner, stats
+            )
+        else:
+            held = proof_holds(
+                g, n, 3 - v, advanced, keys, zsym, swaps, side, table, seen, winner, stats
+            )
+        turn_keys(keys, zsym, s, t, p, v)
+        undo_turn(g, s, t, p, v)
+        if held == (v == winner):
+            break
+    if held:
+        seen[k] = True
+    return held
+
+
 def new_table() -> Dict:
     return Dict.empty(key_type=types.uint64, value_type=types.int64)
+
+
+# The kernel's arguments for a position: grid, size, mover, rules, image keys, images' keys,
+# images' colour swaps, the key of White to move.
+Node = tuple[np.ndarray, int, int, bool, np.ndarray, np.ndarray, np.ndarray, np.uint64]
 
 
 class ProofSearch:
@@ -184,23 +242,44 @@ class ProofSearch:
     def __init__(self, n: int, advanced: bool, table: Dict | None = None) -> None:
         self.n, self.advanced = n, advanced
         self.table = table if table is not None else new_table()
-        self.nodes = 0
+        self.nodes = self.expansions = 0
 
-    def numbers(self, state: SlitherState, seconds: float) -> tuple[int, int]:
-        """Search the position (not over, no swap pending) for at most ``seconds``; its
-        proof and disproof numbers from the mover's side: ``(0, INF)`` the mover wins,
-        ``(INF, 0)`` the mover loses, anything else unproven."""
+    def node(self, state: SlitherState) -> Node:
+        """The kernel's arguments for a position."""
         grid = kernel.layout(self.n).grid(*state.stones)
         zsym, swaps, side = image_keys(self.n)
         keys = np.zeros(len(swaps), dtype=np.uint64)
         for q in np.flatnonzero((grid == 1) | (grid == 2)):
             keys ^= zsym[:, grid[q] - 1, q]
-        stats = np.zeros(2, dtype=np.int64)
-        args = (grid, self.n, state.colour + 1, self.advanced, keys, zsym, swaps, side)
+        return grid, self.n, state.colour + 1, self.advanced, keys, zsym, swaps, side
+
+    def check(self, state: SlitherState, mover_wins: bool) -> int:
+        """Check the proof in the table that the mover wins (or loses) against every legal
+        turn, without the search's reductions; the nodes checked.  Raises ``ValueError``
+        if it does not hold."""
+        seen = Dict.empty(key_type=types.uint64, value_type=types.boolean)
+        stats = np.zeros(1, dtype=np.int64)
+        winner = np.int64(state.colour + 1 if mover_wins else 2 - state.colour)
+        if not proof_holds(*self.node(state), self.table, seen, winner, stats):
+            raise ValueError(f"{state.fen()}: the table holds no proof of that")
+        return int(stats[0])
+
+    def numbers(self, state: SlitherState, seconds: float) -> tuple[int, int]:
+        """Search the position (not over, no swap pending) for at most ``seconds``; its
+        proof and disproof numbers from the mover's side: ``(0, INF)`` the mover wins,
+        ``(INF, 0)`` the mover loses, anything else unproven."""
+        stats = np.zeros(3, dtype=np.int64)
         packed = mid(
-            *args, self.table, stats, now() + seconds, np.int64(0), np.int64(INF), np.int64(INF)
+            *self.node(state),
+            self.table,
+            stats,
+            now() + seconds,
+            np.int64(0),
+            np.int64(INF),
+            np.int64(INF),
         )
         self.nodes += int(stats[NODES])
+        self.expansions += int(stats[EXPANSIONS])
         return int(packed) >> 32, int(packed) & 0xFFFFFFFF
 
     def mover_wins(
@@ -241,10 +320,8 @@ class ProofSearch:
 def entries(table):
     keys = np.empty(len(table), dtype=np.uint64)
     values = np.empty(len(table), dtype=np.int64)
-    i = 0
-    for key, value in table.items():
+    for i, (key, value) in enumerate(table.items()):
         keys[i], values[i] = key, value
-        i += 1
     return keys, values
 
 
@@ -292,13 +369,14 @@ def main(argv: list[str] | None = None) -> int:
         ) -> None:
             print(
                 f"  {first}: {time.monotonic() - began:.0f} s, {search.nodes - nodes} nodes,"
+                f" {search.expansions} expansions,"
                 f" table {len(search.table)}, White's proof {pn} disproof {dn}",
                 flush=True,
             )
             if args.table is not None:
                 search.save(args.table)
 
-        won = search.mover_wins(state, args.time, args.every, report)
+        won = search.mover_wins(cast(SlitherState, state), args.time, args.every, report)
         seconds = time.monotonic() - began
         verdict = "not proven" if won is None else "White wins" if won else "Black wins"
         unsolved += won is None
@@ -307,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
             f" ({search.nodes - nodes} nodes, {seconds:.1f} s)",
             flush=True,
         )
+        if won is not None:
+            checked = search.check(cast(SlitherState, state), won)
+            print(f"  checked against every legal turn: {checked} nodes", flush=True)
     if args.table is not None:
         search.save(args.table)
     print(f"all: {search.nodes} nodes, {time.monotonic() - started:.1f} s", flush=True)

@@ -38,6 +38,9 @@ def test_every_kind_of_4x4_first_turn(game_id):
         state = get_game(game_id, size="4", pie="off").new_state()
         state.push_str(first)
         assert search.mover_wins(state, 600) is False  # solved: Black wins after each
+        assert search.check(state, False) > 0  # the proof, against every legal turn
+        with pytest.raises(ValueError, match="no proof"):
+            search.check(state, True)
 
 
 @pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
@@ -71,5 +74,7 @@ def test_a_stopped_search_resumes_from_its_saved_table(tmp_path):
     resumed = ProofSearch.load(path, 4, False)
     assert len(resumed.table) == len(search.table) > 0
     assert resumed.mover_wins(state, 600) is False
+    with pytest.raises(ValueError, match="no proof"):
+        ProofSearch(4, False).check(state, False)  # an empty table proves nothing
     with pytest.raises(ValueError, match="another board"):
         ProofSearch.load(path, 5, False)
