@@ -100,6 +100,16 @@ def first_numbers(g, n, v, advanced, turns, keys, zsym, swaps, side, child_keys,
         undo_turn(g, s, t, p, v)
 
 
+@nb.njit(cache=True)
+def distinct(child_keys):
+    """Which keys are the first of their value in ``child_keys`` (turn order kept)."""
+    order = np.argsort(child_keys, kind="mergesort")
+    keep = np.zeros(len(child_keys), dtype=np.bool_)
+    for j in range(len(order)):
+        keep[order[j]] = j == 0 or child_keys[order[j]] != child_keys[order[j - 1]]
+    return keep
+
+
 # Cached as the negamax searches: ``passes`` always an int64, never a literal.
 @nb.njit(cache=True)
 def mid(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, passes, thpn, thdn):
@@ -142,6 +152,9 @@ def mid(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, pass
     child_keys = np.empty(count, dtype=np.uint64)
     guess = np.empty(count, dtype=np.int64)
     first_numbers(g, n, v, advanced, turns, keys, zsym, swaps, side, child_keys, guess)
+    keep = distinct(child_keys)  # turns to images of one position: one child, counted once
+    turns, child_keys, guess = turns[keep], child_keys[keep], guess[keep]
+    count = len(turns)
     while True:
         dn = 0
         best, best_dn, second_dn, best_pn = -1, INF + 1, INF, 0
