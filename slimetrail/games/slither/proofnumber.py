@@ -366,7 +366,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
     if args.table is not None and args.table.exists():
-        search = ProofSearch.load(args.table, args.size, args.advanced)
+        try:
+            search = ProofSearch.load(args.table, args.size, args.advanced)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
         print(f"loaded {len(search.table)} entries from {args.table}", flush=True)
     else:
         search = ProofSearch(args.size, args.advanced)

@@ -11,7 +11,7 @@ from test_slither_fast_solver import middle_games
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither.game import SlitherState
-from slimetrail.games.slither.proofnumber import INF, ProofSearch, first_turns
+from slimetrail.games.slither.proofnumber import INF, ProofSearch, first_turns, main
 from slimetrail.games.slither.solver import SlitherSolver
 
 
@@ -78,3 +78,17 @@ def test_a_stopped_search_resumes_from_its_saved_table(tmp_path):
         ProofSearch(4, False).check(state, False)  # an empty table proves nothing
     with pytest.raises(ValueError, match="another board"):
         ProofSearch.load(path, 5, False)
+
+
+def test_the_command_solves_checks_and_saves_its_table(tmp_path, capsys):
+    table = tmp_path / "table.npz"
+    argv = ["--size", "4", "--first", "a1", "b1", "--table", str(table)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "slither 4x4 after a1: Black wins" in out
+    assert "slither 4x4 after b1: Black wins" in out
+    assert out.count("checked against every legal turn") == 2
+    assert main([*argv, "--advanced"]) == 2  # not this rule set's table: refused
+    assert "another board or rule set" in capsys.readouterr().err
+    assert main(argv) == 0  # resumed: proven at once from the loaded table
+    assert "loaded" in capsys.readouterr().out
