@@ -16,7 +16,8 @@ alternating, ``--time`` seconds per move; per level the median and worst time pe
 ``strength``: the top level against plain UCT (the platform's generic MCTS, UCT with random
 playouts -- the same compiled playout), equal time per move, seats alternating.
 
-``solve``: the exact solver's fast search against its plain reference search (the
+``solve``: the exact solver's fast search and the proof-number search
+(:mod:`slimetrail.games.slither.proofnumber`) against the plain reference search (the
 baseline, in the same run), each with a fresh table, on every first turn of the board in
 both games (pie off): nodes and seconds of each, and the ratios.  Both searches are
 compiled on a small position first, so the figures are of searching only.
@@ -30,6 +31,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from typing import cast
 
 from slimetrail.ai import MCTS, Limit, play
 from slimetrail.core.game import State
@@ -148,6 +150,8 @@ def bench_strength(args: argparse.Namespace) -> None:
 
 
 def bench_solve(args: argparse.Namespace) -> None:
+    from slimetrail.games.slither.game import SlitherState
+    from slimetrail.games.slither.proofnumber import ProofSearch
     from slimetrail.games.slither.solver import SlitherSolver
 
     for game_id in ("slither", "slither-advanced"):
@@ -167,8 +171,30 @@ def bench_solve(args: argparse.Namespace) -> None:
                 f"{result.nodes} nodes, {figures[name][1]:.2f} s",
                 flush=True,
             )
-        (fast_nodes, fast_s), (ref_nodes, ref_s) = figures["fast"], figures["reference"]
-        print(f"  fast / reference: nodes {fast_nodes / ref_nodes:.3f}, time {fast_s / ref_s:.3f}")
+        advanced = game_id == "slither-advanced"
+        ProofSearch(4, advanced).mover_wins(cast(SlitherState, warm), 600)  # numba compiles
+        search = ProofSearch(args.size, advanced)
+        started = time.perf_counter()
+        start = game.new_state()
+        black_wins = []
+        for move in start.legal_moves():
+            start.push(move)
+            black_wins.append(search.mover_wins(cast(SlitherState, start), 1e9) is False)
+            start.pop()
+        figures["proof-number"] = (search.nodes, time.perf_counter() - started)
+        print(
+            f"{game_id} {args.size}x{args.size} proof-number:"
+            f" {'win' if any(black_wins) else 'loss'} for Black"
+            f" ({sum(black_wins)} of {len(black_wins)} first turns),"
+            f" {search.nodes} nodes, {figures['proof-number'][1]:.2f} s",
+            flush=True,
+        )
+        ref_nodes, ref_s = figures["reference"]
+        for name in ("fast", "proof-number"):
+            nodes, seconds = figures[name]
+            print(
+                f"  {name} / reference: nodes {nodes / ref_nodes:.3f}, time {seconds / ref_s:.3f}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,415 @@
+"""Proof-number search of Slither boards (df-pn), and its command for the 5x5 solves:
+
+    python -m slimetrail.games.slither.proofnumber --size 5 [--advanced] [--first c3 ...]
+        [--time 3600] [--every 60] [--table FILE]
+
+Connection games fall to proof-number search far better than to negamax: a proof is narrow
+(one winning turn per node of the winner, every turn of the loser, most of which lose at
+once to a threat), and proof numbers find the narrow part.  This is depth-first proof-number
+search (Nagai's df-pn) in its negamax form: a node's proof number is the least disproof
+number of its children, its disproof number the sum of their proof numbers, with the
+1 + epsilon threshold of Pawlewicz and Lew so that large fans of turns are not re-entered
+for every unit of work.  Its turns and reductions are the exact ones of the fast negamax
+(:mod:`.solver`): one table entry per eight images of a position, and when the opponent
+threatens a win at once only the turns that stop that threat.  A child not searched yet
+starts from the shortest-path race after the turn (each side's empty cells still to fill).
+
+Slither positions never repeat (every turn but a pass adds a stone), so the table needs no
+care for cycles.  Unproven table entries are estimates and proven ones exact, so a search
+stopped by its clock resumes where it was from its table (``--table`` saves it to a file
+every ``--every`` seconds and loads it at start).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import cast
+
+import numba as nb
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+from slimetrail.compiled import now
+from slimetrail.games.slither import kernel
+from slimetrail.games.slither.game import SlitherState
+from slimetrail.games.slither.solver import (
+    CLOCK_EVERY,
+    answers_to,
+    apply_turn,
+    canonical_key,
+    image_keys,
+    turn_keys,
+    undo_turn,
+)
+
+INF = (1 << 31) - 1  # a proof or disproof number of a proven node; sums saturate below
+NODES, ABORTED, EXPANSIONS = 0, 1, 2  # stats[] slots
+
+
+@nb.njit(cache=True, inline="always")
+def pack(pn, dn):
+    return (pn << 32) | dn
+
+
+@nb.njit(cache=True, inline="always")
+def unpack(entry):
+    return entry >> 32, entry & 0xFFFFFFFF
+
+
+@nb.njit(cache=True)
+def turns_to_search(g, n, v, advanced):
+    """The mover's turns that can matter, and how many legal turns the mover has: all of
+    them, or when the opponent threatens a win at once, the turns after which the opponent
+    has no win at once (none: the mover loses)."""
+    rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
+    count = kernel.list_turns(g, n, v, advanced, rows, True)
+    turns = rows[:count]
+    win = np.empty(3, dtype=np.int64)
+    if count == 0 or not kernel.winning_turn(g, n, 3 - v, advanced, win):
+        return turns, count
+    turns = answers_to(turns, win, advanced)
+    keep = np.zeros(len(turns), dtype=np.bool_)
+    for i in range(len(turns)):
+        s, t, p = turns[i, 0], turns[i, 1], turns[i, 2]
+        apply_turn(g, s, t, p, v)
+        keep[i] = not kernel.winning_turn(g, n, 3 - v, advanced, win)
+        undo_turn(g, s, t, p, v)
+    return turns[keep], count
+
+
+@nb.njit(cache=True)
+def first_numbers(g, n, v, advanced, turns, keys, zsym, swaps, side, child_keys, guess):
+    """Each child's table key, and its numbers before it is searched: the opponent's proof
+    number grows with the cells the opponent still has to fill, its disproof number with
+    the mover's."""
+    limit = n * n
+    for i in range(len(turns)):
+        s, t, p = turns[i, 0], turns[i, 1], turns[i, 2]
+        apply_turn(g, s, t, p, v)
+        turn_keys(keys, zsym, s, t, p, v)
+        child_keys[i] = canonical_key(keys, swaps, side, 3 - v)
+        theirs = kernel.distance(g, n, 3 - v, limit)
+        mine = kernel.distance(g, n, v, limit)
+        guess[i] = pack(max(1, theirs), max(1, mine))
+        turn_keys(keys, zsym, s, t, p, v)
+        undo_turn(g, s, t, p, v)
+
+
+@nb.njit(cache=True)
+def distinct(child_keys):
+    """Which keys are the first of their value in ``child_keys`` (turn order kept)."""
+    order = np.argsort(child_keys, kind="mergesort")
+    keep = np.zeros(len(child_keys), dtype=np.bool_)
+    for j in range(len(order)):
+        keep[order[j]] = j == 0 or child_keys[order[j]] != child_keys[order[j - 1]]
+    return keep
+
+
+# Cached as the negamax searches: ``passes`` always an int64, never a literal.
+@nb.njit(cache=True)
+def mid(g, n, v, advanced, keys, zsym, swaps, side, table, stats, deadline, passes, thpn, thdn):
+    """Search the node (``v`` to move) until its proof number reaches ``thpn`` or its
+    disproof number ``thdn`` (or it is proven); returns its packed numbers (from the mover's
+    side: proof = the mover wins).  Stores them unless out of time."""
+    k = canonical_key(keys, swaps, side, v)
+    if k in table:
+        pn, dn = unpack(table[k])
+        if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            return table[k]
+    else:
+        stats[NODES] += 1
+        if stats[NODES] & CLOCK_EVERY == 0 and now() > deadline:
+            stats[ABORTED] = 1
+        win = np.empty(3, dtype=np.int64)
+        if kernel.winning_turn(g, n, v, advanced, win):
+            table[k] = pack(0, INF)
+            return table[k]
+    if stats[ABORTED]:
+        return pack(1, 1)
+    stats[EXPANSIONS] += 1
+    turns, legal = turns_to_search(g, n, v, advanced)
+    count = len(turns)
+    if count == 0 and legal:  # every turn leaves the opponent a win at once
+        table[k] = pack(INF, 0)
+        return table[k]
+    if count == 0:
+        if passes:  # neither side has a turn: never met in play; not a win for the mover
+            return pack(INF, 0)
+        # the forced pass: the opponent's numbers are the mover's, exchanged
+        r = mid(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline,
+            np.int64(1), thdn, thpn,
+        )  # fmt: skip
+        cpn, cdn = unpack(r)
+        if not stats[ABORTED]:
+            table[k] = pack(cdn, cpn)
+        return pack(cdn, cpn)
+    child_keys = np.empty(count, dtype=np.uint64)
+    guess = np.empty(count, dtype=np.int64)
+    first_numbers(g, n, v, advanced, turns, keys, zsym, swaps, side, child_keys, guess)
+    keep = distinct(child_keys)  # turns to images of one position: one child, counted once
+    turns, child_keys, guess = turns[keep], child_keys[keep], guess[keep]
+    count = len(turns)
+    while True:
+        dn = 0
+        best, best_dn, second_dn, best_pn = -1, INF + 1, INF, 0
+        for i in range(count):
+            cpn, cdn = unpack(table.get(child_keys[i], guess[i]))
+            dn = min(INF - 1, dn + cpn)
+            if cdn < best_dn:
+                second_dn = best_dn
+                best, best_dn, best_pn = i, cdn, cpn
+            elif cdn < second_dn:
+                second_dn = cdn
+        pn = min(best_dn, INF)
+        if pn == 0:
+            dn = INF
+        elif pn == INF:
+            dn = 0
+        if stats[ABORTED]:
+            return pack(pn, dn)
+        if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            table[k] = pack(pn, dn)
+            return pack(pn, dn)
+        child_thpn = min(INF, thdn - dn + best_pn)
+        child_thdn = min(thpn, max(second_dn + 1, second_dn + (second_dn + 3) // 4))
+        s, t, p = turns[best, 0], turns[best, 1], turns[best, 2]
+        apply_turn(g, s, t, p, v)
+        turn_keys(keys, zsym, s, t, p, v)
+        mid(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, stats, deadline,
+            np.int64(0), child_thpn, child_thdn,
+        )  # fmt: skip
+        turn_keys(keys, zsym, s, t, p, v)
+        undo_turn(g, s, t, p, v)
+
+
+# The second check: a proof read back from the table, against every legal turn.
+
+
+@nb.njit(cache=True)
+def proof_holds(g, n, v, advanced, keys, zsym, swaps, side, table, seen, winner, stats):
+    """Whether the table proves that ``winner`` wins the node (``v`` to move): the winner
+    has a win at once or a turn to a node the table marks lost for its mover; the loser
+    has no win at once and every legal turn of the loser (all of them, without the
+    search's reductions) leads to such a node.  ``seen`` holds the nodes checked already;
+    ``stats[0]`` counts the nodes checked."""
+    k = canonical_key(keys, swaps, side, v)
+    if k in seen:
+        return True
+    stats[0] += 1
+    win = np.empty(3, dtype=np.int64)
+    if kernel.winning_turn(g, n, v, advanced, win):
+        return v == winner
+    rows = np.empty((2 * n**4 + n * n, 3), dtype=np.int64)
+    count = kernel.list_turns(g, n, v, advanced, rows, True)
+    if count == 0:  # the forced pass
+        if kernel.list_turns(g, n, 3 - v, advanced, rows, True) == 0:
+            return v == winner  # both stuck (never met in play): scored as the search does
+        held = proof_holds(
+            g, n, 3 - v, advanced, keys, zsym, swaps, side, table, seen, winner, stats
+        )
+        seen[k] = True
+        return held
+    held = v != winner
+    for i in range(count):
+        s, t, p = rows[i, 0], rows[i, 1], rows[i, 2]
+        apply_turn(g, s, t, p, v)
+        turn_keys(keys, zsym, s, t, p, v)
+        child = canonical_key(keys, swaps, side, 3 - v)
+        if v == winner:
+            lost = child in table and table[child] == pack(INF, 0)
+            held = lost and proof_holds(
+                g, n, 3 - v, advanced, keys, zsym, swaps, side, table, seen, winner, stats
+            )
+        else:
+            held = proof_holds(
+                g, n, 3 - v, advanced, keys, zsym, swaps, side, table, seen, winner, stats
+            )
+        turn_keys(keys, zsym, s, t, p, v)
+        undo_turn(g, s, t, p, v)
+        if held == (v == winner):
+            break
+    if held:
+        seen[k] = True
+    return held
+
+
+def new_table() -> Dict:
+    return Dict.empty(key_type=types.uint64, value_type=types.int64)
+
+
+# The kernel's arguments for a position: grid, size, mover, rules, image keys, images' keys,
+# images' colour swaps, the key of White to move.
+Node = tuple[np.ndarray, int, int, bool, np.ndarray, np.ndarray, np.ndarray, np.uint64]
+
+
+class ProofSearch:
+    """A df-pn search of Slither positions sharing one table (one board and rule set)."""
+
+    def __init__(self, n: int, advanced: bool, table: Dict | None = None) -> None:
+        self.n, self.advanced = n, advanced
+        self.table = table if table is not None else new_table()
+        self.nodes = self.expansions = 0
+
+    def node(self, state: SlitherState) -> Node:
+        """The kernel's arguments for a position."""
+        grid = kernel.layout(self.n).grid(*state.stones)
+        zsym, swaps, side = image_keys(self.n)
+        keys = np.zeros(len(swaps), dtype=np.uint64)
+        for q in np.flatnonzero((grid == 1) | (grid == 2)):
+            keys ^= zsym[:, grid[q] - 1, q]
+        return grid, self.n, state.colour + 1, self.advanced, keys, zsym, swaps, side
+
+    def check(self, state: SlitherState, mover_wins: bool) -> int:
+        """Check the proof in the table that the mover wins (or loses) against every legal
+        turn, without the search's reductions; the nodes checked.  Raises ``ValueError``
+        if it does not hold."""
+        seen = Dict.empty(key_type=types.uint64, value_type=types.boolean)
+        stats = np.zeros(1, dtype=np.int64)
+        winner = np.int64(state.colour + 1 if mover_wins else 2 - state.colour)
+        if not proof_holds(*self.node(state), self.table, seen, winner, stats):
+            raise ValueError(f"{state.fen()}: the table holds no proof of that")
+        return int(stats[0])
+
+    def numbers(self, state: SlitherState, seconds: float) -> tuple[int, int]:
+        """Search the position (not over, no swap pending) for at most ``seconds``; its
+        proof and disproof numbers from the mover's side: ``(0, INF)`` the mover wins,
+        ``(INF, 0)`` the mover loses, anything else unproven."""
+        stats = np.zeros(3, dtype=np.int64)
+        packed = mid(
+            *self.node(state),
+            self.table,
+            stats,
+            now() + seconds,
+            np.int64(0),
+            np.int64(INF),
+            np.int64(INF),
+        )
+        self.nodes += int(stats[NODES])
+        self.expansions += int(stats[EXPANSIONS])
+        return int(packed) >> 32, int(packed) & 0xFFFFFFFF
+
+    def mover_wins(
+        self,
+        state: SlitherState,
+        seconds: float,
+        every: float = 1e9,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> bool | None:
+        """Whether the mover wins, or None if not proven within ``seconds``; ``progress``
+        gets the numbers every ``every`` seconds of search."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            pn, dn = self.numbers(state, min(every, left))
+            if pn == 0 or dn == 0:
+                return pn == 0
+            if progress is not None:
+                progress(pn, dn)
+            if time.monotonic() >= deadline:
+                return None
+
+    def save(self, path: Path) -> None:
+        keys, values = entries(self.table)
+        np.savez(path, keys=keys, values=values, n=self.n, advanced=self.advanced)
+
+    @classmethod
+    def load(cls, path: Path, n: int, advanced: bool) -> ProofSearch:
+        data = np.load(path)
+        if int(data["n"]) != n or bool(data["advanced"]) != advanced:
+            raise ValueError(f"{path}: a table of another board or rule set")
+        search = cls(n, advanced)
+        fill(search.table, data["keys"], data["values"])
+        return search
+
+
+@nb.njit(cache=True)
+def entries(table):
+    keys = np.empty(len(table), dtype=np.uint64)
+    values = np.empty(len(table), dtype=np.int64)
+    for i, (key, value) in enumerate(table.items()):
+        keys[i], values[i] = key, value
+    return keys, values
+
+
+@nb.njit(cache=True)
+def fill(table, keys, values):
+    for i in range(len(keys)):
+        table[keys[i]] = values[i]
+
+
+def first_turns(n: int) -> list[str]:
+    """One first turn of each kind up to the mirrors and the half turn (Black's goal kept),
+    nearest the centre first: the cells of the board's lower-left quarter, centre lines in."""
+    half = (n + 1) // 2
+    cells = [(c, r) for r in range(half) for c in range(half)]
+    cells.sort(key=lambda cr: (-(cr[0] + cr[1]), -cr[1], -cr[0]))
+    return [f"{chr(ord('a') + c)}{r + 1}" for c, r in cells]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from slimetrail.core.registry import get_game
+
+    parser = argparse.ArgumentParser(description="Solve Slither's first turns by df-pn.")
+    parser.add_argument("--size", type=int, default=5)
+    parser.add_argument("--advanced", action="store_true", help="Advanced Slither")
+    parser.add_argument("--first", nargs="*", help="first turns (default: one of each kind)")
+    parser.add_argument("--time", type=float, default=3600.0, help="seconds per first turn")
+    parser.add_argument("--every", type=float, default=60.0, help="seconds between reports")
+    parser.add_argument("--table", type=Path, help="the table's file: loaded, saved on reports")
+    args = parser.parse_args(argv)
+    game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
+    if args.table is not None and args.table.exists():
+        try:
+            search = ProofSearch.load(args.table, args.size, args.advanced)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        print(f"loaded {len(search.table)} entries from {args.table}", flush=True)
+    else:
+        search = ProofSearch(args.size, args.advanced)
+    started = time.monotonic()
+    unsolved = 0
+    for first in args.first or first_turns(args.size):
+        state = game.new_state()
+        state.push_str(first)
+        began, nodes = time.monotonic(), search.nodes
+
+        def report(
+            pn: int, dn: int, first: str = first, began: float = began, nodes: int = nodes
+        ) -> None:
+            print(
+                f"  {first}: {time.monotonic() - began:.0f} s, {search.nodes - nodes} nodes,"
+                f" {search.expansions} expansions,"
+                f" table {len(search.table)}, White's proof {pn} disproof {dn}",
+                flush=True,
+            )
+            if args.table is not None:
+                search.save(args.table)
+
+        won = search.mover_wins(cast(SlitherState, state), args.time, args.every, report)
+        seconds = time.monotonic() - began
+        verdict = "not proven" if won is None else "White wins" if won else "Black wins"
+        unsolved += won is None
+        print(
+            f"{game.id} {args.size}x{args.size} after {first}: {verdict}"
+            f" ({search.nodes - nodes} nodes, {seconds:.1f} s)",
+            flush=True,
+        )
+        if won is not None:
+            checked = search.check(cast(SlitherState, state), won)
+            print(f"  checked against every legal turn: {checked} nodes", flush=True)
+    if args.table is not None:
+        search.save(args.table)
+    print(f"all: {search.nodes} nodes, {time.monotonic() - started:.1f} s", flush=True)
+    return 1 if unsolved else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

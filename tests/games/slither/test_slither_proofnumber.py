@@ -1,0 +1,94 @@
+"""The proof-number search of Slither against the plain reference search (and, through
+test_slither_solver.py, brute force): every kind of 4x4 first turn, random 4x4 middle games
+and random 5x5 endgames in both games; and a stopped search resuming from its saved table."""
+
+from __future__ import annotations
+
+import brute
+import numpy as np
+import pytest
+from test_slither_fast_solver import middle_games
+
+from slimetrail.core.registry import get_game
+from slimetrail.games.slither.game import SlitherState
+from slimetrail.games.slither.proofnumber import INF, ProofSearch, first_turns, main
+from slimetrail.games.slither.solver import SlitherSolver
+
+
+def reference_wins(state: SlitherState) -> bool:
+    stats = np.zeros(2, dtype=np.int64)
+    return SlitherSolver(reference=True).mover_wins(state, 1e18, stats)
+
+
+def agree(state: SlitherState, game_id: str) -> None:
+    search = ProofSearch(state.game.size, game_id == "slither-advanced")
+    assert search.mover_wins(state, 600) == reference_wins(state), state.fen()
+
+
+def test_first_turns_are_one_of_each_kind():
+    assert first_turns(5) == ["c3", "b3", "c2", "a3", "b2", "c1", "a2", "b1", "a1"]
+    assert first_turns(4) == ["b2", "a2", "b1", "a1"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
+def test_every_kind_of_4x4_first_turn(game_id):
+    search = ProofSearch(4, game_id == "slither-advanced")
+    for first in first_turns(4):
+        state = get_game(game_id, size="4", pie="off").new_state()
+        state.push_str(first)
+        assert search.mover_wins(state, 600) is False  # solved: Black wins after each
+        assert search.check(state, False) > 0  # the proof, against every legal turn
+        with pytest.raises(ValueError, match="no proof"):
+            search.check(state, True)
+
+
+@pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
+def test_random_4x4_middle_games(game_id):
+    positions = middle_games(game_id, 4, 4, range(4))
+    assert len(positions) >= 3
+    for state in positions:
+        agree(state, game_id)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
+def test_random_5x5_endgames(game_id):
+    checked = 0
+    for back in (2, 3, 4):
+        for state in brute.late_positions(game_id, 5, range(6), back):
+            if not state.is_over():
+                agree(state, game_id)
+                checked += 1
+    assert checked >= 15
+
+
+def test_a_stopped_search_resumes_from_its_saved_table(tmp_path):
+    state = get_game("slither", size="4", pie="off").new_state()
+    state.push_str("b2")
+    search = ProofSearch(4, False)
+    pn, dn = search.numbers(state, 0.0)  # stopped at its first look at the clock
+    assert 0 < pn < INF and 0 < dn < INF
+    path = tmp_path / "table.npz"
+    search.save(path)
+    resumed = ProofSearch.load(path, 4, False)
+    assert len(resumed.table) == len(search.table) > 0
+    assert resumed.mover_wins(state, 600) is False
+    with pytest.raises(ValueError, match="no proof"):
+        ProofSearch(4, False).check(state, False)  # an empty table proves nothing
+    with pytest.raises(ValueError, match="another board"):
+        ProofSearch.load(path, 5, False)
+
+
+def test_the_command_solves_checks_and_saves_its_table(tmp_path, capsys):
+    table = tmp_path / "table.npz"
+    argv = ["--size", "4", "--first", "a1", "b1", "--table", str(table)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "slither 4x4 after a1: Black wins" in out
+    assert "slither 4x4 after b1: Black wins" in out
+    assert out.count("checked against every legal turn") == 2
+    assert main([*argv, "--advanced"]) == 2  # not this rule set's table: refused
+    assert "another board or rule set" in capsys.readouterr().err
+    assert main(argv) == 0  # resumed: proven at once from the loaded table
+    assert "loaded" in capsys.readouterr().out
