@@ -24,9 +24,10 @@ and Slime-Moku): ``--iterations N`` gives our top level N MCTS iterations a move
 the clock (``strong.play``, its tables emptied before each game; Slime-Moku's
 ``tree_play`` without the clock, its root threat passes bounded by their nodes alone),
 ``--playouts M`` the baseline M playouts; a game is then the same for the same seed whatever
-the load and the games before it, up to an exact solver (a Slime Trail region of at most 64
-cells, a Slime-Moku board up to 7x7), which keeps its share of ``--time`` (what it proves is
-proven either way, but it may find another winning move).
+the load and the games before it (on the big Slime Trail boards the exact solve of a region
+of at most 64 cells gets the nodes its share of ``--time`` buys on a quiet core; a Slime-Moku
+board up to 7x7 keeps its exact solver's share of ``--time``: what it proves is proven either
+way, but it may find another winning move).
 ``--only 2 8 14`` plays only those games of the run (numbered from 1, as printed), the same
 games as in the whole run: to check again the games of one opening after a change.
 ``--baseline-only`` prints the baseline's playouts per move from the start and from a

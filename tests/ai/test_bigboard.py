@@ -178,3 +178,27 @@ def test_a_proven_win_is_never_given_back(game_id, options, seed):
             break
         move = play(state, 6, Limit(time=0.5)).move
     assert state.outcome().winner == me
+
+
+def test_with_a_fixed_budget_the_exact_solve_counts_nodes_not_seconds():
+    # 9x9 Taylor, 62 cells in reach, Green to move: d2 alone wins (a 0.7 M-node proof),
+    # which the MCTS-Solver misses at 40,000 iterations.  A game of the fixed-budget
+    # benchmark lost it on a loaded machine, where the solve's share of the wall clock was
+    # a fraction of that CPU time.  Counted in nodes, the share proves it whatever the load.
+    from slimetrail.games.trail import mcts_kernel, solver
+
+    game = get_game("slimetrail", size="9", rules="taylor")
+    record = "f5 g6 g5 f6 e6 f7 e7 d8 c7 d7 c6 b6 c5 d6 d5 e4 d4 e3"
+    state = game.new_state()
+    for cell in record.split(" "):
+        state.push_str(cell)
+    assert strong.SURE_REGION < strong.region_size(state) <= strong.SOLVE_REGION
+    strong.forget()
+    assert mcts_kernel.first_win(state, 10_000) is None  # too few nodes: nothing proven
+    result = strong.play(state, 1.0, seed=1, iterations=40_000)
+    assert result.info["search"] == "exact solver (nodes)" and result.proven == "win"
+    # The reference solver agrees that the move wins.
+    after = state.copy()
+    after.push(result.move)
+    assert solver.solve(after, first_win=True, book=False).value == "loss"
+    assert state.move_str(result.move) == "d2"

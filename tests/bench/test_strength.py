@@ -101,20 +101,25 @@ def test_three_player_matches_report_their_own_score(seats, expected, monkeypatc
     assert any(line.startswith("baseline (random): 1 playouts/move") for line in lines)
 
 
-def test_fixed_budgets_replay_the_same_game_whatever_the_clock():
-    """--iterations and --playouts: the moves do not depend on the time a move is given
-    (or on the machine's load, or on the games played before), only on the seed -- up to
-    the first position where the exact solver may answer within its share of the clock."""
-    from slimetrail.games.trail import strong
+def test_fixed_budgets_replay_the_same_game_whatever_the_clock(monkeypatch):
+    """--iterations and --playouts: the moves do not depend on the machine's load or on the
+    games played before, only on the seed and on the time a move is given, which sets the
+    exact solve's nodes (its share of the move) and nothing else: no search of the top
+    level looks at the clock."""
+    from slimetrail.games.trail import solver, strong
 
+    def clocked_solve(*args, **kwargs):
+        raise AssertionError("a move with a fixed budget ran the solve bounded by the clock")
+
+    monkeypatch.setattr(solver, "solve", clocked_solve)
     game = strength.get_game("slimetrail", size="9", start="e5")
 
-    def record(seconds: float) -> list[str]:
+    def record(seconds: float, whole: bool = False) -> list[str]:
         match = strength.Match(game, 6, seconds, "one-top", 2, iterations=2000, playouts=2000)
         moves = strength.play_one(match, 1).record
         state = game.new_state()
         for count, word in enumerate(moves):
-            if strong.region_size(state) <= strong.SOLVE_REGION:
+            if not whole and strong.region_size(state) <= strong.SOLVE_REGION:
                 return moves[:count]
             state.push(state.parse_move(word))
         return moves
@@ -122,6 +127,7 @@ def test_fixed_budgets_replay_the_same_game_whatever_the_clock():
     first = record(0.01)
     assert len(first) > 10
     assert record(0.5) == first
+    assert record(0.5, whole=True) == record(0.5, whole=True)
 
 
 def test_moku_fixed_budgets_replay_the_same_game_whatever_the_clock():

@@ -47,6 +47,7 @@ from slimetrail.games.trail.search_kernel import (
 from slimetrail.games.trail.solver.kernel128 import bit, lowest
 
 if TYPE_CHECKING:
+    from slimetrail.core.game import Move
     from slimetrail.games.trail.game import TrailGame, TrailState
 
 CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go on)
@@ -559,6 +560,33 @@ def prove(state: TrailState, budget: int) -> str | None:
         )
     # The kernel's verdict is for the player who moved into the position.
     return "loss" if value == WIN else "win" if value == LOSS else None
+
+
+def first_win(state: TrailState, budget: int) -> Move | None:
+    """A move of ``state`` the exact solver's kernel proves winning within ``budget`` nodes
+    in all (tried move by move, each with what is left), else ``None``; no clock."""
+    from slimetrail.games.trail.solver import S_NODES
+
+    c = compiled(state.game)
+    with TREE_IN_USE:
+        solver = leaf_solver(state.game)
+        for move in state.legal_moves():
+            if budget <= 0:
+                return None
+            child = state.copy()
+            child.push(move)
+            outcome = child.outcome()
+            if outcome is not None:
+                if outcome.winner == state.to_move:
+                    return move
+                continue
+            lo, hi = c.words(child.free)
+            free = int(lo) | int(hi) << 64
+            value = solver.prove(free, c.dense[child.snail], child.to_move - 1, budget, math.inf)
+            budget -= int(solver.stats[S_NODES])
+            if value == WIN:  # for the player who moved into the child: us
+                return move
+    return None
 
 
 # Positions the tree proved won for the side to move, with a winning move: (board variant,

@@ -45,6 +45,10 @@ RESERVE = 0.05
 # machine's load): the alpha-beta gets this many nodes per MCTS iteration, about its share of
 # a timed move (a fifth of the time, at ~8x the MCTS's iterations a second on 9x9).
 TACTICS_NODES_PER_ITERATION = 2
+# With a fixed budget the exact solve gets nodes instead of its share of the clock (under load
+# a share of the wall clock is a fraction of that CPU time): the solver kernel's nodes in a
+# CPU second (0.7-2.3 M nodes in 0.25-0.5 s on 9x9 Taylor regions of 61-62 cells).
+SOLVER_NODES_PER_SECOND = 3_000_000
 NO_CLOCK = 1e9  # seconds: the clock does not bound a search with a fixed budget
 
 
@@ -72,9 +76,9 @@ def play(
 ) -> PlayResult:
     """The top level's move in ``seconds``; ``state`` (with a legal move) is not changed.
     ``seed``: the MCTS-Solver's random playouts'.  ``iterations``: a fixed budget instead of
-    the clock for the alpha-beta and the MCTS-Solver (its leaf proofs count nodes), so that
-    the move does not depend on the machine's load; the exact solve of a small region keeps
-    its share of ``seconds`` (what it proves is proven either way)."""
+    the clock for every search (the alpha-beta's and the exact solve's nodes, the
+    MCTS-Solver's iterations), so that the move does not depend on the machine's load; the
+    exact solve of a small region gets the nodes of its share of ``seconds``."""
     started = time.perf_counter()
     seconds *= 1 - RESERVE
     deadline = started + seconds
@@ -89,7 +93,11 @@ def play(
         return PlayResult(move, proven="win" if won else None, pv=[move], info={"search": how})
     region = region_size(state)
     if region <= SOLVE_REGION:
-        solved = _solve(state, (SOLVER_SHARE if region <= SURE_REGION else TRY_SHARE) * seconds)
+        share = (SOLVER_SHARE if region <= SURE_REGION else TRY_SHARE) * seconds
+        if iterations is None:
+            solved = _solve(state, share)
+        else:
+            solved = _solve_nodes(state, round(share * SOLVER_NODES_PER_SECOND))
         if solved is not None:
             return solved
     left = max(0.005, deadline - time.perf_counter())
@@ -140,6 +148,15 @@ def forget() -> None:
     share of the clock), whatever was played before in the process."""
     mcts_kernel.forget()
     search_kernel.clear_table()
+
+
+def _solve_nodes(state: TrailState, nodes: int) -> PlayResult | None:
+    """:func:`_solve` with a node budget instead of a time limit (the solver's kernel as at
+    the MCTS-Solver's leaves, its table kept with theirs)."""
+    move = mcts_kernel.first_win(state, nodes)
+    if move is None:
+        return None
+    return PlayResult(move, proven="win", pv=[move], info={"search": "exact solver (nodes)"})
 
 
 def _solve(state: TrailState, seconds: float) -> PlayResult | None:
