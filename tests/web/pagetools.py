@@ -70,7 +70,7 @@ def match_api(base: str, page, seat: str | None = None) -> dict:
         if answer.status_code != 503:
             break
         time.sleep(float(answer.headers.get("Retry-After", 1)))
-    answer.raise_for_status()
+    assert answer.is_success, f"{answer.status_code} {answer.text}"
     return answer.json()
 
 
