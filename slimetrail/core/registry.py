@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -27,6 +28,9 @@ class Registry(Mapping[str, type[Game]]):
     def __init__(self) -> None:
         self._games: dict[str, type[Game]] = {}
         self._loaded = False
+        # A server's first requests read the registry from several threads at once: none may
+        # see it before every module has registered its games.
+        self._loading = threading.RLock()
 
     def register(self, cls: type[Game]) -> type[Game]:
         """Add a game class (usable as a class decorator); an id may be registered once."""
@@ -42,10 +46,13 @@ class Registry(Mapping[str, type[Game]]):
     def _load(self) -> None:
         if self._loaded:
             return
-        self._loaded = True
-        modules = [BUILT_IN, *os.environ.get(PLUGINS_VARIABLE, "").split(",")]
-        for name in filter(None, (m.strip() for m in modules)):
-            importlib.import_module(name)
+        with self._loading:
+            if self._loaded:
+                return
+            modules = [BUILT_IN, *os.environ.get(PLUGINS_VARIABLE, "").split(",")]
+            for name in filter(None, (m.strip() for m in modules)):
+                importlib.import_module(name)
+            self._loaded = True
 
     def __getitem__(self, game_id: str) -> type[Game]:
         self._load()
