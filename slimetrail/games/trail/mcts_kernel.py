@@ -552,14 +552,20 @@ def prove(state: TrailState, budget: int) -> str | None:
     """``"win"`` or ``"loss"`` for the side to move in ``state`` if the exact solver's kernel
     proves it within ``budget`` nodes (no clock: the answer does not depend on the load; the
     kept table may only make it prove more), else ``None``."""
-    c = compiled(state.game)
-    lo, hi = c.words(state.free)
     with TREE_IN_USE:
-        value = leaf_solver(state.game).prove(
-            int(lo) | int(hi) << 64, c.dense[state.snail], state.to_move - 1, budget, math.inf
-        )
+        value = kernel_verdict(leaf_solver(state.game), state, budget)
     # The kernel's verdict is for the player who moved into the position.
     return "loss" if value == WIN else "win" if value == LOSS else None
+
+
+def kernel_verdict(solver: LeafSolver, state: TrailState, budget: int) -> int:
+    """The leaf solver's verdict on ``state`` within ``budget`` nodes, for the player who
+    moved into it (call under ``TREE_IN_USE``)."""
+    c = compiled(state.game)
+    lo, hi = c.words(state.free)
+    return solver.prove(
+        int(lo) | int(hi) << 64, c.dense[state.snail], state.to_move - 1, budget, math.inf
+    )
 
 
 def first_win(state: TrailState, budget: int) -> Move | None:
@@ -567,7 +573,6 @@ def first_win(state: TrailState, budget: int) -> Move | None:
     in all (tried move by move, each with what is left), else ``None``; no clock."""
     from slimetrail.games.trail.solver import S_NODES
 
-    c = compiled(state.game)
     with TREE_IN_USE:
         solver = leaf_solver(state.game)
         for move in state.legal_moves():
@@ -580,9 +585,7 @@ def first_win(state: TrailState, budget: int) -> Move | None:
                 if outcome.winner == state.to_move:
                     return move
                 continue
-            lo, hi = c.words(child.free)
-            free = int(lo) | int(hi) << 64
-            value = solver.prove(free, c.dense[child.snail], child.to_move - 1, budget, math.inf)
+            value = kernel_verdict(solver, child, budget)
             budget -= int(solver.stats[S_NODES])
             if value == WIN:  # for the player who moved into the child: us
                 return move
