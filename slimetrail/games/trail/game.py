@@ -419,10 +419,12 @@ class TrailState(State):
 def load_kernels() -> None:
     """The solver's kernels and the big boards' compiled search (every Slime Trail game
     shares them)."""
-    from slimetrail.games.trail import mcts_kernel, solver, strong
+    from slimetrail.games.trail import mcts_kernel, search_kernel, solver
 
     solver.warm_up()
-    strong.play(SlimetrailGame(size="9").new_state(), 0.05)
+    # The alpha-beta kernel itself: a whole move of the top level from the 9x9 start would be
+    # the opening book's, and the first timed move would then load (or compile) it.
+    search_kernel.search(SlimetrailGame(size="9").new_state(), 0.05)
     mcts_kernel.warm_up()
 
 
