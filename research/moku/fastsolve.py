@@ -4,13 +4,19 @@ resumable tables, principal lines of a win, and the replies to one first move pr
 time (the proven part of a long solve).  Run it from the repository root::
 
     python -m research.moku.fastsolve 6 4 [--minutes M]
+
+A solve longer than one machine's uptime keeps its table in a file (``--table FILE``, saved
+every ``--every`` seconds at a ``--chunk`` boundary and when the run ends) and resumes from it.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -18,6 +24,49 @@ from slimetrail.core.game import GameError, SolveTimeout, State
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku.board import get_board
 from slimetrail.games.moku.solver import TABLE_BITS, FastSearch, canonical, symmetries
+
+# What a saved table holds besides the board's name: the arrays a resumed search needs.
+TABLE_ARRAYS = ("t_mine", "t_theirs", "t_info", "stats", "history")
+
+
+def save_table(search: FastSearch, path: Path) -> None:
+    """Write the search's table and counters to ``path``.  The file is written beside it first
+    and then renamed over it, so a run killed while writing leaves the last table whole."""
+    board = search.board
+    part = path.with_name(path.name + ".part")
+    with part.open("wb") as out:
+        np.savez(
+            out,
+            board=np.array([board.n, board.k, int(search.sym_empty)]),
+            **{name: getattr(search, name) for name in TABLE_ARRAYS},
+        )
+    os.replace(part, path)
+
+
+def load_table(search: FastSearch, path: Path) -> None:
+    """Fill ``search`` from a table saved by :func:`save_table`; a file that is not such a
+    table, or one of another board, symmetry threshold or table size, raises ValueError and
+    leaves ``search`` as it was."""
+    board = search.board
+    try:
+        with np.load(path) as saved:
+            arrays = {name: saved[name] for name in ("board", *TABLE_ARRAYS)}
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"{path}: not a saved Slime-Moku solver table ({error})") from error
+    n, k, sym_empty = (int(x) for x in arrays["board"])
+    if (n, k, sym_empty) != (board.n, board.k, int(search.sym_empty)):
+        raise ValueError(
+            f"{path}: a table of {n}x{n} k={k} --sym-empty {sym_empty}, "
+            f"not of {board.n}x{board.n} k={board.k} --sym-empty {int(search.sym_empty)}"
+        )
+    for name in TABLE_ARRAYS:
+        if arrays[name].shape != getattr(search, name).shape:
+            raise ValueError(
+                f"{path}: its {name} has {arrays[name].size} entries, the search's "
+                f"{getattr(search, name).size} (another --table-bits?)"
+            )
+    for name in TABLE_ARRAYS:
+        getattr(search, name)[...] = arrays[name]
 
 
 def solve_start(
@@ -32,6 +81,7 @@ def solve_start(
     sym_empty: int = 0,
     search: FastSearch | None = None,
     firsts: list[str] | None = None,
+    checkpoint: Callable[[], None] | None = None,
 ) -> tuple[dict[str, str], int]:
     """The value of every first move of Black from the start of the n x n board (``win``,
     ``draw`` or ``loss`` for Black; ``no win`` for a move that does not win when not
@@ -41,7 +91,7 @@ def solve_start(
     ``chunk``: search in slices of that many nodes, printing progress between them;
     ``sym_empty``: nodes with fewer empty cells are keyed as they are, not by symmetry;
     ``search``: the search (and table) to use instead of a new one; ``firsts``: only these
-    first moves (and their images) are solved."""
+    first moves (and their images) are solved; ``checkpoint``: called after every chunk."""
 
     state = get_game("slime-moku", size=n, k=k).new_state()
     board = get_board(n, k)
@@ -65,6 +115,8 @@ def solve_start(
             except SolveTimeout:
                 if progress:
                     print(f"  {name}: {search.nodes} nodes, no answer yet", flush=True)
+                if checkpoint is not None:
+                    checkpoint()
                 if chunk is None or (deadline is not None and time.monotonic() > deadline):
                     raise
 
@@ -148,11 +200,13 @@ def prove_replies(
     first: str,
     chunk: int | None,
     only: set[str] | None = None,
+    checkpoint: Callable[[], None] | None = None,
 ) -> bool:
     """Whether Black wins after ``first``, asked of White's replies one at a time (replies
     whose positions are images of each other once; only those named in ``only`` if given,
     so that one long solve can be split over processes), each printed as it is decided: the
-    proven part of an unfinished solve.  Stops at the first reply Black does not beat."""
+    proven part of an unfinished solve.  Stops at the first reply Black does not beat.
+    ``checkpoint`` is called after every chunk of the search and every decided reply."""
 
     state = get_game("slime-moku", size=n, k=k).new_state()
     state.push(state.parse_move(first))
@@ -180,6 +234,10 @@ def prove_replies(
                 break
             except SolveTimeout:
                 print(f"  {first} {state.move_str(reply)}: {search.nodes} nodes", flush=True)
+                if checkpoint is not None:
+                    checkpoint()
+        if checkpoint is not None:
+            checkpoint()
         print(
             f"  {first} {state.move_str(reply)}: Black {'wins' if wins else 'does not win'} "
             f"({search.nodes - before} nodes)",
@@ -191,7 +249,7 @@ def prove_replies(
     return True
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="solve the start of an n x n board")
     parser.add_argument("n", type=int)
     parser.add_argument("k", type=int)
@@ -209,13 +267,49 @@ def main() -> None:
     parser.add_argument(
         "--replies-only", action="store_true", help="with --replies: skip the whole solve after"
     )
-    args = parser.parse_args()
+    parser.add_argument("--table", type=Path, help="resume from this file and save to it")
+    parser.add_argument("--every", type=float, default=600, help="seconds between table saves")
+    args = parser.parse_args(argv)
+    if args.table is not None and args.chunk is None:
+        parser.error("--table needs --chunk: the table is saved between chunks")
     started, cpu = time.monotonic(), time.process_time()
     search = FastSearch(get_board(args.n, args.k), args.table_bits, args.sym_empty)
+    checkpoint = None
+    if args.table is not None:
+        if args.table.exists():
+            try:
+                load_table(search, args.table)
+            except ValueError as error:
+                parser.error(str(error))
+            print(f"resumed from {args.table}: {search.nodes} nodes", flush=True)
+        saved = time.monotonic()
+
+        def checkpoint() -> None:
+            nonlocal saved
+            if time.monotonic() - saved >= args.every:
+                save_table(search, args.table)
+                saved = time.monotonic()
+                print(f"  table saved to {args.table} at {search.nodes} nodes", flush=True)
+
+    try:
+        solve(args, search, checkpoint, started, cpu)
+    finally:
+        if args.table is not None:
+            save_table(search, args.table)
+
+
+def solve(
+    args: argparse.Namespace,
+    search: FastSearch,
+    checkpoint: Callable[[], None] | None,
+    started: float,
+    cpu: float,
+) -> None:
+    """The run the command line asks for (see :func:`main`)."""
     if args.replies and args.first:
         only = None if args.reply is None else set(args.reply.split(","))
         for first in args.first.split(","):
-            prove_replies(search, args.n, args.k, first, args.chunk, only)
+            prove_replies(search, args.n, args.k, first, args.chunk, only, checkpoint)
         if args.replies_only:
             return
     limit = None if args.minutes is None else 60 * args.minutes
@@ -229,6 +323,7 @@ def main() -> None:
         chunk=args.chunk,
         search=search,
         firsts=None if args.first is None else args.first.split(","),
+        checkpoint=checkpoint,
     )
     best = max(values.values(), key=["loss", "no win", "draw", "win"].index)
     print(
@@ -238,8 +333,6 @@ def main() -> None:
         flush=True,
     )
     if args.line and best == "win":
-        from slimetrail.core.registry import get_game
-
         state = get_game("slime-moku", size=args.n, k=args.k).new_state()
         first = next(move for move, word in values.items() if word == "win")
         state.push(state.parse_move(first))
