@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import os
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,7 +52,7 @@ def load_table(search: FastSearch, path: Path) -> None:
     try:
         with np.load(path) as saved:
             arrays = {name: saved[name] for name in ("board", *TABLE_ARRAYS)}
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"{path}: not a saved Slime-Moku solver table ({error})") from error
     n, k, sym_empty = (int(x) for x in arrays["board"])
     if (n, k, sym_empty) != (board.n, board.k, int(search.sym_empty)):

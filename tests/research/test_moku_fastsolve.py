@@ -239,6 +239,10 @@ def test_a_saved_table_resumes_the_solve_where_it_stopped(tmp_path) -> None:
     junk.write_bytes(b"not a table")
     with pytest.raises(ValueError, match="not a saved"):
         load_table(resumed, junk)
+    cut = tmp_path / "cut.npz"  # a table cut short: a zip without its directory
+    cut.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    with pytest.raises(ValueError, match="not a saved"):
+        load_table(resumed, cut)
     assert resumed.t_info.any()
 
 
