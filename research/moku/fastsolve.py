@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import time
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from slimetrail.core.checkpoint import read_checkpoint, write_checkpoint
 from slimetrail.core.game import GameError, SolveTimeout, State
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku.board import get_board
@@ -30,36 +29,22 @@ from slimetrail.games.moku.solver import TABLE_BITS, FastSearch, canonical, symm
 TABLE_ARRAYS = ("t_mine", "t_theirs", "t_info", "stats", "history")
 
 
-def save_table(search: FastSearch, path: Path) -> None:
-    """Write the search's table and counters to ``path``.  The file is written beside it first
-    and then renamed over it, so a run killed while writing leaves the last table whole."""
+def table_meta(search: FastSearch) -> str:
+    """What a saved table must belong to: its board, row length and symmetry threshold."""
     board = search.board
-    part = path.with_name(path.name + ".part")
-    with part.open("wb") as out:
-        np.savez(
-            out,
-            board=np.array([board.n, board.k, int(search.sym_empty)]),
-            **{name: getattr(search, name) for name in TABLE_ARRAYS},
-        )
-    os.replace(part, path)
+    return f"slime-moku {board.n}x{board.n} k={board.k} --sym-empty {int(search.sym_empty)}"
+
+
+def save_table(search: FastSearch, path: Path) -> None:
+    """Write the search's table and counters to ``path`` (whole, or not at all)."""
+    write_checkpoint(path, table_meta(search), {n: getattr(search, n) for n in TABLE_ARRAYS})
 
 
 def load_table(search: FastSearch, path: Path) -> None:
     """Fill ``search`` from a table saved by :func:`save_table`; a file that is not such a
     table, or one of another board, symmetry threshold or table size, raises ValueError and
     leaves ``search`` as it was."""
-    board = search.board
-    try:
-        with np.load(path) as saved:
-            arrays = {name: saved[name] for name in ("board", *TABLE_ARRAYS)}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise ValueError(f"{path}: not a saved Slime-Moku solver table ({error})") from error
-    n, k, sym_empty = (int(x) for x in arrays["board"])
-    if (n, k, sym_empty) != (board.n, board.k, int(search.sym_empty)):
-        raise ValueError(
-            f"{path}: a table of {n}x{n} k={k} --sym-empty {sym_empty}, "
-            f"not of {board.n}x{board.n} k={board.k} --sym-empty {int(search.sym_empty)}"
-        )
+    arrays = read_checkpoint(path, table_meta(search), TABLE_ARRAYS)
     for name in TABLE_ARRAYS:
         if arrays[name].shape != getattr(search, name).shape:
             raise ValueError(

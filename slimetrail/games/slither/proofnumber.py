@@ -35,6 +35,7 @@ from numba import types
 from numba.typed import Dict
 
 from slimetrail.compiled import now
+from slimetrail.core.checkpoint import read_checkpoint, write_checkpoint
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import SlitherState
 from slimetrail.games.slither.solver import (
@@ -315,17 +316,21 @@ class ProofSearch:
             if time.monotonic() >= deadline:
                 return None
 
+    def table_meta(self) -> str:
+        """What a saved table must belong to: the board's size and the rule set."""
+        return f"{'advanced ' if self.advanced else ''}slither {self.n}x{self.n} df-pn table"
+
     def save(self, path: Path) -> None:
         keys, values = entries(self.table)
-        np.savez(path, keys=keys, values=values, n=self.n, advanced=self.advanced)
+        write_checkpoint(path, self.table_meta(), {"keys": keys, "values": values})
 
     @classmethod
     def load(cls, path: Path, n: int, advanced: bool) -> ProofSearch:
-        data = np.load(path)
-        if int(data["n"]) != n or bool(data["advanced"]) != advanced:
-            raise ValueError(f"{path}: a table of another board or rule set")
+        """A search filled from a table saved by :meth:`save`; a clear ``GameError`` (a
+        ``ValueError``) for a file that is unreadable or of another board or rule set."""
         search = cls(n, advanced)
-        fill(search.table, data["keys"], data["values"])
+        saved = read_checkpoint(path, search.table_meta(), ("keys", "values"))
+        fill(search.table, saved["keys"], saved["values"])
         return search
 
 

@@ -76,8 +76,12 @@ def test_a_stopped_search_resumes_from_its_saved_table(tmp_path):
     assert resumed.mover_wins(state, 600) is False
     with pytest.raises(ValueError, match="no proof"):
         ProofSearch(4, False).check(state, False)  # an empty table proves nothing
-    with pytest.raises(ValueError, match="another board"):
+    with pytest.raises(ValueError, match=r"another solve.*5x5"):
         ProofSearch.load(path, 5, False)
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(path.read_bytes()[:100])  # a save cut short
+    with pytest.raises(ValueError, match="unreadable"):
+        ProofSearch.load(junk, 4, False)
 
 
 def test_the_command_solves_checks_and_saves_its_table(tmp_path, capsys):
@@ -89,6 +93,6 @@ def test_the_command_solves_checks_and_saves_its_table(tmp_path, capsys):
     assert "slither 4x4 after b1: Black wins" in out
     assert out.count("checked against every legal turn") == 2
     assert main([*argv, "--advanced"]) == 2  # not this rule set's table: refused
-    assert "another board or rule set" in capsys.readouterr().err
+    assert "belongs to another solve" in capsys.readouterr().err
     assert main(argv) == 0  # resumed: proven at once from the loaded table
     assert "loaded" in capsys.readouterr().out

@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from slimetrail.core.bits import cells_of
+from slimetrail.core.checkpoint import read_checkpoint, write_checkpoint
 from slimetrail.core.game import Game, GameError, Move, SolveResult, SolveTimeout, State
 
 if TYPE_CHECKING:
@@ -591,17 +592,17 @@ class _Root:
 
         self.saved_at = time.monotonic()
 
-        tmp = f"{os.fspath(path)}.tmp.npz"
-        np.savez(
-            tmp,
-            meta=np.array(meta),
-            table=self.table.words,
-            generation=np.array([self.table.generation], np.int64),
-            moves=np.array(list(scores), np.int64),
-            scores=np.array(list(scores.values()), np.int64),
-            nodes=self.stats[:1],
+        write_checkpoint(
+            path,
+            meta,
+            {
+                "table": self.table.words,
+                "generation": np.array([self.table.generation], np.int64),
+                "moves": np.array(list(scores), np.int64),
+                "scores": np.array(list(scores.values()), np.int64),
+                "nodes": self.stats[:1],
+            },
         )
-        os.replace(tmp, path)  # never a half-written checkpoint
         logging.getLogger("slimetrail.games.trail.solver").info(
             "saved %s: %d root moves, %d nodes", os.fspath(path), len(scores), self.stats[0]
         )
@@ -616,28 +617,6 @@ class _Root:
         self.table.generation = int(saved["generation"][0])
         self.stats[0] = saved["nodes"][0]
         return dict(zip(saved["moves"].tolist(), saved["scores"].tolist(), strict=True))
-
-
-def read_checkpoint(
-    path, meta: str, names: tuple[str, ...], optional: tuple[str, ...] = ()
-) -> dict:
-    """The arrays ``names`` (and those of ``optional`` it has) of a checkpoint file written
-    for the solve described by ``meta``; a clear :class:`GameError` (the file left as it is)
-    if it is unreadable or another's."""
-    import zipfile
-
-    import numpy as np
-
-    try:
-        with np.load(path) as saved:
-            found = str(saved["meta"])
-            arrays = {name: saved[name] for name in names}
-            arrays.update({name: saved[name] for name in optional if name in saved})
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise GameError(f"checkpoint {os.fspath(path)!r} is unreadable: {exc}") from exc
-    if found != meta:
-        raise GameError(f"checkpoint {os.fspath(path)!r} belongs to another solve")
-    return arrays
 
 
 def next_save(saved_at: float) -> float:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from slimetrail.core.bits import cells_of
+from slimetrail.core.checkpoint import read_checkpoint, write_checkpoint
 from slimetrail.core.game import Move
 from slimetrail.games.trail.solver import (
     MATE,
@@ -43,7 +44,6 @@ from slimetrail.games.trail.solver import (
     kernel_stop,
     next_save,
     reachable,
-    read_checkpoint,
     result_from_scores,
     unadjust,
 )
@@ -301,20 +301,22 @@ class WideSearch:
             b"".join(region.to_bytes(width, "little") for (region, _, _), _ in items), np.uint8
         ).reshape(-1, width)
         frame = self.frame
-        tmp = f"{self.checkpoint}.tmp.npz"
-        np.savez(
-            tmp,
-            meta=np.array(self.meta),
-            frame=np.frombuffer(frame.mask.to_bytes(width, "little") if frame else b"", np.uint8),
-            table=self.kernel_table.words if frame else np.zeros(0, np.uint64),
-            generation=np.array([self.kernel_table.generation], np.int64),
-            regions=regions,
-            entries=entries,
-            moves=np.array(list(self.scores), np.int64),
-            scores=np.array(list(self.scores.values()), np.int64),
-            nodes=np.array([self.total_nodes], np.int64),
+        write_checkpoint(
+            self.checkpoint,
+            self.meta,
+            {
+                "frame": np.frombuffer(
+                    frame.mask.to_bytes(width, "little") if frame else b"", np.uint8
+                ),
+                "table": self.kernel_table.words if frame else np.zeros(0, np.uint64),
+                "generation": np.array([self.kernel_table.generation], np.int64),
+                "regions": regions,
+                "entries": entries,
+                "moves": np.array(list(self.scores), np.int64),
+                "scores": np.array(list(self.scores.values()), np.int64),
+                "nodes": np.array([self.total_nodes], np.int64),
+            },
         )
-        os.replace(tmp, self.checkpoint)  # never a half-written checkpoint
         log.info(
             "saved %s: %d positions decided, %d root moves, %d nodes",
             self.checkpoint,
@@ -324,6 +326,7 @@ class WideSearch:
         )
 
     def _load(self) -> None:
+        assert self.checkpoint is not None  # only a checkpointed solve loads
         names = ("regions", "entries", "moves", "scores", "nodes")
         saved = read_checkpoint(self.checkpoint, self.meta, names, ("frame", "table", "generation"))
         for row, (snail, side, value, flag, move) in zip(
