@@ -1,0 +1,52 @@
+"""The won-positions tool: its labels are the solver's, and its counts add up."""
+
+import json
+from pathlib import Path
+
+from research.trail import won_positions
+from slimetrail.core.registry import get_game
+from slimetrail.games.trail.solver import solve
+
+GAME = get_game("slimetrail", size="9", rules="taylor")
+SET = Path(won_positions.__file__).with_name("won-9x9-taylor.json")
+
+
+def test_the_kept_set_is_labelled_by_the_solver() -> None:
+    positions = json.loads(SET.read_text())
+    assert len(positions) == 45
+    quick = [p for p in positions if p["seconds"] < 0.5]
+    assert len(quick) >= 10
+    for position in quick:
+        state = GAME.state_from_fen(position["fen"])
+        result = solve(state, book=False)
+        assert [state.move_str(m) for m in result.winning_moves] == position["wins"]
+        assert len(position["wins"]) < len(state.legal_moves())
+
+
+def test_build_keeps_won_positions_with_a_losing_move(tmp_path, capsys) -> None:
+    out = tmp_path / "won.json"
+    argv = ["build", "--games", "1", "--regions", "41", "46", "--solved", "0", "5"]
+    assert won_positions.main([*argv, "--out", str(out)]) == 0
+    built = json.loads(out.read_text())
+    assert built and f"{len(built)} positions written" in capsys.readouterr().out
+    for position in built:
+        assert 41 <= position["region"] <= 46
+        state = GAME.state_from_fen(position["fen"])
+        values = solve(state, book=False).move_values
+        assert {state.move_str(m) for m, v in values.items() if v == "win"} == set(position["wins"])
+        assert "loss" in values.values()
+
+
+def test_measure_counts_every_move_in_its_band(tmp_path, capsys) -> None:
+    positions = json.loads(SET.read_text())
+    chosen = [
+        min(positions, key=lambda p: p["seconds"]),
+        max(positions, key=lambda p: p["seconds"]),
+    ]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(chosen))
+    counts = won_positions.measure(GAME, chosen, 0.2, 2)
+    assert [row[1] for row in counts] == [2, 0, 0, 2]
+    assert all(0 <= kept <= played for kept, played in counts)
+    assert won_positions.main(["measure", str(path), "--time", "0.2"]) == 0
+    assert "all: kept the win" in capsys.readouterr().out.splitlines()[-1]
