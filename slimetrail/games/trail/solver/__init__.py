@@ -503,7 +503,9 @@ class _Root:
         self.side = state.to_move - 1
         self.params = kernel_params(game, distance, shortcuts)
         left = deadline - time.monotonic() if deadline else 0.0
-        self.full_bits = _table_bits(len(graph.cells), left) if table_bits is None else table_bits
+        self.full_bits = (
+            default_table_bits(len(graph.cells), left) if table_bits is None else table_bits
+        )
         self.bits = self.full_bits
         if table_bits is None and grow:
             self.bits = min(FIRST_BITS, self.full_bits)
@@ -517,7 +519,7 @@ class _Root:
         state, game = self.state, self.state.game
         dist = self.distance
         win = MATE if dist else 1
-        mirror = _mirror(state)
+        mirror = mirror_moves(state)
         # Without distances nothing beats a win, so (-1, 1) already asks for the exact value.
         bound = win + 1 if dist else win
         scores: dict[Move, int] = {}
@@ -632,7 +634,7 @@ def kernel_stop(deadline: float, saved_at: float | None) -> float:
     return min(deadline, next_save(saved_at)) if deadline else next_save(saved_at)
 
 
-def _table_bits(n: int, seconds: float) -> int:
+def default_table_bits(n: int, seconds: float) -> int:
     """Table size (log2 of the entries, 16 bytes each) for a region of ``n`` cells and a
     time budget (``seconds`` <= 0: none): no bigger than the search can fill (a few million
     nodes a second), since zeroing a big table would dominate a short solve."""
@@ -663,14 +665,14 @@ def _distances(lists: list, goal: int, blocked: int) -> list[int]:
     return dist
 
 
-def _distances_on_board(game, free: int, goal: int, other_goal: int):
+def board_distances(game, free: int, goal: int, other_goal: int):
     """:func:`_distances` on the board itself: walking through the cells of ``free``."""
     through = free | (1 << goal)
     lists = [[o for o in row if through >> o & 1] for row in game.board.neighbour_lists]
     return _distances(lists, goal, other_goal)
 
 
-def _mirror(state) -> dict[int, int] | None:
+def mirror_moves(state) -> dict[int, int] | None:
     """If reflecting the board in its a1 diagonal (which keeps both goal corners) leaves the
     position unchanged, the map cell -> mirrored cell; mirrored moves have equal values."""
     board = state.game.board

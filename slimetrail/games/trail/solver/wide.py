@@ -33,15 +33,15 @@ from slimetrail.games.trail.solver import (
     Labelling,
     SolveResult,
     SolveTimeout,
-    _distances_on_board,
-    _mirror,
-    _table_bits,
     adjust,
     aligned_table,
+    board_distances,
     compiled_kernel,
+    default_table_bits,
     goal_move_score,
     kernel_params,
     kernel_stop,
+    mirror_moves,
     next_save,
     reachable,
     result_from_scores,
@@ -99,11 +99,11 @@ class WideSearch:
         self.goal_bits = (1 << game.goals[1], 1 << game.goals[2])
         # Move order, as in the kernel: fewest replies, then nearer the mover's own goal.
         self.order = [
-            _distances_on_board(game, state.free, game.goals[p], game.goals[3 - p]) for p in (1, 2)
+            board_distances(game, state.free, game.goals[p], game.goals[3 - p]) for p in (1, 2)
         ]
         self.sized_per_frame = table_bits is None
         left = deadline - time.monotonic() if deadline else 0.0
-        bits = _table_bits(MAX_CELLS, left) if table_bits is None else table_bits
+        bits = default_table_bits(MAX_CELLS, left) if table_bits is None else table_bits
         # The two-word kernel's entry size: enough for frames of either kernel.
         self.tt = KernelTable(aligned_table(compiled_kernel().WIDE_ENTRY_WORDS << bits))
         self.kernel_table = self.tt.part(0)
@@ -128,7 +128,7 @@ class WideSearch:
         ``value_only``: stop at the first win (only ``value`` is then complete)."""
         side = state.to_move - 1
         bound = self.win + 1 if self.distance else self.win
-        mirror = _mirror(state) or {}
+        mirror = mirror_moves(state) or {}
         scores = self.scores
         try:
             for move in cells_of(state.legal_mask()):  # legal_moves(), as cells
@@ -260,7 +260,7 @@ class WideSearch:
             size = len(self.tt.words) // compiled_kernel().WIDE_ENTRY_WORDS  # entries
             if self.sized_per_frame:
                 left = self.deadline - time.monotonic() if self.deadline else 0.0
-                size = min(size, 1 << _table_bits(self.frame.mask.bit_count(), left))
+                size = min(size, 1 << default_table_bits(self.frame.mask.bit_count(), left))
             self.tt.renew(self.frame.entry_words)
             self.kernel_table = self.tt.part(self.frame.entry_words * size)
         labels = self.frame
