@@ -40,9 +40,11 @@ def build(
     regions: tuple[int, int],
     solved: tuple[float, float],
     move_time: float,
+    iterations: int | None = None,
 ) -> list[dict]:
     """The labelled positions of ``games`` quick self-play games (seeded by their number,
-    1-3 random first plies each)."""
+    1-3 random first plies each; ``iterations``: a fixed budget a move instead of
+    ``move_time``, for the same games whatever the machine's load)."""
     found = []
     for number in range(games):
         rng = random.Random(number)
@@ -69,7 +71,7 @@ def build(
                         {"fen": state.fen(), "wins": wins, "region": region, "seconds": seconds}
                     )
                     print(json.dumps(found[-1]), flush=True)
-            state.push(strong.play(state, move_time, seed=number).move)
+            state.push(strong.play(state, move_time, seed=number, iterations=iterations).move)
     return found
 
 
@@ -106,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         "--solved", type=float, nargs=2, default=(0.15, 15.0), metavar=("MIN", "MAX")
     )
     parser.add_argument("--move-time", type=float, default=0.1, help="build: the games' moves")
+    parser.add_argument("--iterations", type=int, help="build: a fixed budget a move instead")
     parser.add_argument("--out", type=Path, help="build: the positions' file")
     parser.add_argument("--time", type=float, default=1.0, help="measure: a move's time")
     parser.add_argument("--seeds", type=int, default=1, help="measure: plays of each position")
@@ -114,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build":
         if args.out is None:
             parser.error("build needs --out")
-        found = build(game, args.games, args.regions, args.solved, args.move_time)
+        found = build(game, args.games, args.regions, args.solved, args.move_time, args.iterations)
         args.out.write_text(json.dumps(found, indent=0) + "\n")
         print(f"{len(found)} positions written to {args.out}")
         return 0

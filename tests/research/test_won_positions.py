@@ -25,7 +25,9 @@ def test_the_kept_set_is_labelled_by_the_solver() -> None:
 
 def test_build_keeps_won_positions_with_a_losing_move(tmp_path, capsys) -> None:
     out = tmp_path / "won.json"
-    argv = ["build", "--games", "1", "--regions", "41", "46", "--solved", "0", "5"]
+    # Fixed budgets: the same game whatever the load (a timed one may meet no such position).
+    argv = ["build", "--games", "1", "--regions", "41", "46", "--solved", "0", "30"]
+    argv += ["--iterations", "2000"]
     assert won_positions.main([*argv, "--out", str(out)]) == 0
     built = json.loads(out.read_text())
     assert built and f"{len(built)} positions written" in capsys.readouterr().out
@@ -34,7 +36,7 @@ def test_build_keeps_won_positions_with_a_losing_move(tmp_path, capsys) -> None:
         state = GAME.state_from_fen(position["fen"])
         values = solve(state, book=False).move_values
         assert {state.move_str(m) for m, v in values.items() if v == "win"} == set(position["wins"])
-        assert "loss" in values.values()
+        assert set(values.values()) - {"win"}
 
 
 def test_measure_counts_every_move_in_its_band(tmp_path, capsys) -> None:
