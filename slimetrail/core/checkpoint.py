@@ -26,12 +26,12 @@ def write_checkpoint(path: str | os.PathLike[str], meta: str, arrays: Mapping[st
     import numpy as np
 
     part = f"{os.fspath(path)}.part"
-    try:
-        with open(part, "wb") as out:
+    with open(part, "wb") as out:  # a folder that cannot be written fails here, plainly
+        try:
             np.savez(out, meta=np.array(meta), **arrays)
-    except BaseException:
-        os.unlink(part)
-        raise
+        except BaseException:
+            os.unlink(part)  # no half-written file left beside the last save
+            raise
     os.replace(part, path)
 
 

@@ -52,3 +52,11 @@ def test_a_file_of_another_solve_or_no_save_is_refused_by_name(tmp_path) -> None
         assert bad.read_bytes() == content
     with pytest.raises(GameError, match="unreadable"):
         read_checkpoint(tmp_path / "missing.npz", "board A", ["words"])
+
+
+def test_a_save_where_nothing_can_be_written_says_so(tmp_path) -> None:
+    missing = tmp_path / "no such folder" / "table.npz"
+    with pytest.raises(FileNotFoundError) as raised:
+        write_checkpoint(missing, "board A", {"words": np.arange(3)})
+    assert raised.value.__context__ is None  # the open's own error, nothing raised over it
+    assert not missing.parent.exists()
