@@ -51,8 +51,10 @@ def build(
         state = cast(TrailState, game.new_state())
         for _ in range(rng.randrange(1, 4)):
             state.push(rng.choice(state.legal_moves()))
-        while state.outcome() is None and strong.region_size(state) >= regions[0]:
+        while state.outcome() is None:
             region = strong.region_size(state)
+            if region < regions[0]:
+                break
             if region <= regions[1]:
                 started = time.monotonic()
                 try:
