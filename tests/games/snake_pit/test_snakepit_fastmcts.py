@@ -8,6 +8,7 @@ import itertools
 import random
 import threading
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -217,9 +218,20 @@ EARLIER_TREES = {
 def test_the_faster_kernels_grow_the_earlier_searchs_tree(position: tuple[int, int]) -> None:
     top = ai.LADDER.levels[ai.LADDER.top]
     assert isinstance(top, ai.CompiledMctsLevel)
-    search = top.search(random_state(*position), 3)
+    # The pinned trees were grown at the width the top level had then.
+    search = replace(top, width=16).search(random_state(*position), 3)
     search.run(Limit(nodes=3000))
     first, count = int(search.firsts[0]), int(search.counts[0])
     nodes, visits = EARLIER_TREES[position]
     expected = [int(v) for v in visits.split()]
     assert (int(search.meta[0]), search.visits[first : first + count].tolist()) == (nodes, expected)
+
+
+def test_the_top_levels_tree_stops_growing_at_its_capacity() -> None:
+    top = ai.LADDER.levels[ai.LADDER.top]
+    assert isinstance(top, ai.CompiledMctsLevel)
+    search = replace(top, capacity=400).search(random_state(3, 6), 4)
+    result = search.run(Limit(nodes=3000))
+    assert len(search.players) == 400 and int(search.meta[0]) <= 400
+    assert result.info["iterations"] == 3000  # a full tree values its leaves as they are
+    assert result.move in search.state.legal_moves()
