@@ -43,12 +43,24 @@ import numpy as np
 
 from slimetrail.compiled import now
 from slimetrail.core.game import SolveTimeout
+from slimetrail.games.moku import endgame
+from slimetrail.games.moku.endgame import MoveBounds, move_bounds
+from slimetrail.games.moku.mailbox import (
+    EMPTY,
+    SLIME,
+    Geometry,
+    count_windows,
+    geometry,
+    lift,
+    mailbox,
+    neighbours_or_all,
+    place,
+)
 from slimetrail.games.moku.solver import SOLVER
 
 if TYPE_CHECKING:
     from slimetrail.games.moku.game import MokuState
 
-EMPTY, BLACK, WHITE, WALL, SLIME = 0, 1, 2, 3, 4  # mailbox cells
 PLAY, P_WIN, P_LOSS, P_DRAW = 0, 1, 2, 3  # policy verdicts, for the player to move
 UNKNOWN, WIN, LOSS, DRAW = 0, 1, -1, 2  # proven values, for the player who moved INTO a node
 CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go on)
@@ -69,153 +81,9 @@ ENDGAME_EMPTIES = 24  # from here on a first threat pass takes every step and ev
 ENDGAME_THREAT_SHARE = 0.6  # of the move's time, for starting threat searches from then on
 LATE_EMPTIES = 40  # from here on a last pass, LATE_PASS deep and wide, on the steps left
 LATE_PASS = (12, 4)  # (attacker moves, safe replies)
-SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root (boards up to 7x7)
+SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root
 SOLVE_EMPTIES = 32  # ... with this many empty cells or fewer (7x7 k=4 proves from about 33-23)
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """The mailbox of one board size: king steps, line steps, and the index maps."""
-
-    size: int
-    steps: np.ndarray  # the 8 king steps as mailbox offsets
-    lines: np.ndarray  # the 4 line directions as mailbox offsets
-    padded: tuple[int, ...]  # board index -> mailbox index (-1: a spare bit)
-    board_of: tuple[int, ...]  # mailbox index -> board index (-1: the wall)
-    window_cells: np.ndarray  # the k cells of every window of k cells in a line
-    cell_windows: np.ndarray  # per mailbox cell, the windows holding it (-1 after the last)
-
-
-@cache
-def geometry(n: int, k: int) -> Geometry:
-    w = n + 2
-    padded = [-1] * (n * (n + 1))
-    board_of = [-1] * (w * w)
-    for row in range(n):
-        for col in range(n):
-            index, cell = row * (n + 1) + col, (row + 1) * w + col + 1
-            padded[index], board_of[cell] = cell, index
-    windows = []
-    for row in range(n):
-        for col in range(n):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
-                end_col, end_row = col + (k - 1) * dc, row + (k - 1) * dr
-                if 0 <= end_col < n and end_row < n:
-                    windows.append([(row + t * dr + 1) * w + col + t * dc + 1 for t in range(k)])
-    cell_windows = np.full((w * w, 4 * k), -1, np.int64)
-    filled = [0] * (w * w)
-    for number, window in enumerate(windows):
-        for cell in window:
-            cell_windows[cell, filled[cell]] = number
-            filled[cell] += 1
-    steps = np.array([1, -1, w, -w, w + 1, w - 1, 1 - w, -1 - w], np.int64)
-    lines = np.array([1, w, w + 1, w - 1], np.int64)
-    return Geometry(
-        n, steps, lines, tuple(padded), tuple(board_of), np.array(windows, np.int64), cell_windows
-    )
-
-
-def mailbox(state: MokuState) -> tuple[np.ndarray, int]:
-    """The position's mailbox and the slime's mailbox index."""
-    geo = geometry(state.game.size, state.game.k)
-    cells = np.full(len(geo.board_of), WALL, np.int8)
-    for index, cell in enumerate(geo.padded):
-        if cell < 0:
-            continue
-        if state.black >> index & 1:
-            cells[cell] = BLACK
-        elif state.white >> index & 1:
-            cells[cell] = WHITE
-        else:
-            cells[cell] = EMPTY
-    slime = geo.padded[state.slime]
-    cells[slime] = SLIME
-    return cells, slime
-
-
-@nb.njit(cache=True)
-def count_windows(cells, window_cells, k, counts, gaps):
-    """Fill ``counts[colour, window]`` (the stones of each colour in every window) and
-    ``gaps[colour, cell]`` (the windows a stone of that colour on the cell would complete:
-    k - 1 of its stones and none of the other colour's) from ``cells``."""
-    counts[:] = 0
-    gaps[:] = 0
-    for window in range(window_cells.shape[0]):
-        for t in range(k):
-            v = cells[window_cells[window, t]]
-            if v in (BLACK, WHITE):
-                counts[v, window] += 1
-        for colour in (BLACK, WHITE):
-            if counts[colour, window] == k - 1 and counts[3 - colour, window] == 0:
-                for t in range(k):
-                    q = window_cells[window, t]
-                    if cells[q] != colour:
-                        gaps[colour, q] += 1
-
-
-@nb.njit(cache=True)
-def place(cells, x, colour, k, window_cells, cell_windows, counts, gaps):
-    """Write a stone of ``colour`` on ``x`` and bring ``counts`` and ``gaps`` up to date: a
-    window reaching k - 1 stones of one colour alone makes its last cell a gap, and a window
-    that was the other colour's k - 1 loses its gap (which was ``x``)."""
-    cells[x] = colour
-    other = 3 - colour
-    for i in range(cell_windows.shape[1]):
-        window = cell_windows[x, i]
-        if window < 0:
-            break
-        mine = counts[colour, window] + 1
-        counts[colour, window] = mine
-        theirs = counts[other, window]
-        if theirs == 0:
-            if mine == k - 1:
-                for t in range(k):
-                    q = window_cells[window, t]
-                    if cells[q] != colour:
-                        gaps[colour, q] += 1
-        elif mine == 1 and theirs == k - 1:
-            gaps[other, x] -= 1
-
-
-@nb.njit(cache=True)
-def lift(cells, x, colour, k, window_cells, cell_windows, counts, gaps):
-    """Take the stone of ``colour`` off ``x`` (it becomes empty): :func:`place` undone.
-    The stone stays on ``x`` while the windows are looked at, so that a window's gap is the
-    one cell in it not of ``colour``."""
-    other = 3 - colour
-    for i in range(cell_windows.shape[1]):
-        window = cell_windows[x, i]
-        if window < 0:
-            break
-        mine = counts[colour, window]
-        counts[colour, window] = mine - 1
-        theirs = counts[other, window]
-        if theirs == 0:
-            if mine == k - 1:
-                for t in range(k):
-                    q = window_cells[window, t]
-                    if cells[q] != colour:
-                        gaps[colour, q] -= 1
-        elif mine == 1 and theirs == k - 1:
-            gaps[other, x] += 1
-    cells[x] = EMPTY
-
-
-@nb.njit(cache=True)
-def neighbours_or_all(cells, slime, steps, out):
-    """The slime's legal destinations into ``out`` (its empty neighbours, else every empty
-    cell); returns their number."""
-    count = 0
-    for s in steps:
-        if cells[slime + s] == EMPTY:
-            out[count] = slime + s
-            count += 1
-    if count == 0:
-        for p in range(cells.shape[0]):
-            if cells[p] == EMPTY:
-                out[count] = p
-                count += 1
-    return count
+ENDGAME_SOLVE_EMPTIES = 30  # ... or, beyond 7x7, the endgame search (9x9 proves from about 28)
 
 
 @nb.njit(cache=True)
@@ -895,8 +763,16 @@ def solve_root(state: MokuState, seconds: float) -> RootSolve:
     moves, for ``seconds``: a won root yields the winning move, a drawn one the moves that
     lose.  The moves are
     searched with a null window (is this move the win? does it lose?), and the solver's
-    table, kept between moves, holds on to what a search cut short had learnt."""
-    if not SOLVER.can_solve(state.game) or state.empty.bit_count() > SOLVE_EMPTIES:
+    table, kept between moves, holds on to what a search cut short had learnt.  Bigger
+    boards get the endgame search (:mod:`.endgame`) from ``ENDGAME_SOLVE_EMPTIES`` on.  No
+    time, no solve."""
+    if seconds <= 0:
+        return RootSolve()
+    if not SOLVER.can_solve(state.game):
+        if state.empty.bit_count() > ENDGAME_SOLVE_EMPTIES:
+            return RootSolve()
+        return endgame_root(move_bounds(state, seconds))
+    if state.empty.bit_count() > SOLVE_EMPTIES:
         return RootSolve()
     search = SOLVER.search_for(state.game.board)
     deadline = now() + seconds
@@ -940,6 +816,21 @@ def solve_root(state: MokuState, seconds: float) -> RootSolve:
     return RootSolve(verdict, losing=tuple(losing))
 
 
+def endgame_root(found: MoveBounds) -> RootSolve:
+    """What the endgame search's bounds on the root's moves prove, as :func:`solve_root`
+    tells it: the root's value once every move is settled, a winning move, the losing ones
+    (none when every move loses: the tree then picks the hardest defence)."""
+    values = [low for low, high in found.bounds.values() if low == high]
+    settled = len(values) == len(found.bounds)
+    verdict = {1: "win", 0: "draw", -1: "loss"}[max(values)] if settled and values else None
+    losing = found.losing()
+    return RootSolve(
+        verdict,
+        win=found.winning(),
+        losing=() if len(losing) == len(found.bounds) else tuple(losing),
+    )
+
+
 def search(
     state: MokuState,
     seconds: float,
@@ -959,22 +850,22 @@ def search(
     clock: bool = True,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
-    ``state``.  On boards up to 7x7 the exact solver has ``solve_share`` of the time first
-    (:func:`solve_root`): a proven win is played, moves proven lost are left out, and a
-    proven root needs no threat search.  Else the threat search (``threat_depth`` attacker
-    moves, 0: none, threats leaving at most ``threat_branch`` safe replies): a win it finds is
-    played, and the steps after which it finds one for the opponent are left out (the searches
-    that have not started within ``THREAT_SHARE`` of the time, ``ENDGAME_THREAT_SHARE`` late
-    in the game, are skipped); then
-    ``wider_passes`` more passes, each two attacker moves deeper and one reply wider, on the
-    steps left; with ``LATE_EMPTIES`` empty cells or fewer a last pass of ``LATE_PASS``, and
-    with ``ENDGAME_EMPTIES`` or fewer a pass taking every step and every reply (exact,
-    within its node budget) first.  The tree scores a drawn
-    playout ``contempt`` below a half for the side to move while more than
-    ``contempt_empties`` cells are empty.  A proven win is played; otherwise the most visited
-    move not proven lost.  ``clock=False`` (fixed-budget matches): the tree runs its
-    ``iterations`` and the threat passes their node budgets whatever the time, so the move
-    depends on the seed alone; the exact solver keeps its share of ``seconds``."""
+    ``state``.  The exact solver (on bigger boards the endgame search) has ``solve_share`` of
+    the time first (:func:`solve_root`): a proven win is played, moves proven lost are left
+    out, and a won or drawn root needs no threat search.  Else the threat search
+    (``threat_depth`` attacker moves, 0: none, threats leaving at most ``threat_branch``
+    safe replies): a win it finds is played, and the steps after which it finds one for the
+    opponent are left out (the searches that have not started within ``THREAT_SHARE`` of the
+    time, ``ENDGAME_THREAT_SHARE`` late in the game, are skipped); then ``wider_passes``
+    more passes, each two attacker moves deeper and one reply wider, on the steps left; with
+    ``LATE_EMPTIES`` empty cells or fewer a last pass of ``LATE_PASS``, and with
+    ``ENDGAME_EMPTIES`` or fewer a pass taking every step and every reply (exact, within its
+    node budget) first.  The tree scores a drawn playout ``contempt`` below a half for the
+    side to move while more than ``contempt_empties`` cells are empty.  A proven win is
+    played; otherwise the most visited move not proven lost.  ``clock=False`` (fixed-budget
+    matches): the tree runs its ``iterations`` and the threat passes their node budgets
+    whatever the time, so the move depends on the seed alone; the exact solver keeps its
+    share of ``seconds``."""
     if not clock and iterations >= 1 << 62:
         raise ValueError("a search without the clock needs an iteration budget")
     deadline = now() + seconds if clock else math.inf
@@ -994,7 +885,9 @@ def search(
         return MctsResult(solved.win, "win", 1.0, 0, 0, 1)
     for lost in solved.losing:
         banned[geo.padded[lost]] = 1
-    if solved.verdict is None and threat_depth:
+    # A lost root keeps the passes: they leave out the quickest losses, for the hardest
+    # defence.
+    if solved.verdict in (None, "loss") and threat_depth:
         # Late in the game the exact pass is worth more than the tree's iterations.
         share = THREAT_SHARE if empties > LATE_EMPTIES else ENDGAME_THREAT_SHARE
         # (and never past that share of the whole move, the root's solve included)
@@ -1146,3 +1039,4 @@ def warm_up() -> None:
 
     state = cast("MokuState", get_game("slime-moku", size=7, k=4).new_state())
     search(state, 0.01, iterations=50)
+    endgame.warm_up()
