@@ -4,12 +4,12 @@ Why: on 9x9 and 15x15 the top level lost its games to the plain UCT by quiet ste
 empty cells before the end, where a step loses to a sequence the threat passes do not see
 (it is not a run of threats) and the tree's playouts judge badly (they value a drawn
 position by who blunders first).  Late in a game the slime's steps are few, so an exact
-search over win, draw and loss with a transposition table settles such positions within a
-move: after ``e6 e7 ... d6 c6`` on 9x9 (28 empty cells, Black to move) it proves which of
-the four steps lose, where the threat search without a table spent millions of nodes.
+search over win, draw and loss with a transposition table settles such positions: with 28
+empty cells in a lost 9x9 game (bench/RESULTS.md, session 34) it proves which of Black's four
+steps lose, where the threat search without a table ran out of millions of nodes.
 
 The search is alpha-beta over the values -1, 0, 1 on the tree's padded mailbox and window
-counts (:mod:`.mcts`): the mover's stone lands on the slime's cell whatever the move, so
+counts (:mod:`.mailbox`): the mover's stone lands on the slime's cell whatever the move, so
 one look-up decides a win on entering a node; a step onto the opponent's gap loses at once.
 The table keys a position by Zobrist keys of its stones and the slime's cell (the side to
 move follows from the number of stones); it holds bounds and the best move.  Its reference
@@ -28,8 +28,10 @@ import numpy as np
 
 from slimetrail.compiled import now
 from slimetrail.games.moku.mailbox import (
+    BLACK,
     EMPTY,
     SLIME,
+    WHITE,
     count_windows,
     geometry,
     lift,
@@ -41,7 +43,7 @@ from slimetrail.games.moku.mailbox import (
 if TYPE_CHECKING:
     from slimetrail.games.moku.game import MokuState
 
-TABLE_BITS = 21  # 2M slots, 28 MB a board: kept from move to move (the positions recur)
+TABLE_BITS = 21  # 2M slots, 24 MB a board: kept from move to move (the positions recur)
 CLOCK_EVERY = 4095  # nodes between two looks at the clock (a mask)
 
 
@@ -261,7 +263,7 @@ def root_bounds(
         return count
     key = np.uint64(0)
     for p in range(cells.shape[0]):
-        if cells[p] == 1 or cells[p] == 2:
+        if cells[p] == BLACK or cells[p] == WHITE:
             key ^= stone_keys[cells[p], p]
     moves = np.empty((empties + 2, cells.shape[0]), np.int64)
     scores = np.empty((empties + 2, cells.shape[0]), np.int64)

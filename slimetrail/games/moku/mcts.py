@@ -44,7 +44,6 @@ import numpy as np
 from slimetrail.compiled import now
 from slimetrail.core.game import SolveTimeout
 from slimetrail.games.moku import endgame
-from slimetrail.games.moku.endgame import MoveBounds, move_bounds
 from slimetrail.games.moku.mailbox import (
     EMPTY,
     SLIME,
@@ -771,7 +770,7 @@ def solve_root(state: MokuState, seconds: float) -> RootSolve:
     if not SOLVER.can_solve(state.game):
         if state.empty.bit_count() > ENDGAME_SOLVE_EMPTIES:
             return RootSolve()
-        return endgame_root(move_bounds(state, seconds))
+        return endgame_root(endgame.move_bounds(state, seconds))
     if state.empty.bit_count() > SOLVE_EMPTIES:
         return RootSolve()
     search = SOLVER.search_for(state.game.board)
@@ -816,7 +815,7 @@ def solve_root(state: MokuState, seconds: float) -> RootSolve:
     return RootSolve(verdict, losing=tuple(losing))
 
 
-def endgame_root(found: MoveBounds) -> RootSolve:
+def endgame_root(found: endgame.MoveBounds) -> RootSolve:
     """What the endgame search's bounds on the root's moves prove, as :func:`solve_root`
     tells it: the root's value once every move is settled, a winning move, the losing ones
     (none when every move loses: the tree then picks the hardest defence)."""

@@ -34,21 +34,14 @@ def endgames(n: int, k: int, games: int, seed: int, most: int, least: int = 2):
             state.push(rng.choice(state.legal_moves()))
 
 
-def negamax(state) -> int:
-    """The value for the side to move, by the rules alone (small endgames only)."""
-    best = -1
-    for move in state.legal_moves():
-        child = state.copy()
-        child.push(move)
-        outcome = child.outcome()
-        if outcome is None:
-            value = -negamax(child)
-        else:
-            value = 0 if outcome.winner is None else 1 if outcome.winner == state.to_move else -1
-        best = max(best, value)
-        if best == 1:
-            break
-    return best
+def move_value(state, move) -> int:
+    """The value of ``move`` for the side to move, by the rules alone (small endgames only)."""
+    child = state.copy()
+    child.push(move)
+    outcome = child.outcome()
+    if outcome is None:
+        return -max(move_value(child, reply) for reply in child.legal_moves())
+    return 0 if outcome.winner is None else 1 if outcome.winner == state.to_move else -1
 
 
 def exact(bounds: endgame.MoveBounds) -> dict[int, int]:
@@ -78,14 +71,7 @@ def test_the_values_on_9x9_are_the_rules_own() -> None:
     for state in endgames(9, 5, 80, 7, 8):
         found = exact(endgame.move_bounds(state, 60.0))
         for move, value in found.items():
-            child = state.copy()
-            child.push(move)
-            outcome = child.outcome()
-            if outcome is None:
-                expected = -negamax(child)
-            else:
-                won = outcome.winner == state.to_move
-                expected = 0 if outcome.winner is None else 1 if won else -1
+            expected = move_value(state, move)
             assert value == expected, (state.fen(), move)
             seen.add(value)
     assert seen == {-1, 0, 1}
