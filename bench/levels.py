@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     strong_levels = range(int(low), int(high or low) + 1)
     limit = Limit(time=args.time)
     players = game.num_players
+    # Each level as a server plays it: its kernels loaded before the first move (else the
+    # first moves of a compiled level are its stand-in's, played while they load).
+    type(game).warm_up()
     times: dict[int, list[float]] = defaultdict(list)
     print(f"{game.spec}: {args.games} games per pairing, {args.opening} random opening plies")
     print(f"{'pairing':>9} {'wins':>5} {'losses':>6} {'shared':>6} {'score':>6}")

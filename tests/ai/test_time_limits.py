@@ -68,6 +68,8 @@ def test_the_top_level_keeps_to_its_time_limit_on_a_big_board(spec):
     [
         # the big boards' compiled player: the interpreted alpha-beta plays meanwhile
         ("slimetrail size=11", 0, "alpha-beta (compiled kernels still loading)"),
+        # Slime-Moku's tree: its strongest interpreted level plays meanwhile
+        ("slime-moku", 2, "alpha-beta (compiled kernels still loading)"),
         # the solver of the small boards: the books and the search play meanwhile
         ("slimetrail", 8, "None"),
         # games whose every level is compiled: a random move that takes a win in one

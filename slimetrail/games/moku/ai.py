@@ -41,6 +41,7 @@ from slimetrail.ai.search import EVAL_SCALE, MATE, MATE_BOUND, mate_in
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import State
 from slimetrail.core.i18n import N_
+from slimetrail.core.loading import KernelLoad
 from slimetrail.games.moku.board import MokuBoard
 from slimetrail.games.moku.eval import evaluate_bits
 from slimetrail.games.moku.threats import ThreatSearch
@@ -413,14 +414,33 @@ class SearchLevel:
         return search.root(state, min(self.depth, limit.depth or self.depth))
 
 
+def load_tree() -> None:
+    """The top level's kernels: the tree's, the endgame search's and the 7x7 solver's."""
+    from slimetrail.games.moku.mcts import warm_up
+    from slimetrail.games.moku.solver import SEARCH
+
+    warm_up()
+    SEARCH.run()
+
+
+TREE_KERNELS = KernelLoad(load_tree, "Slime-Moku top level")
+
+
 @dataclass(frozen=True)
 class TreeLevel:
     """The compiled MCTS-Solver of :mod:`slimetrail.games.moku.mcts`, for the whole time
-    limit (1 s without one), or ``nodes`` iterations when the limit gives them."""
+    limit (1 s without one), or ``nodes`` iterations when the limit gives them.  A timed
+    move never waits for the kernels' load: until they are loaded (in the background) the
+    ``while_loading`` level plays."""
 
     description: str
+    while_loading: Player
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        if limit.time is not None and not TREE_KERNELS.ready():
+            result = self.while_loading.play(state, limit, rng)
+            result.info["search"] = "alpha-beta (compiled kernels still loading)"
+            return result
         seconds = TREE_SHARE * (limit.time if limit.time is not None else 1.0)
         return tree_play(state, seconds, rng.getrandbits(31), limit.nodes)
 
@@ -463,8 +483,10 @@ LEVELS: dict[int, Player] = {
     5: SearchLevel(
         N_("strong: searches about 600 positions and threats four moves deep"), nodes=600, threats=4
     ),
-    6: TreeLevel(N_("master: a tree of tactical playouts for the whole time limit")),
 }
+LEVELS[6] = TreeLevel(
+    N_("master: a tree of tactical playouts for the whole time limit"), while_loading=LEVELS[5]
+)
 
 
 def analyse(

@@ -128,11 +128,9 @@ class SlimeMokuGame(Game):
 
     @classmethod
     def warm_up(cls) -> None:
-        from slimetrail.games.moku.mcts import warm_up
-        from slimetrail.games.moku.solver import SEARCH
+        from slimetrail.games.moku.ai import TREE_KERNELS
 
-        warm_up()
-        SEARCH.run()
+        TREE_KERNELS.run()
 
     def ai_ladder(self) -> AiLadder:
         # Alpha-beta over the bitboards with the threat search at the root; the top level a

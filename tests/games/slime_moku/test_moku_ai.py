@@ -14,10 +14,17 @@ from slimetrail.ai import Limit, analyse, ladder_for, levels_for, play
 from slimetrail.core.bits import cells_of
 from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
-from slimetrail.games.moku.ai import LADDER, MokuSearch, row_gaps
+from slimetrail.games.moku.ai import LADDER, TREE_KERNELS, MokuSearch, row_gaps
 
 VALUES = {"win": 1, "draw": 0, "loss": -1}
 CORNER = "2xxx1/1@4/x5/x5/xo1o2/oo1o1o 1"  # Black walks into a6: both its neighbours win
+
+
+@pytest.fixture(autouse=True, scope="module")
+def top_level_loaded() -> None:
+    """The top level's kernels loaded, as a server or engine does before its first move: a
+    timed move of a process that has not loaded them is the alpha-beta's (test_time_limits)."""
+    TREE_KERNELS.run()
 
 
 def random_state(game, plies: int, seed: int):
