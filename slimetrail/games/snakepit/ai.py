@@ -9,8 +9,9 @@ cannot help).  A turn's score is the mover's turns left minus the best opponent'
 * :class:`GreedyLevel` scores every turn by that evaluation (with noise for the weaker
   levels): the cheap one-turn look.
 * :class:`BestReplyLevel`: best-reply search (Schadd & Winands 2011), the second opinion --
-  the opponents are taken as one player who makes the single reply worst for the mover; on a
-  beam of the greedy favourites, so that a turn of three steps (up to 864 ways) stays cheap.
+  the opponents are taken as one player who makes the single reply worst for the mover, and a
+  turn is worth its own evaluation plus the one after that reply; on a beam of the greedy
+  favourites, so that a turn of three steps (up to 864 ways) stays cheap.
 * :class:`SnakeMcts`: the generic max^n MCTS (:mod:`slimetrail.ai.mcts`, each player
   maximising its own return) with progressive widening: the root offers only its best turns
   by the evaluation, deeper nodes their best by the snakes' exits; a leaf is valued by three
@@ -101,21 +102,28 @@ class GreedyLevel:
 
 
 def best_reply(state: SnakePitState, beam: int, rng: random.Random) -> PlayResult:
-    """Best-reply search on the ``beam`` turns the evaluation likes best."""
+    """Best-reply search on the ``beam`` turns the evaluation likes best, each valued by its
+    own evaluation plus the mover's after the opponents' worst reply to it (the worst reply
+    alone, the paranoid view of a three-player game, scored no better than the greedy level:
+    bench/RESULTS.md, session 35)."""
     moves, scores = turn_scores(state)
     order = np.argsort(-scores, kind="stable")[:beam]
     heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    worst = np.empty(1, np.float64)
     values = np.empty(len(order), np.float64)
-    kernel.best_reply_scores(
-        heads,
-        empty,
-        alive(state),
-        state.to_move,
-        state.k,
-        kernel.NBR,
-        order,
-        values,
-    )
+    for i in range(len(order)):
+        # One root a call: nothing is cut off against the others, so each worst is exact.
+        kernel.best_reply_scores(
+            heads,
+            empty,
+            alive(state),
+            state.to_move,
+            state.k,
+            kernel.NBR,
+            order[i : i + 1],
+            worst,
+        )
+        values[i] = scores[order[i]] + worst[0]
     # Among equal values the greedy favourite (the beam is in its order), then at random.
     top = max(values)
     chosen = [int(order[i]) for i, v in enumerate(values) if v == top]
