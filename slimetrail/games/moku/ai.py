@@ -473,6 +473,9 @@ def tree_play(
     )
 
 
+STRONG = SearchLevel(
+    N_("strong: searches about 600 positions and threats four moves deep"), nodes=600, threats=4
+)
 LEVELS: dict[int, Player] = {
     1: RandomStep(N_("beginner: random steps, but never onto the opponent's winning cell")),
     2: OnePly(N_("novice: looks one move ahead, with much noise"), noise=0.3),
@@ -480,13 +483,11 @@ LEVELS: dict[int, Player] = {
     4: SearchLevel(
         N_("club: searches about 150 positions, sees short threats"), nodes=150, threats=2
     ),
-    5: SearchLevel(
-        N_("strong: searches about 600 positions and threats four moves deep"), nodes=600, threats=4
+    5: STRONG,
+    6: TreeLevel(
+        N_("master: a tree of tactical playouts for the whole time limit"), while_loading=STRONG
     ),
 }
-LEVELS[6] = TreeLevel(
-    N_("master: a tree of tactical playouts for the whole time limit"), while_loading=LEVELS[5]
-)
 
 
 def analyse(

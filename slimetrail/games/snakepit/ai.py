@@ -109,21 +109,18 @@ def best_reply(state: SnakePitState, beam: int, rng: random.Random) -> PlayResul
     moves, scores = turn_scores(state)
     order = np.argsort(-scores, kind="stable")[:beam]
     heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
-    worst = np.empty(1, np.float64)
-    values = np.empty(len(order), np.float64)
-    for i in range(len(order)):
-        # One root a call: nothing is cut off against the others, so each worst is exact.
-        kernel.best_reply_scores(
-            heads,
-            empty,
-            alive(state),
-            state.to_move,
-            state.k,
-            kernel.NBR,
-            order[i : i + 1],
-            worst,
-        )
-        values[i] = scores[order[i]] + worst[0]
+    worst = np.empty(len(order), np.float64)
+    kernel.best_reply_scores(
+        heads,
+        empty,
+        alive(state),
+        state.to_move,
+        state.k,
+        kernel.NBR,
+        order,
+        worst,
+    )
+    values = scores[order] + worst
     # Among equal values the greedy favourite (the beam is in its order), then at random.
     top = max(values)
     chosen = [int(order[i]) for i, v in enumerate(values) if v == top]

@@ -724,13 +724,13 @@ def best_reply_scores(heads, empty, alive, mover, k, nbr, roots, scores):
     """Best-reply search (Schadd & Winands 2011) two plies deep: ``scores[i]`` is the
     mover's score after root turn ``roots[i]`` and then the one reply, by whichever
     opponent, that is worst for the mover (the opponents are treated as one player making
-    a single turn).  Root turns already refuted below the best so far are cut off."""
+    a single turn).  Each root's worst is exact (no cut-off against the other roots): the
+    caller weighs it with the turn's own evaluation."""
     buf = np.empty((MAX_TURNS, 3, 2), np.int64)
     reply = np.empty((MAX_TURNS, 3, 2), np.int64)
     n = gen_turns(heads[mover], empty, k, nbr, buf)
     values = np.empty(4, np.float64)
     nk = min(k + 1, 3)
-    best = -np.inf
     for i in range(len(roots)):
         h = heads.copy()
         e = empty.copy()
@@ -742,22 +742,17 @@ def best_reply_scores(heads, empty, alive, mover, k, nbr, roots, scores):
         static = after_turn(h, e, alive, mover, nk, nbr, values, mover)
         worst = np.inf
         for o in range(1, 4):
-            if o == mover or not live[o] or worst <= best:
+            if o == mover or not live[o]:
                 continue
             m = gen_turns(h[o], e, nk, nbr, reply)
             for t in range(m):
                 h2 = h.copy()
                 e2 = e.copy()
                 apply_turn(h2, e2, o, reply, t, nk)
-                value = after_turn(h2, e2, live, o, 3, nbr, values, mover)
-                if value < worst:
-                    worst = value
-                    if worst <= best:
-                        break
+                worst = min(worst, after_turn(h2, e2, live, o, 3, nbr, values, mover))
         if worst == np.inf:  # nobody left to reply
             worst = static
         scores[i] = worst
-        best = max(best, worst)
     return n
 
 
