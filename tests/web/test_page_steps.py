@@ -170,7 +170,11 @@ def test_a_player_who_is_out_is_shown_out_while_the_game_goes_on(live_server, op
     bar = page.locator(f".player.p{out}")
     assert "out" in bar.get_attribute("class").split()
     assert bar.locator(".note").inner_text() == "out"
-    assert float(bar.evaluate("e => getComputedStyle(e).opacity")) < 1  # dimmed
+    # Looked up and measured in one call: the live socket may redraw the bars at any moment,
+    # and a detached bar has no computed style.
+    measure = "s => getComputedStyle(document.querySelector(s)).opacity"
+    opacity = page.evaluate(measure, f".player.p{out}")
+    assert float(opacity) < 1  # dimmed
     for other in {1, 2, 3} - {out}:
         assert "out" not in page.locator(f".player.p{other}").get_attribute("class").split()
     mover = SNAKE_PIT.player_names[match["to_move"] - 1]
