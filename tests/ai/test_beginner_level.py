@@ -1,4 +1,5 @@
-"""Level 1 ("beginner") does what the levels table says: it never hands a win in one.
+"""Level 1 ("beginner") does what the levels table says: it never hands a win in one; nor
+does level 2, which must stay above it (looking one ply deep, it walked into them).
 
 Checked independently of the search: after the beginner's move, every reply of the opponent is
 pushed and the game's own outcome asked whether that reply wins on the spot.
@@ -63,5 +64,36 @@ def test_in_random_positions_a_safe_move_is_always_taken_when_there_is_one() -> 
                 continue
             move = choose_move(state, 1, seed=trial)
             assert not hands_a_win(state, move), (state.fen(), state.move_str(move))
+            checked += 1
+    assert checked >= 30
+
+
+def loses_within_a_move(state: State, move: object) -> bool:
+    """Whether ``move`` loses on the spot or hands the opponent a win in one."""
+    state.push(move)
+    outcome = state.outcome()
+    state.pop()
+    return (outcome is not None and outcome.winner != state.to_move) or hands_a_win(state, move)
+
+
+def test_level_2_never_hands_a_win_in_one_when_a_move_does_not() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for spec in ({"size": "7"}, {"size": "9"}):
+        game = get_game("slimetrail", **spec)
+        for _ in range(150):
+            state = game.new_state()
+            for _ in range(rng.randrange(1, 30)):
+                if state.is_over():
+                    break
+                state.push(rng.choice(state.legal_moves()))
+            if state.is_over():
+                continue
+            losing = [loses_within_a_move(state, m) for m in state.legal_moves()]
+            if all(losing) or not any(losing):
+                continue
+            for seed in range(3):
+                move = choose_move(state, 2, seed=seed)
+                assert not loses_within_a_move(state, move), (state.fen(), state.move_str(move))
             checked += 1
     assert checked >= 30

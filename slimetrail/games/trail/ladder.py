@@ -86,7 +86,8 @@ LEVELS_TABLE: dict[int, Level] = {
         depth=2,
         beginner=True,
     ),
-    2: Level(N_("novice: looks one move ahead, often misjudges"), depth=1, noise=250.0),
+    # Two plies, as the beginner: seeing the reply to each move is what sets it above level 1.
+    2: Level(N_("novice: looks two moves ahead, often misjudges"), depth=2, noise=400.0),
     3: Level(N_("casual: looks three moves ahead with some noise"), depth=3, noise=80.0),
     4: Level(N_("club: searches a few thousand positions"), nodes=4_000),
     5: Level(N_("strong: searches about 60 000 positions"), nodes=60_000),
