@@ -11,8 +11,9 @@ by ``(seed, position key)``, and the searches are bounded by node or iteration c
 than by the clock -- except the MCTS ladder's top level, which uses all the time it is given.
 The limit's ``time`` is otherwise only a hard cap for slow machines or big boards (when it
 cuts a search short, the move depends on how far the search got).  It counts from the call:
-no timed move waits for numba to load a game's kernels (:mod:`slimetrail.core.loading`; a
-ladder whose every level is compiled names them, ``Ladder(kernels=...)``).
+no timed move waits for numba to load a game's kernels (:mod:`slimetrail.core.loading`): a
+level that needs them is wrapped in :class:`UntilLoaded` with a stand-in, and a ladder whose
+every level is compiled names them once, ``Ladder(kernels=...)``, for a random stand-in.
 """
 
 from __future__ import annotations
@@ -68,6 +69,13 @@ class Ladder:
     # The compiled kernels every level needs: until they are loaded (in the background, see
     # :mod:`slimetrail.core.loading`), a timed move is a random one that takes a win in one.
     kernels: KernelLoad | None = None
+
+    def player(self, level: int) -> Player:
+        """Level ``level``'s player, standing in for it while the ladder's kernels load."""
+        player = self.levels[level]
+        if self.kernels is None:
+            return player
+        return UntilLoaded(player, self.kernels, WHILE_LOADING, "random")
 
     def __post_init__(self) -> None:
         if sorted(self.levels) != list(range(1, len(self.levels) + 1)):
@@ -140,6 +148,28 @@ MCTS_LADDER = mcts_ladder()
 WHILE_LOADING = RandomLevel("random, but takes a win in one: while the kernels load")
 
 
+@dataclass(frozen=True)
+class UntilLoaded:
+    """``level``, which needs ``kernels``; a timed move never waits for their load: until
+    they are loaded (in the background) ``stand_in`` plays it, its info naming ``stand_in_kind``."""
+
+    level: Player
+    kernels: KernelLoad
+    stand_in: Player
+    stand_in_kind: str  # "random", "alpha-beta": what the move's info says played it
+
+    @property
+    def description(self) -> str:
+        return self.level.description
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        if limit.time is not None and not self.kernels.ready():
+            result = self.stand_in.play(state, limit, rng)
+            result.info["search"] = f"{self.stand_in_kind} (compiled kernels still loading)"
+            return result
+        return self.level.play(state, limit, rng)
+
+
 # -- the entry points -------------------------------------------------------------------
 
 
@@ -174,11 +204,8 @@ def play(
     rng = random.Random(hash((seed, state.key())) if seed is not None else None)
     if len(moves) == 1:
         result = PlayResult(moves[0], pv=[moves[0]])
-    elif ladder.kernels is not None and limit.time is not None and not ladder.kernels.ready():
-        result = WHILE_LOADING.play(state, limit, rng)
-        result.info["search"] = "random (compiled kernels still loading)"
     else:
-        result = ladder.levels[level].play(state, limit, rng)
+        result = ladder.player(level).play(state, limit, rng)
     result.seconds = time.perf_counter() - started
     result.info["level"] = level
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import dataclass
 
 import pytest
@@ -18,7 +19,9 @@ from slimetrail.ai import (
     levels_for,
     play,
 )
-from slimetrail.core.game import GameError
+from slimetrail.ai.levels import UntilLoaded
+from slimetrail.core.game import GameError, State
+from slimetrail.core.loading import KernelLoad
 from slimetrail.core.registry import GAMES, get_game
 from slimetrail.games.trail.ladder import LEVELS_TABLE, TRAIL_LADDER
 
@@ -104,15 +107,18 @@ def test_analyse_uses_the_games_search():
 
 
 @dataclass(frozen=True)
-class FirstMove:
-    description: str
+class Fixed:
+    """A player that always plays the ``index``-th legal move."""
 
-    def play(self, state, limit, rng: random.Random) -> PlayResult:
-        return PlayResult(state.legal_moves()[0])
+    description: str
+    index: int
+
+    def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        return PlayResult(state.legal_moves()[self.index])
 
 
 def test_a_game_declares_its_own_ladder():
-    ladder = Ladder({1: FirstMove("first legal move"), 2: FirstMove("still the first")}, analyse)
+    ladder = Ladder({1: Fixed("first legal move", 0), 2: Fixed("still the first", 0)}, analyse)
     cls = type(get_game("toy-three"))
     own = type("OwnLadderGame", (cls,), {"ai_ladder": lambda self: ladder})()
     assert levels_for(own) == {1: "first legal move", 2: "still the first"}
@@ -121,4 +127,22 @@ def test_a_game_declares_its_own_ladder():
     with pytest.raises(GameError, match=r"1\.\.2"):
         choose_move(state, 3)
     with pytest.raises(ValueError, match=r"1\.\.n"):
-        Ladder({2: FirstMove("no level one")}, analyse)
+        Ladder({2: Fixed("no level one", 0)}, analyse)
+
+
+def test_a_level_needing_kernels_has_its_stand_in_play_timed_moves_until_they_load() -> None:
+    release = threading.Event()
+    kernels = KernelLoad(lambda: release.wait(30), "test kernels")
+    level = UntilLoaded(Fixed("the level", 0), kernels, Fixed("stand-in", 1), "stand-in")
+    assert level.description == "the level"
+    state = get_game("slimetrail").new_state()
+    moves = state.legal_moves()
+    timed = Limit(time=0.5)
+    first = level.play(state, timed, random.Random(0))  # starts the load in the background
+    assert first.move == moves[1]
+    assert first.info["search"] == "stand-in (compiled kernels still loading)"
+    assert level.play(state, timed, random.Random(0)).move == moves[1]  # still loading
+    release.set()
+    assert kernels.loaded.wait(30)
+    after = level.play(state, timed, random.Random(0))
+    assert after.move == moves[0] and "search" not in after.info

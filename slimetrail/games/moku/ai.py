@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
-from slimetrail.ai.levels import Ladder, Player
+from slimetrail.ai.levels import Ladder, Player, UntilLoaded
 from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.search import EVAL_SCALE, MATE, MATE_BOUND, mate_in
 from slimetrail.core.bits import cells_of
@@ -429,18 +429,11 @@ TREE_KERNELS = KernelLoad(load_tree, "Slime-Moku top level")
 @dataclass(frozen=True)
 class TreeLevel:
     """The compiled MCTS-Solver of :mod:`slimetrail.games.moku.mcts`, for the whole time
-    limit (1 s without one), or ``nodes`` iterations when the limit gives them.  A timed
-    move never waits for the kernels' load: until they are loaded (in the background) the
-    ``while_loading`` level plays."""
+    limit (1 s without one), or ``nodes`` iterations when the limit gives them."""
 
     description: str
-    while_loading: Player
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
-        if limit.time is not None and not TREE_KERNELS.ready():
-            result = self.while_loading.play(state, limit, rng)
-            result.info["search"] = "alpha-beta (compiled kernels still loading)"
-            return result
         seconds = TREE_SHARE * (limit.time if limit.time is not None else 1.0)
         return tree_play(state, seconds, rng.getrandbits(31), limit.nodes)
 
@@ -484,8 +477,12 @@ LEVELS: dict[int, Player] = {
         N_("club: searches about 150 positions, sees short threats"), nodes=150, threats=2
     ),
     5: STRONG,
-    6: TreeLevel(
-        N_("master: a tree of tactical playouts for the whole time limit"), while_loading=STRONG
+    # Until its kernels are loaded, level 5's interpreted alpha-beta plays its timed moves.
+    6: UntilLoaded(
+        TreeLevel(N_("master: a tree of tactical playouts for the whole time limit")),
+        TREE_KERNELS,
+        STRONG,
+        "alpha-beta",
     ),
 }
 
