@@ -162,7 +162,7 @@ def test_a_proven_win_is_never_given_back(game_id, options, seed):
     state = game.new_state()
     while strong.region_size(state) > strong.SOLVE_REGION:
         state.push(rng.choice(state.legal_moves()))
-    assert strong.region_size(state) > strong.SURE_REGION
+    assert strong.region_size(state) > 40  # a region the solver does not always settle
     first = play(state, 6, Limit(time=1.0))
     assert first.proven == "win", state.fen()
     me = state.to_move
@@ -192,7 +192,7 @@ def test_with_a_fixed_budget_the_exact_solve_counts_nodes_not_seconds():
     state = game.new_state()
     for cell in record.split(" "):
         state.push_str(cell)
-    assert strong.SURE_REGION < strong.region_size(state) <= strong.SOLVE_REGION
+    assert 40 < strong.region_size(state) <= strong.SOLVE_REGION
     strong.forget()
     assert mcts_kernel.first_win(state, 10_000) is None  # too few nodes: nothing proven
     result = strong.play(state, 1.0, seed=1, iterations=40_000)
