@@ -8,6 +8,7 @@ pushed and the game's own outcome asked whether that reply wins on the spot.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from slimetrail.ai import choose_move, levels_for
 from slimetrail.core.game import State
@@ -46,25 +47,31 @@ def test_after_c3_level_1_never_hands_a_win_in_one() -> None:
     assert len(answers) >= 3  # still a beginner: it varies its safe moves
 
 
-def test_in_random_positions_a_safe_move_is_always_taken_when_there_is_one() -> None:
+def random_positions(per_board: int, most_plies: int) -> Iterator[tuple[int, State]]:
+    """``per_board`` random games of 7x7 and of 9x9, each cut after 1 to ``most_plies`` - 1
+    plies; those not over, with the trial's number on its board."""
     rng = random.Random(7)
-    checked = 0
     for spec in ({"size": "7"}, {"size": "9"}):
         game = get_game("slimetrail", **spec)
-        for trial in range(30):
+        for trial in range(per_board):
             state = game.new_state()
-            for _ in range(rng.randrange(1, 12)):
+            for _ in range(rng.randrange(1, most_plies)):
                 if state.is_over():
                     break
                 state.push(rng.choice(state.legal_moves()))
-            if state.is_over():
-                continue
-            moves = state.legal_moves()
-            if all(hands_a_win(state, m) for m in moves):
-                continue
-            move = choose_move(state, 1, seed=trial)
-            assert not hands_a_win(state, move), (state.fen(), state.move_str(move))
-            checked += 1
+            if not state.is_over():
+                yield trial, state
+
+
+def test_in_random_positions_a_safe_move_is_always_taken_when_there_is_one() -> None:
+    checked = 0
+    for trial, state in random_positions(30, 12):
+        moves = state.legal_moves()
+        if all(hands_a_win(state, m) for m in moves):
+            continue
+        move = choose_move(state, 1, seed=trial)
+        assert not hands_a_win(state, move), (state.fen(), state.move_str(move))
+        checked += 1
     assert checked >= 30
 
 
@@ -77,23 +84,13 @@ def loses_within_a_move(state: State, move: object) -> bool:
 
 
 def test_level_2_never_hands_a_win_in_one_when_a_move_does_not() -> None:
-    rng = random.Random(7)
     checked = 0
-    for spec in ({"size": "7"}, {"size": "9"}):
-        game = get_game("slimetrail", **spec)
-        for _ in range(150):
-            state = game.new_state()
-            for _ in range(rng.randrange(1, 30)):
-                if state.is_over():
-                    break
-                state.push(rng.choice(state.legal_moves()))
-            if state.is_over():
-                continue
-            losing = [loses_within_a_move(state, m) for m in state.legal_moves()]
-            if all(losing) or not any(losing):
-                continue
-            for seed in range(3):
-                move = choose_move(state, 2, seed=seed)
-                assert not loses_within_a_move(state, move), (state.fen(), state.move_str(move))
-            checked += 1
+    for _, state in random_positions(150, 30):
+        losing = [loses_within_a_move(state, m) for m in state.legal_moves()]
+        if all(losing) or not any(losing):
+            continue
+        for seed in range(3):
+            move = choose_move(state, 2, seed=seed)
+            assert not loses_within_a_move(state, move), (state.fen(), state.move_str(move))
+        checked += 1
     assert checked >= 30
