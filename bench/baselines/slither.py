@@ -75,10 +75,14 @@ NO_WINNER, DRAW = -1, 2
 SIZE_N, CELLS, EMPTIES, STONES = 0, 1, 2, 3  # STONES + colour: how many stones it has
 COLOUR, SWAPPED, SWAP_OK, PASSES, WINNER, PIE, TURNS = 5, 6, 7, 8, 9, 10, 11
 EDGES = 12  # EDGES + 2 * colour + (0 low, 1 high): the colour's stones on that edge
+# STEPS + colour: the colour's (stone, empty king neighbour) pairs, kept as stones come and
+# go when COUNTED (Slither: a playout turn is drawn without listing the steps; Advanced
+# Slither lists its movable stones' steps every turn and skips the count).
+STEPS, COUNTED = 16, 18
 # Right before the board, a wall: the "cell" -1 (off the board in the geometry) reads as
 # neither empty nor a stone, so the steps and the diagonal rule need no bounds tests.
-WALL, WALL_VALUE = 16, 3
-HEADER = 17
+WALL, WALL_VALUE = 19, 3
+HEADER = 20
 
 
 BOARD = HEADER
@@ -242,11 +246,18 @@ def decode(st, index, geo, scratch):
     empties = st[EMPTIES]
     placed = st[empty_list + index % empties]
     which = index // empties
-    if which == 0:
+    step = -1 if which == 0 else scratch[2 + 4 * st[CELLS] + which - 1]
+    return turn_code(st, stone, placed, step, geo)
+
+
+@nb.njit(cache=True)
+def turn_code(st, stone, placed, step, geo):
+    """The move code of the turn that places on ``placed`` after ``step`` (source * BASE +
+    target; -1: none) if it is a legal turn, written the one way the lists offer it; else -3."""
+    if step < 0:
         if diagonal_ok(st, stone, geo, placed, -1, -1):
             return placed
         return -3
-    step = scratch[2 + 4 * st[CELLS] + which - 1]
     source, target = step // BASE, step % BASE
     if placed == target:
         return -3  # the step fills it (and the vacated cell is no placement: the lists
@@ -280,8 +291,25 @@ def fill(st, cell, stone, geo):
     st[mine + st[STONES + colour]] = cell
     st[stone_place + cell] = st[STONES + colour]
     st[STONES + colour] += 1
+    if st[COUNTED]:
+        empty, black, white = king_neighbours(st, cell, geo)
+        st[STEPS + BLACK] -= black  # steps onto the cell, gone
+        st[STEPS + WHITE] -= white
+        st[STEPS + colour] += empty  # steps of the new stone
     st[BOARD + cell] = stone
     count_edges(st, cell, colour, 1, geo)
+
+
+@nb.njit(cache=True)
+def king_neighbours(st, cell, geo):
+    """How many of the cell's king neighbours are empty, Black and White."""
+    empty, black, white = 0, 0, 0
+    for d in range(8):
+        held = st[BOARD + geo[cell, KING_STEPS + d]]
+        empty += held == 0
+        black += held == 1
+        white += held == 2
+    return empty, black, white
 
 
 @nb.njit(cache=True)
@@ -310,6 +338,11 @@ def lift(st, cell, geo):
     st[empty_list + st[EMPTIES]] = cell
     st[empty_place + cell] = st[EMPTIES]
     st[EMPTIES] += 1
+    if st[COUNTED]:
+        empty, black, white = king_neighbours(st, cell, geo)
+        st[STEPS + colour] -= empty  # steps of the lifted stone, gone
+        st[STEPS + BLACK] += black  # steps onto the emptied cell
+        st[STEPS + WHITE] += white
     st[BOARD + cell] = 0
 
 
@@ -399,15 +432,60 @@ def below(rng, bound):
 
 
 @nb.njit(cache=True)
+def random_step(st, rng, geo):
+    """A uniformly random step of the mover (at least one exists), as source * BASE +
+    target: a random (own stone, direction) or (empty cell, direction) pair, from the
+    smaller side, until it is a step -- each step is one pair, so each is equally likely."""
+    stone = st[COLOUR] + 1
+    empty_list, _, lists, _ = offsets(st)
+    stones, empties = st[STONES + stone - 1], st[EMPTIES]
+    mine = lists + (stone - 1) * st[CELLS]
+    while True:
+        r = next_random(rng)
+        direction = KING_STEPS + ((r >> 28) & 7)  # bits below those that pick the cell
+        if empties < stones:
+            target = st[empty_list + (((r >> 31) * empties) >> 32)]
+            source = geo[target, direction]
+            if st[BOARD + source] == stone:
+                return source * BASE + target
+        else:
+            source = st[mine + (((r >> 31) * stones) >> 32)]
+            target = geo[source, direction]
+            if st[BOARD + target] == 0:
+                return source * BASE + target
+
+
+@nb.njit(cache=True)
 def random_turn(st, rng, geo, advanced, scratch):
-    """A uniformly random legal move of the mover (``pass`` when there is none)."""
-    size = prepare(st, geo, advanced, scratch)
-    if size == 0:
-        return PASS
-    for _ in range(PLAYOUT_TRIES):
-        code = decode(st, below(rng, size), geo, scratch)
-        if code != -3:
-            return code
+    """A uniformly random legal move of the mover (``pass`` when there is none).  Slither
+    draws among the same candidates as ``prepare`` numbers, from the kept count of steps,
+    without listing them; Advanced Slither (whose movable stones change with every group)
+    lists them (as does a position packed without the count)."""
+    if advanced or not st[COUNTED]:
+        size = prepare(st, geo, advanced, scratch)
+        if size == 0:
+            return PASS
+        for _ in range(PLAYOUT_TRIES):
+            code = decode(st, below(rng, size), geo, scratch)
+            if code != -3:
+                return code
+    else:
+        empties = st[EMPTIES]
+        size = st[SWAP_OK] + empties * (1 + st[STEPS + st[COLOUR]])
+        if size == 0:
+            return PASS
+        empty_list, stone = offsets(st)[0], st[COLOUR] + 1
+        for _ in range(PLAYOUT_TRIES):
+            index = below(rng, size)
+            if st[SWAP_OK]:
+                if index == 0:
+                    return SWAP
+                index -= 1
+            step = -1 if index < empties else random_step(st, rng, geo)
+            code = turn_code(st, stone, st[empty_list + index % empties], step, geo)
+            if code != -3:
+                return code
+        size = prepare(st, geo, advanced, scratch)
     legal = 0
     for index in range(size):
         legal += decode(st, index, geo, scratch) != -3
@@ -585,6 +663,7 @@ def pack_state(state: State) -> np.ndarray:
     st[SIZE_N], st[CELLS], st[EMPTIES] = n, cells, cells
     st[WALL] = WALL_VALUE
     st[WINNER] = NO_WINNER
+    st[COUNTED] = state.game.id == "slither"
     empty_list, empty_place = HEADER + cells, HEADER + 2 * cells
     st[empty_list : empty_list + cells] = np.arange(cells)
     st[empty_place : empty_place + cells] = np.arange(cells)
