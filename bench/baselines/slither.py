@@ -18,7 +18,9 @@ The turns are numbered over a superset: ``swap`` when it is allowed, then an emp
 
 * a playout turn is uniform over the legal turns (``swap`` included when allowed): a uniform
   candidate is drawn until one is legal; after 64 misses the legal ones are counted and one
-  of them is drawn; with none the mover passes;
+  of them is drawn; with none the mover passes.  In Slither the count of steps is kept with
+  the position, so a candidate is drawn without listing them (its step by rejection);
+  Advanced Slither lists its movable stones' steps each turn;
 * a node's untried turns are met in the order of a random affine permutation of the
   candidates (``(a * i + b) mod size``), so no node stores a move list.
 

@@ -1,0 +1,125 @@
+"""A second method for the Slime-Moku proofs of :mod:`research.moku.fastsolve`: the top
+level's exact endgame search (:mod:`slimetrail.games.moku.endgame`) asked whether the side
+to move wins a position.  It shares no code with the 64-bit solver that made the proofs: a
+padded mailbox and counts of stones per window instead of bitboards, Zobrist keys instead
+of the solver's packed keys, no board symmetries, its own move order.  Run it from the
+repository root::
+
+    python -m research.moku.second_check 7 4 c3 d2 [--table-bits 26] [--chunk 200000000]
+
+The moves are played from the start (the slime's destinations); the question is asked of
+the side to move then: ``win`` (by default: is its value at least 1?) or ``loss`` (at most
+-1?).  The search runs in chunks of ``--chunk`` nodes, each resumed from the table the
+last one filled, with a progress line between them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from slimetrail.core.registry import get_game
+from slimetrail.games.moku.endgame import board_table, negamax
+from slimetrail.games.moku.game import MokuState
+from slimetrail.games.moku.mailbox import BLACK, WHITE, count_windows, geometry, mailbox
+
+NO_DEADLINE = 1e18
+
+
+def position(n: int, k: int, moves: list[str]) -> MokuState:
+    state = get_game("slime-moku", size=str(n), k=str(k)).new_state()
+    for text in moves:
+        state.push(state.parse_move(text))
+    if state.is_over():
+        raise SystemExit(f"the game is over after {' '.join(moves)}: nothing to ask")
+    assert isinstance(state, MokuState)
+    return state
+
+
+def check(
+    state: MokuState,
+    claim: str,
+    table_bits: int,
+    chunk: int,
+    report: Callable[[str], None] = print,
+) -> tuple[bool, int, float]:
+    """Whether the side to move ``claim``s (``win``: value >= 1; ``loss``: value <= -1), the
+    nodes searched and the seconds taken."""
+    n, k = state.game.size, state.game.k
+    geo = geometry(n, k)
+    table = board_table(n, k, table_bits)
+    cells, slime = mailbox(state)
+    counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
+    gaps = np.zeros((3, cells.shape[0]), np.int16)
+    count_windows(cells, geo.window_cells, k, counts, gaps)
+    key = np.uint64(0)
+    for p in range(cells.shape[0]):
+        if cells[p] in (BLACK, WHITE):
+            key ^= table.stone_keys[cells[p], p]
+    empties = state.empty.bit_count()
+    moves = np.empty((empties + 2, cells.shape[0]), np.int64)
+    scores = np.empty((empties + 2, cells.shape[0]), np.int64)
+    alpha, beta = (0, 1) if claim == "win" else (-1, 0)
+    started, total = time.perf_counter(), 0
+    while True:
+        budget = np.array([chunk, 0], np.int64)
+        value = negamax(
+            cells,
+            np.int64(slime),
+            np.int64(state.to_move),
+            np.int64(empties),
+            np.int64(alpha),
+            np.int64(beta),
+            key,
+            np.int64(0),
+            geo.steps,
+            np.int64(k),
+            geo.window_cells,
+            geo.cell_windows,
+            counts,
+            gaps,
+            table.keys,
+            table.low,
+            table.high,
+            table.best,
+            table.stone_keys,
+            table.slime_keys,
+            table.history,
+            moves,
+            scores,
+            budget,
+            NO_DEADLINE,
+        )
+        total += chunk - int(budget[0])
+        seconds = time.perf_counter() - started
+        if not budget[1]:
+            holds = value >= 1 if claim == "win" else value <= -1
+            return holds, total, seconds
+        report(f"  {total:,} nodes, {seconds:.0f} s, {total / seconds:,.0f} a second: not settled")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("n", type=int)
+    parser.add_argument("k", type=int)
+    parser.add_argument("moves", nargs="*", help="played from the start")
+    parser.add_argument("--claim", choices=("win", "loss"), default="win")
+    parser.add_argument("--table-bits", type=int, default=26)
+    parser.add_argument("--chunk", type=int, default=200_000_000)
+    args = parser.parse_args(argv)
+    state = position(args.n, args.k, args.moves)
+    side = "Black" if state.to_move == BLACK else "White"
+    line = " ".join(args.moves) or "the start"
+    print(f"{args.n}x{args.n} k={args.k} after {line}: does {side} {args.claim}?", flush=True)
+    holds, nodes, seconds = check(
+        state, args.claim, args.table_bits, args.chunk, lambda s: print(s, flush=True)
+    )
+    answer = "yes" if holds else "no"
+    print(f"{answer}: {nodes:,} nodes, {seconds:.1f} s ({nodes / seconds:,.0f} a second)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""The second method for the Slime-Moku proofs (research/moku/second_check.py, the top level's
+endgame search asked one question) against the 64-bit solver that made them."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+
+import pytest
+
+from research.moku.second_check import check, main, position
+from slimetrail.core.registry import get_game
+from slimetrail.games.moku.solver import FastSearch
+
+
+def solver_value(search: FastSearch, state) -> int:
+    mine, theirs = (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+    return search.value(mine, theirs, state.empty, state.slime)
+
+
+def test_both_questions_agree_with_the_solver() -> None:
+    """Random positions of 5x5 to 7x7 (wins, draws and losses for the side to move)."""
+    seen = set()
+    for n, k, plies in [(5, 4, 10), (6, 4, 10), (6, 5, 8), (7, 4, 22)]:
+        game = get_game("slime-moku", size=n, k=k)
+        search = FastSearch(game.board, table_bits=16)
+        rng = random.Random(n * 100 + k)
+        for _ in range(6):
+            state = game.new_state()
+            while len(state.move_stack) < plies and not state.is_over():
+                state.push(rng.choice(state.legal_moves()))
+            if state.is_over():
+                continue
+            value = solver_value(search, state)
+            seen.add(value)
+            wins, _, _ = check(state, "win", 16, 1 << 40, report=lambda _: None)
+            loses, _, _ = check(state, "loss", 16, 1 << 40, report=lambda _: None)
+            assert (wins, loses) == (value == 1, value == -1), state.fen()
+    assert seen == {-1, 0, 1}
+
+
+def test_a_proof_of_the_6x6_win_and_its_draw_resumed_in_chunks() -> None:
+    """c3 wins 6x6 with rows of four (White's replies all lose), so a chunked search must
+    say so too; after c3 c4 b3 a2 a1 b1 b2 a3 (the principal line) Black still wins."""
+    lines: list[str] = []
+    state = position(6, 4, ["c3", "c4", "b3", "a2", "a1", "b1", "b2", "a3"])
+    holds, nodes, _ = check(state, "win", 16, 2_000, report=lines.append)
+    assert holds and nodes > 2_000 and lines  # it needed more than one chunk
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["6", "4", "c3", "c4", "b3", "a2", "a1", "b1", "b2", "a3", "--table-bits", "16"])
+    assert out.getvalue().splitlines()[-1].startswith("yes: ")
+
+
+def test_a_finished_game_is_refused_by_name() -> None:
+    with pytest.raises(SystemExit, match="the game is over after"):
+        position(
+            4,
+            4,
+            [
+                "d2",
+                "c1",
+                "b2",
+                "a1",
+                "a2",
+                "a3",
+                "a4",
+                "b4",
+                "b3",
+                "c2",
+                "d1",
+                "b1",
+                "c4",
+                "d4",
+                "d3",
+            ],
+        )
