@@ -22,9 +22,9 @@ from collections.abc import Callable
 import numpy as np
 
 from slimetrail.core.registry import get_game
-from slimetrail.games.moku.endgame import board_table, negamax
+from slimetrail.games.moku.endgame import board_table, negamax, stones_key
 from slimetrail.games.moku.game import MokuState
-from slimetrail.games.moku.mailbox import BLACK, WHITE, count_windows, geometry, mailbox
+from slimetrail.games.moku.mailbox import BLACK, count_windows, geometry, mailbox
 
 NO_DEADLINE = 1e18
 
@@ -55,10 +55,7 @@ def check(
     counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
     gaps = np.zeros((3, cells.shape[0]), np.int16)
     count_windows(cells, geo.window_cells, k, counts, gaps)
-    key = np.uint64(0)
-    for p in range(cells.shape[0]):
-        if cells[p] in (BLACK, WHITE):
-            key ^= table.stone_keys[cells[p], p]
+    key = stones_key(cells, table.stone_keys)
     empties = state.empty.bit_count()
     moves = np.empty((empties + 2, cells.shape[0]), np.int64)
     scores = np.empty((empties + 2, cells.shape[0]), np.int64)

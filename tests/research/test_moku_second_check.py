@@ -8,15 +8,11 @@ import io
 import random
 
 import pytest
+from test_moku_fastsolve import fast_value
 
 from research.moku.second_check import check, main, position
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku.solver import FastSearch
-
-
-def solver_value(search: FastSearch, state) -> int:
-    mine, theirs = (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
-    return search.value(mine, theirs, state.empty, state.slime)
 
 
 def test_both_questions_agree_with_the_solver() -> None:
@@ -32,7 +28,7 @@ def test_both_questions_agree_with_the_solver() -> None:
                 state.push(rng.choice(state.legal_moves()))
             if state.is_over():
                 continue
-            value = solver_value(search, state)
+            value = fast_value(search, state)
             seen.add(value)
             wins, _, _ = check(state, "win", 16, 1 << 40, report=lambda _: None)
             loses, _, _ = check(state, "loss", 16, 1 << 40, report=lambda _: None)
@@ -40,9 +36,10 @@ def test_both_questions_agree_with_the_solver() -> None:
     assert seen == {-1, 0, 1}
 
 
-def test_a_proof_of_the_6x6_win_and_its_draw_resumed_in_chunks() -> None:
-    """c3 wins 6x6 with rows of four (White's replies all lose), so a chunked search must
-    say so too; after c3 c4 b3 a2 a1 b1 b2 a3 (the principal line) Black still wins."""
+def test_a_6x6_win_is_proven_in_chunks_and_from_the_command_line() -> None:
+    """After c3 c4 b3 a2 a1 b1 b2 a3, eight plies down the principal line of the 6x6 win
+    with rows of four, Black still wins: a search cut into chunks of 2,000 nodes says so,
+    and so does the command."""
     lines: list[str] = []
     state = position(6, 4, ["c3", "c4", "b3", "a2", "a1", "b1", "b2", "a3"])
     holds, nodes, _ = check(state, "win", 16, 2_000, report=lines.append)

@@ -224,6 +224,16 @@ def negamax(
 
 
 @nb.njit(cache=True)
+def stones_key(cells, stone_keys):
+    """The Zobrist key of the stones on the mailbox ``cells`` (the slime's cell not included)."""
+    key = np.uint64(0)
+    for p in range(cells.shape[0]):
+        if cells[p] == BLACK or cells[p] == WHITE:
+            key ^= stone_keys[cells[p], p]
+    return key
+
+
+@nb.njit(cache=True)
 def root_bounds(
     cells,
     slime,
@@ -261,10 +271,7 @@ def root_bounds(
         for i in range(count):
             out_low[i] = out_high[i] = 1 if gaps[colour, slime] > 0 else 0
         return count
-    key = np.uint64(0)
-    for p in range(cells.shape[0]):
-        if cells[p] == BLACK or cells[p] == WHITE:
-            key ^= stone_keys[cells[p], p]
+    key = stones_key(cells, stone_keys)
     moves = np.empty((empties + 2, cells.shape[0]), np.int64)
     scores = np.empty((empties + 2, cells.shape[0]), np.int64)
     budget = np.array([nodes, 0], np.int64)
