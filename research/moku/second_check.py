@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku.endgame import board_table, negamax, stones_key
 from slimetrail.games.moku.game import MokuState
@@ -30,9 +31,17 @@ NO_DEADLINE = 1e18
 
 
 def position(n: int, k: int, moves: list[str]) -> MokuState:
-    state = get_game("slime-moku", size=str(n), k=str(k)).new_state()
-    for text in moves:
-        state.push(state.parse_move(text))
+    """The position after ``moves`` on n x n with rows of k; a bad board, a bad move or a
+    finished game is refused with its reason (SystemExit)."""
+    try:
+        state = get_game("slime-moku", size=str(n), k=str(k)).new_state()
+    except GameError as error:
+        raise SystemExit(str(error)) from None
+    for ply, text in enumerate(moves, 1):
+        try:
+            state.push(state.parse_move(text))
+        except GameError as error:
+            raise SystemExit(f"move {ply} ({text}): {error}") from None
     if state.is_over():
         raise SystemExit(f"the game is over after {' '.join(moves)}: nothing to ask")
     assert isinstance(state, MokuState)

@@ -73,3 +73,10 @@ def test_a_finished_game_is_refused_by_name() -> None:
                 "d3",
             ],
         )
+
+
+def test_a_bad_move_or_board_is_refused_with_its_reason() -> None:
+    with pytest.raises(SystemExit, match=r"move 2 \(a2\): a2 is not next to the slime"):
+        position(6, 4, ["c3", "a2"])
+    with pytest.raises(SystemExit, match="size"):
+        position(40, 4, [])
