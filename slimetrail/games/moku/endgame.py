@@ -49,13 +49,15 @@ CLOCK_EVERY = 4095  # nodes between two looks at the clock (a mask)
 
 @dataclass
 class Table:
-    """The transposition table of one board: the position's key, lower and upper bound of its
-    value for the side to move, and the best move found (a mailbox cell)."""
+    """The transposition table of one board, in buckets of two slots: the position's key,
+    lower and upper bound of its value for the side to move, the best move found (a mailbox
+    cell) and the size of the search that found them (log2 of its nodes)."""
 
     keys: np.ndarray
     low: np.ndarray
     high: np.ndarray
     best: np.ndarray
+    size: np.ndarray
     stone_keys: np.ndarray  # [colour, mailbox cell]
     slime_keys: np.ndarray  # [mailbox cell]
     history: np.ndarray  # [colour, mailbox cell]: cut-offs, for the move order
@@ -64,6 +66,11 @@ class Table:
 @cache
 def board_table(n: int, k: int, bits: int = TABLE_BITS) -> Table:
     """One table a board (its values depend on n and k), made on first use."""
+    return new_table(n, k, bits)
+
+
+def new_table(n: int, k: int, bits: int = TABLE_BITS) -> Table:
+    """An empty table for the n x n board with rows of k (the same keys every time)."""
     cells = len(geometry(n, k).board_of)
     rng = np.random.default_rng(n * 100 + k)
     size = 1 << bits
@@ -72,6 +79,7 @@ def board_table(n: int, k: int, bits: int = TABLE_BITS) -> Table:
         np.zeros(size, np.int8),
         np.zeros(size, np.int8),
         np.full(size, -1, np.int16),
+        np.zeros(size, np.int8),
         rng.integers(1, 1 << 63, size=(3, cells), dtype=np.uint64),
         rng.integers(1, 1 << 63, size=cells, dtype=np.uint64),
         np.zeros((3, cells), np.int64),
@@ -101,6 +109,7 @@ def negamax(
     t_low,
     t_high,
     t_best,
+    t_size,
     stone_keys,
     slime_keys,
     history,
@@ -115,6 +124,7 @@ def negamax(
     it or the ``deadline`` runs out (the value is then meaningless).  ``moves[ply]`` is this
     node's move list (``scores[ply]`` their order).  The arrays are left as they were."""
     budget[0] -= 1
+    entered = budget[0]
     if budget[0] & CLOCK_EVERY == 0 and now() > deadline:
         budget[1] = 1
     if budget[0] <= 0:
@@ -127,9 +137,14 @@ def negamax(
         return 0  # the slime takes the last cell; nobody made a row
     other = 3 - colour
     full = key ^ slime_keys[slime]
-    slot = full & (t_keys.shape[0] - 1)
+    bucket = full & (t_keys.shape[0] - 2)
+    slot = -1
+    if t_keys[bucket] == full:
+        slot = bucket
+    elif t_keys[bucket + 1] == full:
+        slot = bucket + 1
     first = -1
-    if t_keys[slot] == full:
+    if slot >= 0:
         low, high = t_low[slot], t_high[slot]
         if low == high or low >= beta:
             return low
@@ -148,11 +163,15 @@ def negamax(
     for i in range(listed):
         p = moves[ply, i]
         if gaps[other, p] == 0:
-            replies = 0
+            replies, near = 0, 0
             for s in steps:
                 q = p + s
-                if cells[q] == EMPTY and gaps[colour, q] == 0:
-                    replies += 1
+                if cells[q] == EMPTY:
+                    near += 1
+                    if gaps[colour, q] == 0:
+                        replies += 1
+            if near == 0:
+                replies = empties  # no step from there: the opponent's slime goes anywhere
             moves[ply, count] = p
             scores[ply, count] = -(1 << 62) if p == first else (replies << 40) - history[colour, p]
             count += 1
@@ -187,6 +206,7 @@ def negamax(
             t_low,
             t_high,
             t_best,
+            t_size,
             stone_keys,
             slime_keys,
             history,
@@ -203,7 +223,7 @@ def negamax(
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            history[colour, p] += empties * empties
+            history[colour, p] += 1 << min(empties, 24)
             break
     lift(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
     cells[slime] = SLIME
@@ -216,7 +236,15 @@ def negamax(
         low = best
     else:
         low = high = best
+    if slot < 0:
+        # Over the entry of the two whose search was smaller: the big proofs stay.
+        slot = bucket + 1 if t_size[bucket + 1] < t_size[bucket] else bucket
+    work, size = entered - budget[0], 0
+    while work > 1:
+        work >>= 1
+        size += 1
     t_keys[slot] = full
+    t_size[slot] = size
     t_low[slot] = low
     t_high[slot] = high
     t_best[slot] = best_move
@@ -247,6 +275,7 @@ def root_bounds(
     t_low,
     t_high,
     t_best,
+    t_size,
     stone_keys,
     slime_keys,
     history,
@@ -309,6 +338,7 @@ def root_bounds(
                 t_low,
                 t_high,
                 t_best,
+                t_size,
                 stone_keys,
                 slime_keys,
                 history,
@@ -361,6 +391,7 @@ def move_bounds(
     high = np.empty(cells.shape[0], np.int64)
     searched = np.zeros(1, np.int64)
     t = table or board_table(state.game.size, state.game.k)
+    t.size[:] = 0  # the last move's searches are mostly behind the game now: let them go first
     count = root_bounds(
         cells,
         slime,
@@ -374,6 +405,7 @@ def move_bounds(
         t.low,
         t.high,
         t.best,
+        t.size,
         t.stone_keys,
         t.slime_keys,
         t.history,
