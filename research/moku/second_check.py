@@ -182,14 +182,15 @@ def main(argv: list[str] | None = None) -> None:
             state, args.claim, table, args.chunk, lambda s: print(s, flush=True), after_chunk
         )
         done = before + nodes
+        # The answer first: a last save that fails (a full disk) must not take it along.
+        print(
+            f"{'yes' if holds else 'no'}: {done:,} nodes ({nodes:,} in this run, "
+            f"{seconds:.1f} s, {nodes / seconds:,.0f} a second)",
+            flush=True,
+        )
     finally:
         if args.table is not None:
             save_table(table, args.table, args.n, args.k, question, done)
-    answer = "yes" if holds else "no"
-    print(
-        f"{answer}: {done:,} nodes ({nodes:,} in this run, {seconds:.1f} s, "
-        f"{nodes / seconds:,.0f} a second)"
-    )
 
 
 if __name__ == "__main__":

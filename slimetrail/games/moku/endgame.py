@@ -12,9 +12,9 @@ The search is alpha-beta over the values -1, 0, 1 on the tree's padded mailbox a
 counts (:mod:`.mailbox`): the mover's stone lands on the slime's cell whatever the move, so
 one look-up decides a win on entering a node; a step onto the opponent's gap loses at once.
 The table keys a position by Zobrist keys of its stones and the slime's cell (the side to
-move follows from the number of stones); it holds bounds and the best move.  Its reference
-is the 64-bit solver of :mod:`.solver` (7x7 and smaller) and a plain search over the game's
-own rules, which the tests compare it with.
+move follows from the number of stones); it holds bounds and the best move, two slots a
+bucket.  Its reference is the 64-bit solver of :mod:`.solver` (7x7 and smaller) and a plain
+search over the game's own rules, which the tests compare it with.
 """
 
 from __future__ import annotations
