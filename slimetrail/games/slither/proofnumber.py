@@ -3,6 +3,9 @@
     python -m slimetrail.games.slither.proofnumber --size 5 [--advanced] [--first c3 ...]
         [--time 3600] [--every 60] [--table FILE]
 
+(a ``--first`` item may be a line of turns, ``"c3 a1"``: one reply's share of a first turn's
+proof, for a proof split across processes.)
+
 Connection games fall to proof-number search far better than to negamax: a proof is narrow
 (one winning turn per node of the winner, every turn of the loser, most of which lose at
 once to a threat), and proof numbers find the narrow part.  This is depth-first proof-number
@@ -36,6 +39,7 @@ from numba.typed import Dict
 
 from slimetrail.compiled import now
 from slimetrail.core.checkpoint import read_checkpoint, write_checkpoint
+from slimetrail.core.game import GameError
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import SlitherState
 from slimetrail.games.slither.solver import (
@@ -364,12 +368,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Solve Slither's first turns by df-pn.")
     parser.add_argument("--size", type=int, default=5)
     parser.add_argument("--advanced", action="store_true", help="Advanced Slither")
-    parser.add_argument("--first", nargs="*", help="first turns (default: one of each kind)")
+    parser.add_argument(
+        "--first",
+        nargs="*",
+        help='first turns (default: one of each kind); a line of turns in one item: "c3 a1"',
+    )
     parser.add_argument("--time", type=float, default=3600.0, help="seconds per first turn")
     parser.add_argument("--every", type=float, default=60.0, help="seconds between reports")
     parser.add_argument("--table", type=Path, help="the table's file: loaded, saved on reports")
     args = parser.parse_args(argv)
     game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
+    starts = []
+    for first in args.first or first_turns(args.size):
+        state = game.new_state()
+        try:
+            for turn in first.split():
+                state.push_str(turn)
+        except GameError as exc:
+            print(f"{first}: {exc}", file=sys.stderr)
+            return 2
+        if not first.split() or state.outcome() is not None:
+            why = "no turn, or the game is over"
+            print(f"{first!r}: no position to solve ({why})", file=sys.stderr)
+            return 2
+        starts.append((first, state))
     if args.table is not None and args.table.exists():
         try:
             search = ProofSearch.load(args.table, args.size, args.advanced)
@@ -381,18 +403,23 @@ def main(argv: list[str] | None = None) -> int:
         search = ProofSearch(args.size, args.advanced)
     started = time.monotonic()
     unsolved = 0
-    for first in args.first or first_turns(args.size):
-        state = game.new_state()
-        state.push_str(first)
+    for first, state in starts:
+        mover = state.player_name(state.to_move)
+        other = state.player_name(3 - state.to_move)
         began, nodes = time.monotonic(), search.nodes
 
         def report(
-            pn: int, dn: int, first: str = first, began: float = began, nodes: int = nodes
+            pn: int,
+            dn: int,
+            first: str = first,
+            began: float = began,
+            nodes: int = nodes,
+            mover: str = mover,
         ) -> None:
             print(
                 f"  {first}: {time.monotonic() - began:.0f} s, {search.nodes - nodes} nodes,"
                 f" {search.expansions} expansions,"
-                f" table {len(search.table)}, White's proof {pn} disproof {dn}",
+                f" table {len(search.table)}, {mover}'s proof {pn} disproof {dn}",
                 flush=True,
             )
             if args.table is not None:
@@ -400,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
 
         won = search.mover_wins(cast(SlitherState, state), args.time, args.every, report)
         seconds = time.monotonic() - began
-        verdict = "not proven" if won is None else "White wins" if won else "Black wins"
+        verdict = "not proven" if won is None else f"{mover if won else other} wins"
         unsolved += won is None
         print(
             f"{game.id} {args.size}x{args.size} after {first}: {verdict}"

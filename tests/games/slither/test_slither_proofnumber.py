@@ -96,3 +96,20 @@ def test_the_command_solves_checks_and_saves_its_table(tmp_path, capsys):
     assert "belongs to another solve" in capsys.readouterr().err
     assert main(argv) == 0  # resumed: proven at once from the loaded table
     assert "loaded" in capsys.readouterr().out
+
+
+def test_a_line_of_turns_is_one_replys_share_of_a_proof(tmp_path, capsys):
+    table = tmp_path / "table.npz"
+    assert main(["--size", "4", "--first", "b2 a1", "--table", str(table)]) == 0
+    out = capsys.readouterr().out
+    # White answered b2 with a1 and loses: Black, to move, wins; the proof is checked too
+    assert "slither 4x4 after b2 a1: Black wins" in out
+    assert "checked against every legal turn" in out
+    saved = table.read_bytes()
+    # A bad line is refused by name before any search, the table left as it was.
+    assert main(["--size", "4", "--first", "a1", "b2 zz", "--table", str(table)]) == 2
+    captured = capsys.readouterr()
+    assert "'zz'" in captured.err and "after a1" not in captured.out
+    assert main(["--size", "4", "--first", "", "--table", str(table)]) == 2
+    assert "no position to solve" in capsys.readouterr().err
+    assert table.read_bytes() == saved
