@@ -4,6 +4,8 @@ and random 5x5 endgames in both games; and a stopped search resuming from its sa
 
 from __future__ import annotations
 
+import json
+
 import brute
 import numpy as np
 import pytest
@@ -11,7 +13,7 @@ from test_slither_fast_solver import middle_games
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither.game import SlitherState
-from slimetrail.games.slither.proofnumber import INF, ProofSearch, first_turns, main
+from slimetrail.games.slither.proofnumber import INF, ProofSearch, first_turns, main, replies
 from slimetrail.games.slither.solver import SlitherSolver
 
 
@@ -113,3 +115,62 @@ def test_a_line_of_turns_is_one_replys_share_of_a_proof(tmp_path, capsys):
     assert main(["--size", "4", "--first", "", "--table", str(table)]) == 2
     assert "no position to solve" in capsys.readouterr().err
     assert table.read_bytes() == saved
+
+
+def test_replies_are_one_a_position_up_to_the_boards_images():
+    game = get_game("slither-advanced", size=5, pie="off")
+    state = game.new_state()
+    state.push_str("c3")
+    # The mirrors and the half turn keep c3: White's 24 placements are 8 positions.
+    assert [text for text, _ in replies(state, True)] == [
+        "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3"
+    ]  # fmt: skip
+
+
+def test_a_split_proof_records_its_replies_and_resumes_from_them(tmp_path, capsys):
+    record = tmp_path / "replies.jsonl"
+    argv = ["--size", "4", "--first", "b2", "--split", "--record", str(record)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "slither 4x4 after b2: Black wins" in out
+    lines = [json.loads(text) for text in record.read_text().splitlines()]
+    # One entry a reply of White's, each a Black win (White, to move there, loses), checked.
+    assert len(lines) == 15 and {entry["line"].split()[0] for entry in lines} == {"b2"}
+    assert all(entry["mover_wins"] and entry["checked"] > 0 for entry in lines)
+    assert main(argv) == 0  # every reply read back: nothing searched again
+    out = capsys.readouterr().out
+    assert out.count("proven before") == 15 and "Black wins (" not in out
+    assert len(record.read_text().splitlines()) == 15
+
+
+def test_a_split_proof_refuses_a_bad_record_and_leaves_it_alone(tmp_path, capsys):
+    record = tmp_path / "replies.jsonl"
+    record.write_text(
+        '{"game": "slither", "size": 4, "line": "b2 a1", "mover_wins": true}\n{oops\n'
+    )
+    before = record.read_bytes()
+    assert main(["--size", "4", "--first", "b2", "--split", "--record", str(record)]) == 2
+    assert f"{record}, line 2: not a record of a proven reply" in capsys.readouterr().err
+    assert record.read_bytes() == before
+    with pytest.raises(SystemExit):
+        main(["--size", "4", "--split", "--table", str(tmp_path / "t.npz")])
+    assert "no --table" in capsys.readouterr().err
+
+
+def test_a_split_proof_in_worker_processes(capsys):
+    assert main(["--size", "4", "--first", "a1", "--split", "--workers", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "slither 4x4 after a1: Black wins" in out
+    assert out.count("checked against every legal turn") == 15
+
+
+def test_a_split_proof_stops_at_the_first_winning_reply(capsys):
+    state = get_game("slither", size=4, pie="off").new_state()
+    for turn in ("b2", "a1"):
+        state.push_str(turn)
+    assert reference_wins(state)  # Black, to move, wins
+    assert main(["--size", "4", "--first", "b2 a1", "--split"]) == 0
+    out = capsys.readouterr().out
+    assert "slither 4x4 after b2 a1: Black wins" in out
+    # Black's first reply searched already wins (White loses after it): no other is tried.
+    assert out.count("checked against every legal turn") == 1
