@@ -51,7 +51,7 @@ from slimetrail.compiled import now
 from slimetrail.core.checkpoint import read_checkpoint, write_checkpoint
 from slimetrail.core.game import GameError
 from slimetrail.games.slither import kernel
-from slimetrail.games.slither.game import SlitherState
+from slimetrail.games.slither.game import PASS, SlitherState
 from slimetrail.games.slither.solver import (
     CLOCK_EVERY,
     answers_to,
@@ -255,6 +255,36 @@ def proof_holds(g, n, v, advanced, keys, zsym, swaps, side, table, seen, winner,
     return held
 
 
+def image_key_lists(n: int) -> tuple[list[list[list[int]]], list[bool], int]:
+    """:func:`.solver.image_keys` as Python ints by the engine's cells: ``keys[colour][cell]``
+    the stone's eight image keys, whether each image exchanges the colours, White's key."""
+    zsym, swaps, side = image_keys(n)
+    to_grid = kernel.layout(n).to_grid
+    keys = [
+        [
+            [int(zsym[i, colour, to_grid[cell]]) if to_grid[cell] >= 0 else 0 for i in range(8)]
+            for cell in range(len(to_grid))
+        ]
+        for colour in (0, 1)
+    ]
+    return keys, [bool(x) for x in swaps], int(side)
+
+
+def python_key(state: SlitherState, images: tuple[list[list[list[int]]], list[bool], int]) -> int:
+    """:func:`.solver.canonical_key` of a position, computed from the engine's stones."""
+    keys, swaps, side = images
+    image = [0] * 8
+    for colour, stones in enumerate(state.stones):
+        while stones:
+            low = stones & -stones
+            cell_keys = keys[colour][low.bit_length() - 1]
+            for i in range(8):
+                image[i] ^= cell_keys[i]
+            stones ^= low
+    white_to_move = state.colour == 1
+    return min(image[i] ^ side if white_to_move != swaps[i] else image[i] for i in range(8))
+
+
 def new_table() -> Dict:
     return Dict.empty(key_type=types.uint64, value_type=types.int64)
 
@@ -296,6 +326,61 @@ class ProofSearch:
         if not proof_holds(*self.node(state), self.table, seen, winner, stats):
             raise ValueError(f"{state.fen()}: the table holds no proof of that")
         return int(stats[0])
+
+    def check_by_rules(self, state: SlitherState, mover_wins: bool) -> int:
+        """The proof in the table checked a second way, by the engine's own rules (the
+        state's legal turns and its connection test, not the compiled kernel's): the
+        winner connects at once or has a turn to a position the table marks lost for its
+        mover; every legal turn of the loser leads to a position where that holds again.
+        The table is only read for its keys, so a wrong turn list or win test of the kernel
+        shows here.  Returns the positions checked; ``ValueError`` if the proof does not
+        hold."""
+        winner = state.to_move if mover_wins else 3 - state.to_move
+        lost = pack(INF, 0)
+        images = image_key_lists(self.n)
+        seen: set[int] = set()
+
+        def key(s: SlitherState) -> int:
+            return python_key(s, images)
+
+        def holds(s: SlitherState) -> bool:
+            k = key(s)
+            if k in seen:
+                return True
+            seen.add(k)
+            moves = s.legal_moves()
+            if moves == [PASS]:
+                s.make(PASS)
+                stuck = s.legal_moves() == [PASS]  # neither side has a turn: no proof
+                held = not stuck and holds(s)
+                s.pop()
+            elif s.to_move == winner:
+                held = False
+                for move in moves:
+                    s.make(move)
+                    outcome = s.outcome()
+                    if outcome is not None:
+                        held = outcome.winner == winner
+                    else:
+                        held = self.table.get(np.uint64(key(s))) == lost and holds(s)
+                    s.pop()
+                    if held:
+                        break
+            else:
+                held = True
+                for move in moves:
+                    s.make(move)
+                    held = s.outcome() is None and holds(s)
+                    s.pop()
+                    if not held:
+                        break
+            if not held:
+                seen.discard(k)
+            return held
+
+        if not holds(cast(SlitherState, state.copy())):
+            raise ValueError(f"{state.fen()}: the engine's rules find no proof of that")
+        return len(seen)
 
     def numbers(self, state: SlitherState, seconds: float) -> tuple[int, int]:
         """Search the position (not over, no swap pending) for at most ``seconds``; its
@@ -406,6 +491,7 @@ def prove_line(game_id: str, size: int, line: str, seconds: float) -> dict[str, 
     won = search.mover_wins(state, seconds)
     spent = time.monotonic() - began
     checked = 0 if won is None else search.check(state, won)
+    by_rules = 0 if won is None else search.check_by_rules(state, won)
     return {
         "game": game_id,
         "size": size,
@@ -414,6 +500,7 @@ def prove_line(game_id: str, size: int, line: str, seconds: float) -> dict[str, 
         "nodes": search.nodes,
         "seconds": round(spent, 1),
         "checked": checked,
+        "checked_by_rules": by_rules,
     }
 
 
@@ -470,7 +557,10 @@ def split(
     def note(result: dict[str, Any]) -> None:
         won = result["mover_wins"]
         verdict = "not proven" if won is None else f"{other if won else mover} wins"
-        checked = f"; checked against every legal turn: {result['checked']} nodes"
+        checked = (
+            f"; checked against every legal turn: {result['checked']} nodes,"
+            f" by the engine's rules: {result['checked_by_rules']} positions"
+        )
         print(
             f"  {result['line']}: {verdict} ({result['nodes']} nodes, {result['seconds']} s"
             f"{checked if won is not None else ''})",
@@ -578,7 +668,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.table is not None:
                 search.save(args.table)
 
-        won = search.mover_wins(cast(SlitherState, state), args.time, args.every, report)
+        won = search.mover_wins(state, args.time, args.every, report)
         seconds = time.monotonic() - began
         verdict = "not proven" if won is None else f"{mover if won else other} wins"
         unsolved += won is None
@@ -588,8 +678,13 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         if won is not None:
-            checked = search.check(cast(SlitherState, state), won)
-            print(f"  checked against every legal turn: {checked} nodes", flush=True)
+            checked = search.check(state, won)
+            by_rules = search.check_by_rules(state, won)
+            print(
+                f"  checked against every legal turn: {checked} nodes,"
+                f" by the engine's rules: {by_rules} positions",
+                flush=True,
+            )
     if args.table is not None:
         search.save(args.table)
     print(f"all: {search.nodes} nodes, {time.monotonic() - started:.1f} s", flush=True)

@@ -41,8 +41,22 @@ def test_every_kind_of_4x4_first_turn(game_id):
         state.push_str(first)
         assert search.mover_wins(state, 600) is False  # solved: Black wins after each
         assert search.check(state, False) > 0  # the proof, against every legal turn
+        assert search.check_by_rules(state, False) > 0  # again, by the engine's own rules
         with pytest.raises(ValueError, match="no proof"):
             search.check(state, True)
+        with pytest.raises(ValueError, match="no proof"):
+            search.check_by_rules(state, True)
+
+
+def test_the_rules_check_reads_only_the_winners_turns_from_the_table():
+    state = get_game("slither-advanced", size="4", pie="off").new_state()
+    state.push_str("b2")
+    search = ProofSearch(4, True)
+    # An empty table names no turn of Black's: only wins at once, and b2 is no such position.
+    with pytest.raises(ValueError, match="engine's rules find no proof"):
+        search.check_by_rules(state, False)
+    assert search.mover_wins(state, 600) is False
+    assert search.check_by_rules(state, False) > 0  # the search's table names them
 
 
 @pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
@@ -162,6 +176,7 @@ def test_a_split_proof_in_worker_processes(capsys):
     out = capsys.readouterr().out
     assert "slither 4x4 after a1: Black wins" in out
     assert out.count("checked against every legal turn") == 15
+    assert out.count("by the engine's rules") == 15
 
 
 def test_a_split_proof_stops_at_the_first_winning_reply(capsys):
