@@ -586,7 +586,16 @@ def split(
                 if future.result()["mover_wins"] is False:
                     pool.shutdown(cancel_futures=True)
                     break
-    verdicts = [results[sub]["mover_wins"] for sub in lines if sub in results]
+    done = [results[sub] for sub in lines if sub in results]
+    print(
+        f"  {len(lines)} distinct replies, {sum(r['mover_wins'] is not None for r in done)}"
+        f" proven: {sum(r['nodes'] for r in done)} nodes,"
+        f" {sum(r['seconds'] for r in done):.1f} s of search; checked again:"
+        f" {sum(r.get('checked', 0) for r in done)} nodes against every legal turn,"
+        f" {sum(r.get('checked_by_rules', 0) for r in done)} positions by the engine's rules",
+        flush=True,
+    )
+    verdicts = [r["mover_wins"] for r in done]
     if False in verdicts:
         return True  # a reply after which the opponent, to move, loses
     if len(verdicts) == len(lines) and all(verdicts):

@@ -147,6 +147,7 @@ def test_a_split_proof_records_its_replies_and_resumes_from_them(tmp_path, capsy
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "slither 4x4 after b2: Black wins" in out
+    assert "15 distinct replies, 15 proven" in out
     lines = [json.loads(text) for text in record.read_text().splitlines()]
     # One entry a reply of White's, each a Black win (White, to move there, loses), checked.
     assert len(lines) == 15 and {entry["line"].split()[0] for entry in lines} == {"b2"}
