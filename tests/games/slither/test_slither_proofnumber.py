@@ -177,7 +177,7 @@ def test_a_split_proof_in_worker_processes(capsys):
     out = capsys.readouterr().out
     assert "slither 4x4 after a1: Black wins" in out
     assert out.count("checked against every legal turn") == 15
-    assert out.count("by the engine's rules") == 15
+    assert out.count(", by the engine's rules: ") == 15
 
 
 def test_a_split_proof_stops_at_the_first_winning_reply(capsys):
