@@ -47,6 +47,11 @@ NOTES = (
     N_("every one of the 16 first turns wins"),
     N_("the second player wins by swap"),
     N_(
+        "c3 wins: each of White's eight distinct replies proven lost on its own (--split), each p"
+        "roof checked again by the engine's own rules; the other first turns not decided"
+    ),
+    N_("no draws: the second player wins, swapping after a winning first turn such as c3"),
+    N_(
         "d4 proven within the first 484 M nodes (an upper bound); the other first moves not "
         "decided; checked again by the Ray split two plies down (264.3 M nodes)"
     ),
