@@ -542,6 +542,7 @@ def split(
     ``workers`` processes.  Df-pn from a node whose every child the loser must answer
     can spend its work raising the loser's numbers across the fan; from each child alone it
     goes for the proof.  Proven replies are appended to ``record`` and not searched again."""
+    line = " ".join(line.split())  # one spelling of a line: the record's key
     mover = state.player_name(state.to_move)
     other = state.player_name(3 - state.to_move)
     kids = replies(state, game_id == "slither-advanced")
