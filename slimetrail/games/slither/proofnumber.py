@@ -8,11 +8,11 @@
 
 (a ``--first`` item may be a line of turns, ``"c3 a1"``.)  ``--split`` proves a position
 reply by reply, each reply in a table of its own, in ``--workers`` processes: from a node
-the loser is to move in, df-pn spreads its work over the whole fan of the loser's turns,
+the loser is to move in, df-pn can spread its work over the whole fan of the loser's turns,
 while each reply on its own is searched for its proof (Advanced Slither 5x5 after c3 fell
-this way in 31.5 M nodes over its eight replies; one search of the whole had not proven it in
-11.1 M).  ``--record`` keeps the replies
-proven, so a split stopped part way goes on where it was.
+this way in 31.5 M nodes over its eight replies; one search of the whole had not proven it
+in 11.1 M).  ``--record`` keeps the replies proven, so a split stopped part way goes on
+where it was.
 
 Connection games fall to proof-number search far better than to negamax: a proof is narrow
 (one winning turn per node of the winner, every turn of the loser, most of which lose at
@@ -256,36 +256,6 @@ def proof_holds(g, n, v, advanced, keys, zsym, swaps, side, table, seen, winner,
     return held
 
 
-def image_key_lists(n: int) -> tuple[list[list[list[int]]], list[bool], int]:
-    """:func:`.solver.image_keys` as Python ints by the engine's cells: ``keys[colour][cell]``
-    the stone's eight image keys, whether each image exchanges the colours, White's key."""
-    zsym, swaps, side = image_keys(n)
-    to_grid = kernel.layout(n).to_grid
-    keys = [
-        [
-            [int(zsym[i, colour, to_grid[cell]]) if to_grid[cell] >= 0 else 0 for i in range(8)]
-            for cell in range(len(to_grid))
-        ]
-        for colour in (0, 1)
-    ]
-    return keys, [bool(x) for x in swaps], int(side)
-
-
-def python_key(state: SlitherState, images: tuple[list[list[list[int]]], list[bool], int]) -> int:
-    """:func:`.solver.canonical_key` of a position, computed from the engine's stones."""
-    keys, swaps, side = images
-    image = [0] * 8
-    for colour, stones in enumerate(state.stones):
-        while stones:
-            low = stones & -stones
-            cell_keys = keys[colour][low.bit_length() - 1]
-            for i in range(8):
-                image[i] ^= cell_keys[i]
-            stones ^= low
-    white_to_move = state.colour == 1
-    return min(image[i] ^ side if white_to_move != swaps[i] else image[i] for i in range(8))
-
-
 def new_table() -> Dict:
     return Dict.empty(key_type=types.uint64, value_type=types.int64)
 
@@ -338,14 +308,10 @@ class ProofSearch:
         hold."""
         winner = state.to_move if mover_wins else 3 - state.to_move
         lost = pack(INF, 0)
-        images = image_key_lists(self.n)
         seen: set[int] = set()
 
-        def key(s: SlitherState) -> int:
-            return python_key(s, images)
-
         def holds(s: SlitherState) -> bool:
-            k = key(s)
+            k = self.key(s)
             if k in seen:
                 return True
             seen.add(k)
@@ -363,7 +329,7 @@ class ProofSearch:
                     if outcome is not None:
                         held = outcome.winner == winner
                     else:
-                        held = self.table.get(np.uint64(key(s))) == lost and holds(s)
+                        held = self.table.get(np.uint64(self.key(s))) == lost and holds(s)
                     s.pop()
                     if held:
                         break
@@ -472,10 +438,12 @@ def replies(state: SlitherState, advanced: bool) -> list[tuple[str, SlitherState
     for move in state.legal_moves():
         child = cast(SlitherState, state.copy())
         child.push(move)
-        key = probe.key(child) if child.outcome() is None else -len(found) - 1
-        if key not in seen:
+        if child.outcome() is None:
+            key = probe.key(child)
+            if key in seen:
+                continue
             seen.add(key)
-            found.append((state.move_str(move), child))
+        found.append((state.move_str(move), child))
     return found
 
 
