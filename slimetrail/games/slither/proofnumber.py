@@ -4,7 +4,7 @@
         [--time 3600] [--every 60] [--table FILE]
 
     python -m slimetrail.games.slither.proofnumber --size 5 [--advanced] --first c3 --split
-        [--workers 2] [--record FILE]
+        [--workers 2] [--record FILE] [--tables DIR]
 
 (a ``--first`` item may be a line of turns, ``"c3 a1"``.)  ``--split`` proves a position
 reply by reply, each reply in a table of its own, in ``--workers`` processes: from a node
@@ -12,7 +12,9 @@ the loser is to move in, df-pn can spread its work over the whole fan of the los
 while each reply on its own is searched for its proof (Advanced Slither 5x5 after c3 fell
 this way in 31.5 M nodes over its eight replies; one search of the whole had not proven it
 in 11.1 M).  ``--record`` keeps the replies proven, so a split stopped part way goes on
-where it was.
+where it was; ``--tables`` keeps each unfinished reply's table too (saved every ``--every``
+seconds, with the nodes and seconds spent so far), so a reply stopped part way resumes
+from its table, not from nothing.
 
 Connection games fall to proof-number search far better than to negamax: a proof is narrow
 (one winning turn per node of the winner, every turn of the loser, most of which lose at
@@ -272,6 +274,7 @@ class ProofSearch:
         self.n, self.advanced = n, advanced
         self.table = table if table is not None else new_table()
         self.nodes = self.expansions = 0
+        self.seconds = 0.0  # of search, over every run that filled the table
 
     def node(self, state: SlitherState) -> Node:
         """The kernel's arguments for a position."""
@@ -354,6 +357,7 @@ class ProofSearch:
         proof and disproof numbers from the mover's side: ``(0, INF)`` the mover wins,
         ``(INF, 0)`` the mover loses, anything else unproven."""
         stats = np.zeros(3, dtype=np.int64)
+        began = time.monotonic()
         packed = mid(
             *self.node(state),
             self.table,
@@ -365,6 +369,7 @@ class ProofSearch:
         )
         self.nodes += int(stats[NODES])
         self.expansions += int(stats[EXPANSIONS])
+        self.seconds += time.monotonic() - began
         return int(packed) >> 32, int(packed) & 0xFFFFFFFF
 
     def mover_wins(
@@ -393,15 +398,23 @@ class ProofSearch:
 
     def save(self, path: Path) -> None:
         keys, values = entries(self.table)
-        write_checkpoint(path, self.table_meta(), {"keys": keys, "values": values})
+        spent = np.array([self.nodes, self.expansions], dtype=np.int64)
+        arrays = {"keys": keys, "values": values, "spent": spent, "seconds": self.seconds}
+        write_checkpoint(path, self.table_meta(), arrays)
 
     @classmethod
     def load(cls, path: Path, n: int, advanced: bool) -> ProofSearch:
         """A search filled from a table saved by :meth:`save`; a clear ``GameError`` (a
-        ``ValueError``) for a file that is unreadable or of another board or rule set."""
+        ``ValueError``) for a file that is unreadable or of another board or rule set.  The
+        nodes and seconds spent filling it are carried on (a table saved before they were
+        kept counts from nothing)."""
         search = cls(n, advanced)
-        saved = read_checkpoint(path, search.table_meta(), ("keys", "values"))
+        optional = ("spent", "seconds")
+        saved = read_checkpoint(path, search.table_meta(), ("keys", "values"), optional)
         fill(search.table, saved["keys"], saved["values"])
+        if "spent" in saved:
+            search.nodes, search.expansions = (int(count) for count in saved["spent"])
+            search.seconds = float(saved["seconds"])
         return search
 
 
@@ -447,18 +460,35 @@ def replies(state: SlitherState, advanced: bool) -> list[tuple[str, SlitherState
     return found
 
 
-def prove_line(game_id: str, size: int, line: str, seconds: float) -> dict[str, Any]:
-    """One reply's share of a split proof, in a fresh table (a worker's task): the position
-    after ``line`` searched for ``seconds``, and a proof found checked."""
+def prove_line(
+    game_id: str,
+    size: int,
+    line: str,
+    seconds: float,
+    table: Path | None = None,
+    every: float = 600.0,
+) -> dict[str, Any]:
+    """One reply's share of a split proof (a worker's task): the position after ``line``
+    searched for ``seconds`` in a table of its own, and a proof found checked.  With
+    ``table`` the search starts from that file if it is there, and saves to it every
+    ``every`` seconds and when the time is up unproven; the nodes and seconds reported are
+    those of every run on the table."""
     from slimetrail.core.registry import get_game
 
     state = cast(SlitherState, get_game(game_id, size=size, pie="off").new_state())
     for turn in line.split():
         state.push_str(turn)
-    search = ProofSearch(size, game_id == "slither-advanced")
-    began = time.monotonic()
-    won = search.mover_wins(state, seconds)
-    spent = time.monotonic() - began
+    advanced = game_id == "slither-advanced"
+    if table is not None and table.exists():
+        search = ProofSearch.load(table, size, advanced)
+    else:
+        search = ProofSearch(size, advanced)
+    if table is None:
+        won = search.mover_wins(state, seconds)
+    else:
+        won = search.mover_wins(state, seconds, every, lambda pn, dn: search.save(table))
+        if won is None:
+            search.save(table)
     checked = 0 if won is None else search.check(state, won)
     by_rules = 0 if won is None else search.check_by_rules(state, won)
     return {
@@ -467,7 +497,7 @@ def prove_line(game_id: str, size: int, line: str, seconds: float) -> dict[str, 
         "line": line,
         "mover_wins": won,
         "nodes": search.nodes,
-        "seconds": round(spent, 1),
+        "seconds": round(search.seconds, 1),
         "checked": checked,
         "checked_by_rules": by_rules,
     }
@@ -504,10 +534,13 @@ def split(
     seconds: float,
     workers: int,
     record: Path | None,
+    tables: Path | None = None,
+    every: float = 600.0,
 ) -> bool | None:
     """Whether the mover wins after ``line``, proven reply by reply: each of the mover's
     turns (one per position up to images) is searched on its own, in a table of its own, by
-    ``workers`` processes.  Df-pn from a node whose every child the loser must answer
+    ``workers`` processes (kept in ``tables`` until the reply is proven, see
+    :func:`prove_line`).  Df-pn from a node whose every child the loser must answer
     can spend its work raising the loser's numbers across the fan; from each child alone it
     goes for the proof.  Proven replies are appended to ``record`` and not searched again."""
     line = " ".join(line.split())  # one spelling of a line: the record's key
@@ -523,6 +556,9 @@ def split(
     results = {sub: known[sub] for sub in lines if sub in known}
     for sub in results:
         print(f"  {sub}: proven before ({record})", flush=True)
+
+    def table_of(sub: str) -> Path | None:
+        return None if tables is None else tables / f"{game_id}-{size}-{sub.replace(' ', '-')}.npz"
 
     def note(result: dict[str, Any]) -> None:
         won = result["mover_wins"]
@@ -540,17 +576,29 @@ def split(
         if won is not None and record is not None:
             with record.open("a") as out:
                 out.write(json.dumps(result) + "\n")
+        table = table_of(result["line"])
+        if won is not None and table is not None:
+            table.unlink(missing_ok=True)  # proven: its table is no longer needed
 
     tasks = [sub for sub in lines if sub not in results]
+    for sub in tasks:  # a table that will not load is named before any search starts
+        table = table_of(sub)
+        if table is not None and table.exists():
+            read_checkpoint(
+                table, ProofSearch(size, game_id == "slither-advanced").table_meta(), ()
+            )
     if workers <= 1:
         for sub in tasks:
-            note(prove_line(game_id, size, sub, seconds))
+            note(prove_line(game_id, size, sub, seconds, table_of(sub), every))
             if results[sub]["mover_wins"] is False:
                 break
     else:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            futures = [pool.submit(prove_line, game_id, size, sub, seconds) for sub in tasks]
+            futures = [
+                pool.submit(prove_line, game_id, size, sub, seconds, table_of(sub), every)
+                for sub in tasks
+            ]
             for future in as_completed(futures):
                 note(future.result())
                 if future.result()["mover_wins"] is False:
@@ -594,9 +642,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--record", type=Path, help="--split: proven replies appended here, and not redone"
     )
+    parser.add_argument(
+        "--tables", type=Path, help="--split: a folder for unfinished replies' tables"
+    )
     args = parser.parse_args(argv)
     if args.split and args.table is not None:
-        parser.error("--split keeps a table per reply: no --table")
+        parser.error("--split keeps a table per reply: no --table (see --tables)")
+    if args.tables is not None and not args.split:
+        parser.error("--tables is for --split (one table a reply); use --table")
     game = get_game("slither-advanced" if args.advanced else "slither", size=args.size, pie="off")
     starts: list[tuple[str, SlitherState]] = []
     for first in args.first or first_turns(args.size):
@@ -613,7 +666,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         starts.append((first, state))
     if args.split:
-        return split_main(game.id, args.size, starts, args.time, args.workers, args.record)
+        if args.tables is not None:
+            args.tables.mkdir(parents=True, exist_ok=True)
+        return split_main(
+            game.id,
+            args.size,
+            starts,
+            args.time,
+            args.workers,
+            args.record,
+            args.tables,
+            args.every,
+        )
     if args.table is not None and args.table.exists():
         try:
             search = ProofSearch.load(args.table, args.size, args.advanced)
@@ -677,6 +741,8 @@ def split_main(
     seconds: float,
     workers: int,
     record: Path | None,
+    tables: Path | None = None,
+    every: float = 600.0,
 ) -> int:
     """``--split``: each start proven reply by reply; 1 if one is left unproven."""
     began = time.monotonic()
@@ -685,7 +751,7 @@ def split_main(
         mover = state.player_name(state.to_move)
         other = state.player_name(3 - state.to_move)
         try:
-            won = split(game_id, size, line, state, seconds, workers, record)
+            won = split(game_id, size, line, state, seconds, workers, record, tables, every)
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2

@@ -158,6 +158,44 @@ def test_a_split_proof_records_its_replies_and_resumes_from_them(tmp_path, capsy
     assert len(record.read_text().splitlines()) == 15
 
 
+def test_a_split_proof_stopped_part_way_resumes_each_reply_from_its_table(tmp_path, capsys):
+    record, tables = tmp_path / "replies.jsonl", tmp_path / "tables"
+    argv = ["--size", "4", "--first", "b2", "--split", "--record", str(record)]
+    argv += ["--tables", str(tables), "--every", "0.001"]
+    # Too little time for any reply: each leaves its table, with the nodes spent on it.
+    assert main([*argv, "--time", "0.0005"]) == 1
+    assert "after b2: not proven" in capsys.readouterr().out
+    saved = {path.name: path for path in tables.iterdir()}
+    assert len(saved) == 15 and "slither-4-b2-a1.npz" in saved and not record.exists()
+    first = ProofSearch.load(saved["slither-4-b2-a1.npz"], 4, False)
+    assert first.nodes > 0 and len(first.table) > 0
+    assert main(argv) == 0
+    assert "after b2: Black wins" in capsys.readouterr().out
+    entries = {
+        json.loads(text)["line"]: json.loads(text) for text in record.read_text().splitlines()
+    }
+    assert len(entries) == 15 and all(entry["mover_wins"] for entry in entries.values())
+    # The nodes of the stopped run are counted in the reply's total; proven, its table goes.
+    assert entries["b2 a1"]["nodes"] > first.nodes
+    assert not any(tables.iterdir())
+
+
+def test_a_split_proof_names_a_table_that_will_not_load_before_searching(tmp_path, capsys):
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    broken = tables / "slither-4-b2-c2.npz"
+    broken.write_bytes(b"not an archive")
+    argv = ["--size", "4", "--first", "b2", "--split", "--tables", str(tables)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert f"checkpoint '{broken}' is unreadable" in captured.err
+    assert "Black wins" not in captured.out
+    assert broken.read_bytes() == b"not an archive" and len(list(tables.iterdir())) == 1
+    with pytest.raises(SystemExit):
+        main(["--size", "4", "--first", "b2", "--tables", str(tables)])
+    assert "--tables is for --split" in capsys.readouterr().err
+
+
 def test_a_split_proof_refuses_a_bad_record_and_leaves_it_alone(tmp_path, capsys):
     record = tmp_path / "replies.jsonl"
     record.write_text(
