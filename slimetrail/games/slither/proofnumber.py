@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -67,6 +68,7 @@ from slimetrail.games.slither.solver import (
 
 INF = (1 << 31) - 1  # a proof or disproof number of a proven node; sums saturate below
 NODES, ABORTED, EXPANSIONS = 0, 1, 2  # stats[] slots
+PARENT_CHECK = 10.0  # seconds: how often a split's worker looks whether the split still runs
 
 
 @nb.njit(cache=True, inline="always")
@@ -483,12 +485,23 @@ def prove_line(
         search = ProofSearch.load(table, size, advanced)
     else:
         search = ProofSearch(size, advanced)
-    if table is None:
-        won = search.mover_wins(state, seconds)
-    else:
-        won = search.mover_wins(state, seconds, every, lambda pn, dn: search.save(table))
-        if won is None:
+    parent = multiprocessing.parent_process()  # None unless a worker of the split's pool
+    saved = time.monotonic()
+
+    def between(pn: int, dn: int) -> None:
+        nonlocal saved
+        if table is not None and time.monotonic() - saved >= every:
             search.save(table)
+            saved = time.monotonic()
+        if parent is not None and not parent.is_alive():
+            # The split was stopped: a worker left behind would go on holding a core.
+            if table is not None:
+                search.save(table)
+            os._exit(1)
+
+    won = search.mover_wins(state, seconds, min(every, PARENT_CHECK), between)
+    if won is None and table is not None:
+        search.save(table)
     checked = 0 if won is None else search.check(state, won)
     by_rules = 0 if won is None else search.check_by_rules(state, won)
     return {

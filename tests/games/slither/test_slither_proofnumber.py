@@ -5,6 +5,10 @@ and random 5x5 endgames in both games; and a stopped search resuming from its sa
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import brute
 import numpy as np
@@ -178,6 +182,45 @@ def test_a_split_proof_stopped_part_way_resumes_each_reply_from_its_table(tmp_pa
     # The nodes of the stopped run are counted in the reply's total; proven, its table goes.
     assert entries["b2 a1"]["nodes"] > first.nodes
     assert not any(tables.iterdir())
+
+
+def test_a_split_stopped_by_force_takes_its_workers_with_it(tmp_path):
+    # Killed, the split leaves no worker holding a core; each saves its reply's table first.
+    tables = tmp_path / "tables"
+    argv = ["--size", "5", "--advanced", "--first", "c3", "--split", "--workers", "2"]
+    argv += ["--tables", str(tables), "--time", "300", "--every", "1000"]
+    command = [sys.executable, "-m", "slimetrail.games.slither.proofnumber", *argv]
+    split = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(children(split.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = children(split.pid)
+    assert len(workers) >= 2, "the split's workers did not start"
+    time.sleep(3)  # the workers are searching
+    split.kill()
+    split.wait()
+    deadline = time.monotonic() + 60
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+    assert sorted(path.name for path in tables.iterdir()) == [
+        "slither-advanced-5-c3-a1.npz", "slither-advanced-5-c3-b1.npz"
+    ]  # fmt: skip
+
+
+def children(pid: int) -> list[int]:
+    """The pool's workers started by ``pid`` (Linux's /proc; not multiprocessing's
+    resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
 
 
 def test_a_split_proof_names_a_table_that_will_not_load_before_searching(tmp_path, capsys):
