@@ -282,9 +282,10 @@ class ProofSearch:
         """The kernel's arguments for a position."""
         grid = kernel.layout(self.n).grid(*state.stones)
         zsym, swaps, side = image_keys(self.n)
-        keys = np.zeros(len(swaps), dtype=np.uint64)
-        for q in np.flatnonzero((grid == 1) | (grid == 2)):
-            keys ^= zsym[:, grid[q] - 1, q]
+        stones = np.flatnonzero((grid == 1) | (grid == 2))
+        # Each image's key: the XOR of its stones' keys (one array operation, not a loop:
+        # the rules check keys every position it walks).
+        keys = np.bitwise_xor.reduce(zsym[:, grid[stones] - 1, stones], axis=1)
         return grid, self.n, state.colour + 1, self.advanced, keys, zsym, swaps, side
 
     def key(self, state: SlitherState) -> int:
