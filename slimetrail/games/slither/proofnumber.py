@@ -560,7 +560,8 @@ def split(
     line = " ".join(line.split())  # one spelling of a line: the record's key
     mover = state.player_name(state.to_move)
     other = state.player_name(3 - state.to_move)
-    kids = replies(state, game_id == "slither-advanced")
+    advanced = game_id == "slither-advanced"
+    kids = replies(state, advanced)
     for text, child in kids:
         if child.outcome() is not None:
             print(f"  {line} {text}: {mover} connects at once", flush=True)
@@ -595,12 +596,11 @@ def split(
             table.unlink(missing_ok=True)  # proven: its table is no longer needed
 
     tasks = [sub for sub in lines if sub not in results]
+    meta = ProofSearch(size, advanced).table_meta()
     for sub in tasks:  # a table that will not load is named before any search starts
         table = table_of(sub)
         if table is not None and table.exists():
-            read_checkpoint(
-                table, ProofSearch(size, game_id == "slither-advanced").table_meta(), ()
-            )
+            read_checkpoint(table, meta, ())
     if workers <= 1:
         for sub in tasks:
             note(prove_line(game_id, size, sub, seconds, table_of(sub), every))
