@@ -43,6 +43,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -260,8 +261,42 @@ def proof_holds(g, n, v, advanced, keys, zsym, swaps, side, table, seen, winner,
     return held
 
 
+def split_words(stones: int, count: int) -> list[int]:
+    """An engine bitboard (a Python int) as ``count`` 64-bit words, lowest first."""
+    return [(stones >> (64 * i)) & 0xFFFFFFFFFFFFFFFF for i in range(count)]
+
+
+@nb.njit(cache=True)
+def stones_key(words, to_grid, zsym, swaps, side, v):
+    """:func:`canonical_key` of the position whose engine bitboards (``words[colour]``,
+    see :func:`split_words`) hold its stones, ``v`` to move."""
+    keys = np.zeros(zsym.shape[0], dtype=np.uint64)
+    for colour in range(2):
+        for w in range(words.shape[1]):
+            bits = words[colour, w]
+            for b in range(64):
+                if (bits >> np.uint64(b)) & np.uint64(1):
+                    cell = to_grid[64 * w + b]
+                    for i in range(len(keys)):
+                        keys[i] ^= zsym[i, colour, cell]
+    return canonical_key(keys, swaps, side, v)
+
+
 def new_table() -> Dict:
     return Dict.empty(key_type=types.uint64, value_type=types.int64)
+
+
+@cache
+def compile_search() -> None:
+    """Compile (or load from numba's cache) the search's kernels for this process, with the
+    argument types of every later call: one expansion of the empty 4x4 board, in a table of
+    its own."""
+    from slimetrail.core.registry import get_game
+
+    state = cast(SlitherState, get_game("slither", size=4, pie="off").new_state())
+    one = np.int64(1)
+    node = ProofSearch(4, False).node(state)
+    mid(*node, new_table(), np.zeros(3, dtype=np.int64), now() + 1e9, np.int64(0), one, one)
 
 
 # The kernel's arguments for a position: grid, size, mover, rules, image keys, images' keys,
@@ -277,6 +312,7 @@ class ProofSearch:
         self.table = table if table is not None else new_table()
         self.nodes = self.expansions = 0
         self.seconds = 0.0  # of search, over every run that filled the table
+        self.words = (n * (n + 1) + 63) // 64  # 64-bit words of one colour's engine bitboard
 
     def node(self, state: SlitherState) -> Node:
         """The kernel's arguments for a position."""
@@ -289,9 +325,13 @@ class ProofSearch:
         return grid, self.n, state.colour + 1, self.advanced, keys, zsym, swaps, side
 
     def key(self, state: SlitherState) -> int:
-        """The table's key of a position: one for all eight of its images."""
-        _, _, v, _, keys, _, swaps, side = self.node(state)
-        return int(canonical_key(keys, swaps, side, v))
+        """The table's key of a position: one for all eight of its images.  Read from the
+        state's own stones in one compiled call (the rules check keys every position it
+        walks, and building :meth:`node`'s grid took half of its time)."""
+        zsym, swaps, side = image_keys(self.n)
+        words = np.array([split_words(stones, self.words) for stones in state.stones], np.uint64)
+        to_grid = kernel.layout(self.n).to_grid
+        return int(stones_key(words, to_grid, zsym, swaps, side, state.colour + 1))
 
     def check(self, state: SlitherState, mover_wins: bool) -> int:
         """Check the proof in the table that the mover wins (or loses) against every legal
@@ -316,8 +356,7 @@ class ProofSearch:
         lost = pack(INF, 0)
         seen: set[int] = set()
 
-        def holds(s: SlitherState) -> bool:
-            k = self.key(s)
+        def holds(s: SlitherState, k: int) -> bool:
             if k in seen:
                 return True
             seen.add(k)
@@ -325,7 +364,7 @@ class ProofSearch:
             if moves == [PASS]:
                 s.make(PASS)
                 stuck = s.legal_moves() == [PASS]  # neither side has a turn: no proof
-                held = not stuck and holds(s)
+                held = not stuck and holds(s, self.key(s))
                 s.pop()
             elif s.to_move == winner:
                 held = False
@@ -335,7 +374,8 @@ class ProofSearch:
                     if outcome is not None:
                         held = outcome.winner == winner
                     else:
-                        held = self.table.get(np.uint64(self.key(s))) == lost and holds(s)
+                        child = self.key(s)
+                        held = self.table.get(np.uint64(child)) == lost and holds(s, child)
                     s.pop()
                     if held:
                         break
@@ -343,7 +383,7 @@ class ProofSearch:
                 held = True
                 for move in moves:
                     s.make(move)
-                    held = s.outcome() is None and holds(s)
+                    held = s.outcome() is None and holds(s, self.key(s))
                     s.pop()
                     if not held:
                         break
@@ -351,7 +391,7 @@ class ProofSearch:
                 seen.discard(k)
             return held
 
-        if not holds(cast(SlitherState, state.copy())):
+        if not holds(cast(SlitherState, state.copy()), self.key(state)):
             raise ValueError(f"{state.fen()}: the engine's rules find no proof of that")
         return len(seen)
 
@@ -384,6 +424,7 @@ class ProofSearch:
     ) -> bool | None:
         """Whether the mover wins, or None if not proven within ``seconds``; ``progress``
         gets the numbers every ``every`` seconds of search."""
+        compile_search()  # before the clock starts: a first call may compile the kernels
         deadline = time.monotonic() + seconds
         while True:
             left = deadline - time.monotonic()

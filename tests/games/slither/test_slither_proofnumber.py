@@ -18,7 +18,7 @@ from test_slither_fast_solver import middle_games
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither.game import SlitherState
 from slimetrail.games.slither.proofnumber import INF, ProofSearch, first_turns, main, replies
-from slimetrail.games.slither.solver import SlitherSolver
+from slimetrail.games.slither.solver import SlitherSolver, canonical_key
 
 
 def reference_wins(state: SlitherState) -> bool:
@@ -81,6 +81,24 @@ def test_random_5x5_endgames(game_id):
                 agree(state, game_id)
                 checked += 1
     assert checked >= 15
+
+
+@pytest.mark.parametrize("n", [4, 5, 8])  # 8x8: an engine bitboard of two 64-bit words
+def test_a_key_read_from_the_stones_is_the_key_of_the_kernels_grid(n):
+    # The rules check keys positions from the state's stones; the search from its grid.
+    search = ProofSearch(n, False)
+
+    def grid_key(state: SlitherState) -> int:
+        _, _, v, _, keys, _, swaps, side = search.node(state)
+        return int(canonical_key(keys, swaps, side, v))
+
+    positions = middle_games("slither", n, 2 * n, range(6))
+    assert len(positions) >= 4
+    for state in positions:
+        assert search.key(state) == grid_key(state), state.fen()
+        to_move = search.key(state)
+        state.colour = 1 - state.colour  # the same stones, the other colour to move
+        assert search.key(state) == grid_key(state) != to_move, state.fen()
 
 
 def test_a_stopped_search_resumes_from_its_saved_table(tmp_path):
