@@ -331,7 +331,60 @@ def reach(q, v, n, w, label, flags, near):
 @nb.njit(cache=True)
 def distance(g, n, v, limit):
     """How many empty cells ``v`` must still fill to join its edges (an orthogonal path of
-    own and empty cells; 0-1 breadth-first search), or ``limit + 1`` if more than ``limit``."""
+    own and empty cells), or ``limit + 1`` if more than ``limit``.
+
+    On grids of up to 64 cells (boards up to 6x6) the search grows whole sets of cells, a
+    64-bit word each: the cells reached filling at most ``d`` empty cells, then ``d + 1``.
+    The proof-number search calls this twice for every child it scores, and the queue's
+    arrays cost more than the search itself (:func:`distance_by_queue` is the reference)."""
+    w = n + 2
+    if w * w > 64:
+        return distance_by_queue(g, n, v, limit)
+    one = np.uint64(1)
+    own = empty = low = high = np.uint64(0)
+    for q in range(w * w):
+        if g[q] == v:
+            own |= one << np.uint64(q)
+        elif g[q] == EMPTY:
+            empty |= one << np.uint64(q)
+    for k in range(1, n + 1):
+        # v's low and high edges: Black's rows 1 and n, White's columns 1 and n
+        first, last = (k * w + 1, k * w + n) if v == 2 else (w + k, n * w + k)
+        low |= one << np.uint64(first)
+        high |= one << np.uint64(last)
+    reached = own_closure(own & low, own, w)
+    for d in range(limit + 1):
+        if reached & high:
+            return d
+        grown = own_closure(reached | (spread(reached, w) & empty) | (empty & low), own, w)
+        if grown == reached:
+            return limit + 1
+        reached = grown
+    return limit + 1
+
+
+@nb.njit(cache=True, inline="always")
+def spread(cells, w):
+    """The cells orthogonally next to a set of the padded grid (the border keeps rows apart)."""
+    width = np.uint64(w)
+    one = np.uint64(1)
+    return (cells << one) | (cells >> one) | (cells << width) | (cells >> width)
+
+
+@nb.njit(cache=True)
+def own_closure(cells, own, w):
+    """``cells`` with every own stone joined to them through own stones."""
+    while True:
+        grown = cells | (spread(cells, w) & own)
+        if grown == cells:
+            return cells
+        cells = grown
+
+
+@nb.njit(cache=True)
+def distance_by_queue(g, n, v, limit):
+    """:func:`distance` by a 0-1 breadth-first search over the grid's cells: the readable
+    reference, and the way on boards whose padded grid is wider than one 64-bit word."""
     w = n + 2
     size = w * w
     dist = np.full(size, limit + 1, dtype=np.int64)

@@ -11,6 +11,7 @@ import pytest
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither import kernel
+from slimetrail.games.slither.board import get_board
 from slimetrail.games.slither.game import SlitherState
 
 GAMES = ("slither", "slither-advanced")
@@ -151,3 +152,28 @@ def test_playouts_follow_the_seed():
     assert one == two
     results = {state.playout(random.Random(seed)).winner for seed in range(20)}
     assert results == {1, 2}
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7])  # up to 6x6 a padded grid fits one word; 7x7 not
+def test_the_connection_distance_agrees_with_the_engines_and_the_queues(n):
+    # Random stones, legal or not: the distance only reads which cells hold what.
+    board = get_board(n)
+    layout = kernel.layout(n)
+    rng = random.Random(n)
+    cells = [layout.from_grid[q] for q in range(len(layout.from_grid)) if layout.from_grid[q] >= 0]
+    for _ in range(300):
+        fill = rng.random()
+        black = white = 0
+        for cell in cells:
+            if rng.random() < fill:
+                if rng.random() < 0.5:
+                    black |= 1 << int(cell)
+                else:
+                    white |= 1 << int(cell)
+        grid = layout.grid(black, white)
+        for colour, own, other in ((0, black, white), (1, white, black)):
+            engine = board.distance(own, other, colour)
+            for limit in (0, 2, n * n):
+                expected = limit + 1 if engine is None or engine > limit else engine
+                assert kernel.distance(grid, n, colour + 1, limit) == expected
+                assert kernel.distance_by_queue(grid, n, colour + 1, limit) == expected
