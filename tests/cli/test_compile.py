@@ -9,6 +9,7 @@ from pathlib import Path
 from clitools import run_cli
 
 import slimetrail
+from slimetrail.cli.compile import SOURCES_STAMP, drop_stale_kernels, sources_digest
 from slimetrail.core.registry import GAMES
 
 
@@ -22,6 +23,11 @@ def test_compiles_every_registered_game_the_toys_included() -> None:
     games = timed_games(done.stdout)
     assert set(games) >= set(GAMES) | {"toy-three", "toy-pie"}
     assert done.stdout.splitlines()[-1].startswith("compiled in ")
+    # The sources the cached kernels come from are recorded: unchanged, none is dropped.
+    package = Path(slimetrail.__file__).parent
+    stamp = package / "__pycache__" / SOURCES_STAMP
+    assert stamp.read_text() == sources_digest(package)
+    assert drop_stale_kernels(package, sources_digest(package)) == 0
 
 
 def test_named_games_only() -> None:
@@ -41,3 +47,32 @@ def test_an_unknown_game_is_refused_by_name() -> None:
     assert done.returncode == 2
     assert "unknown game 'no-such-game'" in done.stderr
     assert done.stdout == ""
+
+
+def test_kernels_cached_from_other_sources_are_dropped(tmp_path: Path) -> None:
+    # numba would keep a kernel whose own file is unchanged although a module it calls
+    # changed: after any change of the sources, every cached kernel goes.
+    package = tmp_path / "pkg"
+    (package / "games" / "__pycache__").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "kernel.py").write_text("A = 1\n")
+    cached = [
+        package / "__pycache__" / "kernel.f-3.py311.nbi",
+        package / "games" / "__pycache__" / "g.h-9.py311.1.nbc",
+    ]
+    bytecode = package / "__pycache__" / "kernel.cpython-311.pyc"
+    for path in [*cached, bytecode]:
+        path.write_bytes(b"x")
+    digest = sources_digest(package)
+    assert drop_stale_kernels(package, digest) == 2  # no record yet: nothing is trusted
+    assert not any(path.exists() for path in cached) and bytecode.exists()
+    (package / "__pycache__" / SOURCES_STAMP).write_text(digest)  # as a compile ends
+    for path in cached:
+        path.write_bytes(b"x")
+    assert drop_stale_kernels(package, digest) == 0
+    assert all(path.exists() for path in cached)
+    (package / "kernel.py").write_text("A = 2\n")
+    changed = sources_digest(package)
+    assert changed != digest
+    assert drop_stale_kernels(package, changed) == 2
+    assert not any(path.exists() for path in cached)
