@@ -197,9 +197,43 @@ def test_a_split_proof_stopped_part_way_resumes_each_reply_from_its_table(tmp_pa
         json.loads(text)["line"]: json.loads(text) for text in record.read_text().splitlines()
     }
     assert len(entries) == 15 and all(entry["mover_wins"] for entry in entries.values())
-    # The nodes of the stopped run are counted in the reply's total; proven, its table goes.
+    # The nodes of the stopped run are counted in the reply's total; proven, its table goes,
+    # and its proven entries stay for the replies searched after it.
     assert entries["b2 a1"]["nodes"] > first.nodes
-    assert not any(tables.iterdir())
+    kept = {path.name for path in tables.iterdir()}
+    assert kept == {f"slither-4-{line.replace(' ', '-')}.proven.npz" for line in entries}
+
+
+def test_each_reply_starts_with_the_proofs_of_the_replies_before_it(tmp_path, capsys):
+    # Plain Slither's stones step: the replies' proofs meet the same positions (mirrored,
+    # or the stones placed in another order), and a proven entry is exact anywhere.
+    alone, shared = tmp_path / "alone.jsonl", tmp_path / "shared.jsonl"
+    argv = ["--size", "4", "--first", "b2", "--split"]
+    assert main([*argv, "--record", str(alone)]) == 0
+    assert main([*argv, "--record", str(shared), "--tables", str(tmp_path / "tables")]) == 0
+    assert "beside" in capsys.readouterr().out  # the seeds are reported
+    runs = []
+    for record in (alone, shared):
+        lines = [json.loads(text) for text in record.read_text().splitlines()]
+        runs.append({entry["line"]: entry for entry in lines})
+    assert runs[0].keys() == runs[1].keys() and len(runs[0]) == 15
+    for line, entry in runs[1].items():
+        assert entry["mover_wins"] is runs[0][line]["mover_wins"] is True
+        assert entry["checked"] > 0 and entry["checked_by_rules"] > 0  # seeds checked too
+    assert runs[1]["b2 a1"]["seeded"] == 0 and runs[1]["b2 b1"]["seeded"] > 0
+    nodes = [sum(entry["nodes"] for entry in run.values()) for run in runs]
+    assert nodes[1] < nodes[0] / 4, nodes
+
+
+def test_a_split_proof_names_a_replys_proof_that_will_not_load_before_searching(tmp_path, capsys):
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    broken = tables / "slither-4-b2-a1.proven.npz"
+    broken.write_bytes(b"not a proof")
+    argv = ["--size", "4", "--first", "b2", "--split", "--tables", str(tables)]
+    assert main(argv) == 2
+    assert "slither-4-b2-a1.proven.npz" in capsys.readouterr().err
+    assert broken.read_bytes() == b"not a proof"  # left as it was
 
 
 def test_a_split_stopped_by_force_takes_its_workers_with_it(tmp_path):
