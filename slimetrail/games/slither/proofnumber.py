@@ -43,6 +43,7 @@ import json
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -566,10 +567,14 @@ def prove_line(
             os._exit(1)
 
     won = search.mover_wins(state, seconds, min(every, PARENT_CHECK), between)
-    if won is None and table is not None:
-        search.save(table)
-    checked = 0 if won is None else search.check(state, won)
-    by_rules = 0 if won is None else search.check_by_rules(state, won)
+    if table is not None:
+        search.save(table)  # a proof found is not searched for again if the checks are cut
+    checks_done = watch_parent(parent, PARENT_CHECK, lambda: os._exit(1))
+    try:
+        checked = 0 if won is None else search.check(state, won)
+        by_rules = 0 if won is None else search.check_by_rules(state, won)
+    finally:
+        checks_done.set()
     if won is not None and table is not None:
         search.save_proven(proven_of(table))  # before the split removes the table
     return {
@@ -583,6 +588,24 @@ def prove_line(
         "checked_by_rules": by_rules,
         "seeded": seeded,
     }
+
+
+def watch_parent(
+    parent: multiprocessing.process.BaseProcess | None, every: float, gone: Callable[[], None]
+) -> threading.Event:
+    """Call ``gone`` once ``parent`` (a split's process) has stopped, looking every ``every``
+    seconds, until the event returned is set: a worker in its checks, which do not come back
+    between searches, must not go on holding a core for a split that was stopped."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while parent is not None and not done.wait(every):
+            if not parent.is_alive():
+                gone()
+                return
+
+    threading.Thread(target=watch, daemon=True).start()
+    return done
 
 
 PROVEN_SUFFIX = ".proven.npz"  # beside a reply's table: the proven entries of its proof

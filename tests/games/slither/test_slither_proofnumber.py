@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -17,7 +18,14 @@ from test_slither_fast_solver import middle_games
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither.game import SlitherState
-from slimetrail.games.slither.proofnumber import INF, ProofSearch, first_turns, main, replies
+from slimetrail.games.slither.proofnumber import (
+    INF,
+    ProofSearch,
+    first_turns,
+    main,
+    replies,
+    watch_parent,
+)
 from slimetrail.games.slither.solver import SlitherSolver, canonical_key
 
 
@@ -323,3 +331,27 @@ def test_a_split_proof_stops_at_the_first_winning_reply(capsys):
     assert "slither 4x4 after b2 a1: Black wins" in out
     # Black's first reply searched already wins (White loses after it): no other is tried.
     assert out.count("checked against every legal turn") == 1
+
+
+class Split:
+    """A stand-in for a split's process, stopped when the test says."""
+
+    def __init__(self) -> None:
+        self.alive = True
+
+    def is_alive(self) -> bool:
+        return self.alive
+
+
+def test_a_worker_in_its_checks_stops_once_its_split_has_gone():
+    # The checks do not come back between searches: a watch looks at the split meanwhile.
+    split, gone = Split(), threading.Event()
+    checks_done = watch_parent(split, 0.01, gone.set)  # type: ignore[arg-type]
+    assert not gone.wait(0.1)  # the split runs: the checks go on
+    split.alive = False
+    assert gone.wait(5)
+    quiet = watch_parent(Split(), 0.01, gone.clear)  # type: ignore[arg-type]
+    quiet.set()  # the checks ended first: the watch stops, whatever the split does later
+    time.sleep(0.05)
+    assert gone.is_set()
+    checks_done.set()
