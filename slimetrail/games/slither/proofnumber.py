@@ -317,6 +317,7 @@ class ProofSearch:
         self.nodes = self.expansions = 0
         self.seconds = 0.0  # of search, over every run that filled the table
         self.words = (n * (n + 1) + 63) // 64  # 64-bit words of one colour's engine bitboard
+        self.taken: list[np.ndarray] = []  # keys entered from other searches' proofs
 
     def node(self, state: SlitherState) -> Node:
         """The kernel's arguments for a position."""
@@ -451,15 +452,19 @@ class ProofSearch:
         write_checkpoint(path, self.table_meta(), arrays)
 
     def save_proven(self, path: Path) -> None:
-        """Save the table's proven entries only (exact wherever they are met again)."""
+        """Save the table's proven entries only (exact wherever they are met again), but for
+        those :meth:`take_proven` entered: each file holds what its own search proved."""
         keys, values = entries(self.table)
-        proven = ((values >> 32) == 0) | ((values & 0xFFFFFFFF) == 0)
-        write_checkpoint(path, self.table_meta(), {"keys": keys[proven], "values": values[proven]})
+        keep = ((values >> 32) == 0) | ((values & 0xFFFFFFFF) == 0)
+        if self.taken:
+            keep &= ~np.isin(keys, np.concatenate(self.taken))
+        write_checkpoint(path, self.table_meta(), {"keys": keys[keep], "values": values[keep]})
 
     def take_proven(self, path: Path) -> int:
         """Enter the entries a :meth:`save_proven` file holds; how many."""
         saved = read_checkpoint(path, self.table_meta(), ("keys", "values"))
         fill(self.table, saved["keys"], saved["values"])
+        self.taken.append(saved["keys"])
         return len(saved["keys"])
 
     @classmethod

@@ -231,6 +231,10 @@ def test_each_reply_starts_with_the_proofs_of_the_replies_before_it(tmp_path, ca
     assert runs[1]["b2 a1"]["seeded"] == 0 and runs[1]["b2 b1"]["seeded"] > 0
     nodes = [sum(entry["nodes"] for entry in run.values()) for run in runs]
     assert nodes[1] < nodes[0] / 4, nodes
+    # Each reply's file holds only what its own search proved: no entry is in two files.
+    keys = [np.load(path)["keys"] for path in (tmp_path / "tables").glob("*.proven.npz")]
+    assert len(keys) == 15
+    assert len(np.unique(np.concatenate(keys))) == sum(len(k) for k in keys)
 
 
 def test_a_split_proof_names_a_replys_proof_that_will_not_load_before_searching(tmp_path, capsys):
