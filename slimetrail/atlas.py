@@ -50,6 +50,11 @@ NOTES = (
         "c3 wins: each of White's eight distinct replies proven lost on its own (--split), each p"
         "roof checked again by the engine's own rules; the other first turns not decided"
     ),
+    N_(
+        "c3 and b3 win: each of White's distinct replies to them (8 and 14) proven lost on its "
+        "own (--split), each proof checked again by the engine's own rules; nodes are both "
+        "proofs'; the other first turns not decided"
+    ),
     N_("no draws: the second player wins, swapping after a winning first turn such as c3"),
     N_(
         "d4 proven within the first 484 M nodes (an upper bound); the other first moves not "
