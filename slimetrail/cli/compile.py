@@ -57,13 +57,19 @@ def run(args: argparse.Namespace) -> int:
         cls.warm_up()
         print(f"{cls.id}: {time.perf_counter() - begun:.1f} s", flush=True)
     print(f"compiled in {time.perf_counter() - started:.1f} s")
-    (package / "__pycache__").mkdir(exist_ok=True)
-    (package / "__pycache__" / SOURCES_STAMP).write_text(digest)
+    stamp = sources_stamp(package)
+    stamp.parent.mkdir(exist_ok=True)
+    stamp.write_text(digest)
     return 0
 
 
 # In the package's own __pycache__: the digest of the sources its cached kernels come from.
 SOURCES_STAMP = "slimetrail-sources.sha256"
+
+
+def sources_stamp(package: Path) -> Path:
+    """Where the last compile recorded :func:`sources_digest`."""
+    return package / "__pycache__" / SOURCES_STAMP
 
 
 def sources_digest(package: Path) -> str:
@@ -78,7 +84,7 @@ def sources_digest(package: Path) -> str:
 def drop_stale_kernels(package: Path, digest: str) -> int:
     """Remove numba's cached kernels under ``package`` unless the last compile recorded
     ``digest`` (then they all come from these sources); the files removed."""
-    stamp = package / "__pycache__" / SOURCES_STAMP
+    stamp = sources_stamp(package)
     if stamp.exists() and stamp.read_text() == digest:
         return 0
     stale = [path for path in package.rglob("*.nb[ic]") if path.parent.name == "__pycache__"]

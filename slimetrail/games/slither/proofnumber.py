@@ -554,8 +554,7 @@ def prove_line(
     if table is not None:
         # The proofs of the sibling replies done so far: their positions recur here (the
         # same stones placed in another order), and a proven entry is exact anywhere.
-        siblings = f"{table.name.removesuffix('.npz').rsplit('-', 1)[0]}-*{PROVEN_SUFFIX}"
-        for proven in sorted(table.parent.glob(siblings)):
+        for proven in sibling_proofs(table):
             seeded += search.take_proven(proven)
     parent = multiprocessing.parent_process()  # None unless a worker of the split's pool
     saved = time.monotonic()
@@ -619,6 +618,13 @@ PROVEN_SUFFIX = ".proven.npz"  # beside a reply's table: the proven entries of i
 def proven_of(table: Path) -> Path:
     """Where the proven entries of a reply whose table is ``table`` are kept."""
     return table.with_name(table.name.removesuffix(".npz") + PROVEN_SUFFIX)
+
+
+def sibling_proofs(table: Path) -> list[Path]:
+    """The proven entries kept so far by the replies of the position whose reply has the
+    table ``table`` (its own, once proven, among them)."""
+    position = table.name.removesuffix(".npz").rsplit("-", 1)[0]
+    return sorted(table.parent.glob(f"{position}-*{PROVEN_SUFFIX}"))
 
 
 def read_record(path: Path, game_id: str, size: int) -> dict[str, dict[str, Any]]:
@@ -708,10 +714,9 @@ def split(
         table = table_of(sub)
         if table is not None and table.exists():
             read_checkpoint(table, meta, ())
-    if tables is not None:  # and so is a sibling's proof that will not
-        stem = f"{game_id}-{size}-{line.replace(' ', '-')}-"
-        for proven in tables.glob(f"{stem}*{PROVEN_SUFFIX}"):
-            read_checkpoint(proven, meta, ())
+    first = table_of(lines[0]) if lines else None
+    for proven in [] if first is None else sibling_proofs(first):  # and so is a reply's proof
+        read_checkpoint(proven, meta, ())
     if workers <= 1:
         for sub in tasks:
             note(prove_line(game_id, size, sub, seconds, table_of(sub), every))
