@@ -537,9 +537,9 @@ def prove_line(
     searched for ``seconds`` in a table of its own, and a proof found checked.  With
     ``table`` the search starts from that file if it is there, and saves to it every
     ``every`` seconds and when the time is up unproven; the nodes and seconds reported are
-    those of every run on the table.  The proven entries its sibling replies left beside it
-    (``*.proven.npz``) are entered first (``seeded``: how many), and once proven it leaves
-    its own there."""
+    those of every run on the table.  The proven entries that the replies proven before it
+    left beside the table, after any first turn (``*.proven.npz``, :func:`kept_proofs`), are
+    entered first (``seeded``: how many), and once proven it leaves its own there."""
     from slimetrail.core.registry import get_game
 
     state = cast(SlitherState, get_game(game_id, size=size, pie="off").new_state())
@@ -552,9 +552,9 @@ def prove_line(
         search = ProofSearch(size, advanced)
     seeded = 0
     if table is not None:
-        # The proofs of the sibling replies done so far: their positions recur here (the
-        # same stones placed in another order), and a proven entry is exact anywhere.
-        for proven in sibling_proofs(table):
+        # The proofs of the replies done so far: their positions recur here (the same
+        # stones placed in another order), and a proven entry is exact anywhere.
+        for proven in kept_proofs(table.parent, game_id, size):
             seeded += search.take_proven(proven)
     parent = multiprocessing.parent_process()  # None unless a worker of the split's pool
     saved = time.monotonic()
@@ -620,11 +620,12 @@ def proven_of(table: Path) -> Path:
     return table.with_name(table.name.removesuffix(".npz") + PROVEN_SUFFIX)
 
 
-def sibling_proofs(table: Path) -> list[Path]:
-    """The proven entries kept so far by the replies of the position whose reply has the
-    table ``table`` (its own, once proven, among them)."""
-    position = table.name.removesuffix(".npz").rsplit("-", 1)[0]
-    return sorted(table.parent.glob(f"{position}-*{PROVEN_SUFFIX}"))
+def kept_proofs(tables: Path, game_id: str, size: int) -> list[Path]:
+    """The proven entries kept so far in ``tables`` by the proven replies of ``game_id`` on
+    ``size``, whatever their first turns: a position's key is that of its stones, so a proof
+    met again after other first turns (the same stones placed in another order) is exact
+    there too."""
+    return sorted(tables.glob(f"{game_id}-{size}-*{PROVEN_SUFFIX}"))
 
 
 def read_record(path: Path, game_id: str, size: int) -> dict[str, dict[str, Any]]:
@@ -664,10 +665,11 @@ def split(
     """Whether the mover wins after ``line``, proven reply by reply: each of the mover's
     turns (one per position up to images) is searched on its own, in a table of its own, by
     ``workers`` processes (kept in ``tables`` until the reply is proven, then only its
-    proven entries, which the replies searched after it start with; see
-    :func:`prove_line`).  Df-pn from a node whose every child the loser must answer can
-    spend its work raising the loser's numbers across the fan; from each child alone it
-    goes for the proof.  Proven replies are appended to ``record`` and not searched again."""
+    proven entries, which every reply searched after it in ``tables`` starts with, whatever
+    its first turn; see :func:`prove_line`).  Df-pn from a node whose every child the loser
+    must answer can spend its work raising the loser's numbers across the fan; from each
+    child alone it goes for the proof.  Proven replies are appended to ``record`` and not
+    searched again."""
     line = " ".join(line.split())  # one spelling of a line: the record's key
     mover = state.player_name(state.to_move)
     other = state.player_name(3 - state.to_move)
@@ -714,8 +716,7 @@ def split(
         table = table_of(sub)
         if table is not None and table.exists():
             read_checkpoint(table, meta, ())
-    first = table_of(lines[0]) if lines else None
-    for proven in [] if first is None else sibling_proofs(first):  # and so is a reply's proof
+    for proven in [] if tables is None else kept_proofs(tables, game_id, size):  # and a proof
         read_checkpoint(proven, meta, ())
     if workers <= 1:
         for sub in tasks:

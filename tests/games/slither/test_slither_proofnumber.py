@@ -22,6 +22,7 @@ from slimetrail.games.slither.proofnumber import (
     INF,
     ProofSearch,
     first_turns,
+    kept_proofs,
     main,
     replies,
     watch_parent,
@@ -235,6 +236,34 @@ def test_each_reply_starts_with_the_proofs_of_the_replies_before_it(tmp_path, ca
     keys = [np.load(path)["keys"] for path in (tmp_path / "tables").glob("*.proven.npz")]
     assert len(keys) == 15
     assert len(np.unique(np.concatenate(keys))) == sum(len(k) for k in keys)
+
+
+def test_a_first_turn_starts_from_the_proofs_another_first_turn_left(tmp_path, capsys):
+    # b1's replies meet the positions b2's proofs met with the stones placed in another
+    # order: proven there, they are exact here.
+    tables, alone = tmp_path / "tables", tmp_path / "alone.jsonl"
+    assert main(["--size", "4", "--first", "b1", "--split", "--record", str(alone)]) == 0
+    capsys.readouterr()
+    argv = ["--size", "4", "--split", "--record", str(tmp_path / "shared.jsonl")]
+    assert main([*argv, "--tables", str(tables), "--first", "b2", "b1"]) == 0
+    assert capsys.readouterr().out.count("Black wins\n") == 2
+    runs = []
+    for record in (alone, tmp_path / "shared.jsonl"):
+        lines = [json.loads(text) for text in record.read_text().splitlines()]
+        runs.append({entry["line"]: entry for entry in lines if entry["line"][:2] == "b1"})
+    assert runs[0].keys() == runs[1].keys() and len(runs[0]) >= 8
+    assert runs[1]["b1 a1"]["seeded"] > 0  # the first reply of b1 already had b2's proofs
+    assert all(entry["checked"] > 0 and entry["checked_by_rules"] > 0 for entry in runs[1].values())
+    nodes = [sum(entry["nodes"] for entry in run.values()) for run in runs]
+    assert nodes[1] < nodes[0] / 10, nodes
+    # Only the proofs of the same game on the same board are taken.
+    for other in ("slither-advanced-4-b2-a1", "slither-5-c3-a1", "slither-4-b2-a1-x"):
+        (tables / f"{other}.npz").touch()
+    (tables / "slither-advanced-4-b2-a1.proven.npz").touch()
+    (tables / "slither-5-c3-a1.proven.npz").touch()
+    kept = kept_proofs(tables, "slither", 4)
+    assert kept and all(path.name.startswith("slither-4-") for path in kept)
+    assert all(path.name.endswith(".proven.npz") for path in kept)
 
 
 def test_a_split_stopped_by_force_takes_its_workers_with_it(tmp_path):
