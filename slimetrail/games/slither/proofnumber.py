@@ -45,6 +45,7 @@ import os
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import cache
@@ -58,7 +59,7 @@ from numba.typed import Dict
 
 from slimetrail.compiled import now
 from slimetrail.core.checkpoint import read_checkpoint, write_checkpoint
-from slimetrail.core.game import GameError
+from slimetrail.core.game import GameError, Move
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SlitherState
 from slimetrail.games.slither.solver import (
@@ -360,8 +361,13 @@ class ProofSearch:
         winner = state.to_move if mover_wins else 3 - state.to_move
         lost = pack(INF, 0)
         seen: set[int] = set()
+        # The winner's turns are tried in the order most likely to win (the last winning turn
+        # at the same depth, then the turns that won most often): nine of ten tries went to
+        # turns that do not win, and the order changes only the work, not what is checked.
+        killers: dict[int, Move] = {}
+        wins: Counter[Move] = Counter()
 
-        def holds(s: SlitherState, k: int) -> bool:
+        def holds(s: SlitherState, k: int, depth: int) -> bool:
             if k in seen:
                 return True
             seen.add(k)
@@ -369,26 +375,31 @@ class ProofSearch:
             if moves == [PASS]:
                 s.make(PASS)
                 stuck = s.legal_moves() == [PASS]  # neither side has a turn: no proof
-                held = not stuck and holds(s, self.key(s))
+                held = not stuck and holds(s, self.key(s), depth + 1)
                 s.pop()
             elif s.to_move == winner:
                 held = False
-                for move in moves:
+                killer = killers.get(depth)
+                for move in sorted(moves, key=lambda move: (move != killer, -wins[move])):
                     s.make(move)
                     outcome = s.outcome()
                     if outcome is not None:
                         held = outcome.winner == winner
                     else:
                         child = self.key(s)
-                        held = self.table.get(np.uint64(child)) == lost and holds(s, child)
+                        held = self.table.get(np.uint64(child)) == lost and holds(
+                            s, child, depth + 1
+                        )
                     s.pop()
                     if held:
+                        killers[depth] = move
+                        wins[move] += 1
                         break
             else:
                 held = True
                 for move in moves:
                     s.make(move)
-                    held = s.outcome() is None and holds(s, self.key(s))
+                    held = s.outcome() is None and holds(s, self.key(s), depth + 1)
                     s.pop()
                     if not held:
                         break
@@ -396,7 +407,7 @@ class ProofSearch:
                 seen.discard(k)
             return held
 
-        if not holds(cast(SlitherState, state.copy()), self.key(state)):
+        if not holds(cast(SlitherState, state.copy()), self.key(state), 0):
             raise ValueError(f"{state.fen()}: the engine's rules find no proof of that")
         return len(seen)
 
