@@ -45,8 +45,7 @@ import os
 import sys
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import cache
 from pathlib import Path
@@ -365,7 +364,14 @@ class ProofSearch:
         # at the same depth, then the turns that won most often): nine of ten tries went to
         # turns that do not win, and the order changes only the work, not what is checked.
         killers: dict[int, Move] = {}
-        wins: Counter[Move] = Counter()
+        wins: dict[Move, int] = {}
+
+        def likeliest_first(moves: list[Move], killer: Move | None) -> Iterator[Move]:
+            if killer in moves:
+                yield killer  # most often the turn that wins: the rest is then never sorted
+            yield from sorted(
+                (move for move in moves if move != killer), key=lambda m: -wins.get(m, 0)
+            )
 
         def holds(s: SlitherState, k: int, depth: int) -> bool:
             if k in seen:
@@ -379,8 +385,7 @@ class ProofSearch:
                 s.pop()
             elif s.to_move == winner:
                 held = False
-                killer = killers.get(depth)
-                for move in sorted(moves, key=lambda move: (move != killer, -wins[move])):
+                for move in likeliest_first(moves, killers.get(depth)):
                     s.make(move)
                     outcome = s.outcome()
                     if outcome is not None:
@@ -393,7 +398,7 @@ class ProofSearch:
                     s.pop()
                     if held:
                         killers[depth] = move
-                        wins[move] += 1
+                        wins[move] = wins.get(move, 0) + 1
                         break
             else:
                 held = True
