@@ -318,6 +318,10 @@ class ProofSearch:
         self.seconds = 0.0  # of search, over every run that filled the table
         self.words = (n * (n + 1) + 63) // 64  # 64-bit words of one colour's engine bitboard
         self.taken: list[np.ndarray] = []  # keys entered from other searches' proofs
+        # Positions the engine's rules found won (True) or lost for their mover in earlier
+        # checks (:meth:`take_ruled`), and those the last :meth:`check_by_rules` found.
+        self.ruled: dict[int, bool] = {}
+        self.ruled_here: dict[int, bool] = {}
 
     def node(self, state: SlitherState) -> Node:
         """The kernel's arguments for a position."""
@@ -355,11 +359,15 @@ class ProofSearch:
         winner connects at once or has a turn to a position the table marks lost for its
         mover; every legal turn of the loser leads to a position where that holds again.
         The table is only read for its keys, so a wrong turn list or win test of the kernel
-        shows here.  Returns the positions checked; ``ValueError`` if the proof does not
+        shows here.  A position an earlier check by the rules settled (:attr:`ruled`, from
+        other replies' checks) is not walked again: its key is its stones' and its mover's,
+        so the value found there holds here.  Returns the positions checked (:attr:`ruled_here`
+        holds them, each with whether its mover wins); ``ValueError`` if the proof does not
         hold."""
         winner = state.to_move if mover_wins else 3 - state.to_move
         lost = pack(INF, 0)
-        seen: set[int] = set()
+        seen: dict[int, bool] = {}  # the positions found so far, as ruled
+        ruled = self.ruled
         # The winner's turns are tried in the order most likely to win (the last winning turn
         # at the same depth, then the turns that won most often): nine of ten tries went to
         # turns that do not win, and the order changes only the work, not what is checked.
@@ -374,9 +382,9 @@ class ProofSearch:
             )
 
         def holds(s: SlitherState, k: int, depth: int) -> bool:
-            if k in seen:
+            if k in seen or ruled.get(k) == (s.to_move == winner):
                 return True
-            seen.add(k)
+            seen[k] = s.to_move == winner
             moves = s.legal_moves()
             if moves == [PASS]:
                 s.make(PASS)
@@ -409,12 +417,25 @@ class ProofSearch:
                     if not held:
                         break
             if not held:
-                seen.discard(k)
+                del seen[k]
             return held
 
         if not holds(cast(SlitherState, state.copy()), self.key(state), 0):
             raise ValueError(f"{state.fen()}: the engine's rules find no proof of that")
+        self.ruled_here = seen
         return len(seen)
+
+    def save_ruled(self, path: Path) -> None:
+        """Save what the last :meth:`check_by_rules` found (not what it was given)."""
+        keys = np.fromiter(self.ruled_here.keys(), np.uint64, len(self.ruled_here))
+        wins = np.fromiter(self.ruled_here.values(), np.bool_, len(self.ruled_here))
+        write_checkpoint(path, self.table_meta(), {"keys": keys, "mover_wins": wins})
+
+    def take_ruled(self, path: Path) -> int:
+        """Enter the positions a :meth:`save_ruled` file holds; how many."""
+        saved = read_checkpoint(path, self.table_meta(), ("keys", "mover_wins"))
+        self.ruled.update(zip(saved["keys"].tolist(), saved["mover_wins"].tolist(), strict=True))
+        return len(saved["keys"])
 
     def numbers(self, state: SlitherState, seconds: float) -> tuple[int, int]:
         """Search the position (not over, no swap pending) for at most ``seconds``; its
@@ -590,13 +611,19 @@ def prove_line(
     if table is not None:
         search.save(table)  # a proof found is not searched for again if the checks are cut
     checks_done = watch_parent(parent, PARENT_CHECK, lambda: os._exit(1))
+    ruled_before = 0
     try:
         checked = 0 if won is None else search.check(state, won)
+        if won is not None and table is not None:
+            # What the rules settled in the checks of the replies before: not walked again.
+            for ruled in kept_proofs(table.parent, game_id, size, RULED_SUFFIX):
+                ruled_before += search.take_ruled(ruled)
         by_rules = 0 if won is None else search.check_by_rules(state, won)
     finally:
         checks_done.set()
     if won is not None and table is not None:
-        search.save_proven(proven_of(table))  # before the split removes the table
+        search.save_ruled(beside(table, RULED_SUFFIX))
+        search.save_proven(beside(table, PROVEN_SUFFIX))  # before the split removes the table
     return {
         "game": game_id,
         "size": size,
@@ -607,6 +634,7 @@ def prove_line(
         "checked": checked,
         "checked_by_rules": by_rules,
         "seeded": seeded,
+        "ruled_before": ruled_before,
     }
 
 
@@ -628,20 +656,22 @@ def watch_parent(
     return done
 
 
-PROVEN_SUFFIX = ".proven.npz"  # beside a reply's table: the proven entries of its proof
+# Beside a proven reply's table (which then goes): the proven entries of its proof, and the
+# positions the engine's rules settled in its check.
+PROVEN_SUFFIX, RULED_SUFFIX = ".proven.npz", ".ruled.npz"
 
 
-def proven_of(table: Path) -> Path:
-    """Where the proven entries of a reply whose table is ``table`` are kept."""
-    return table.with_name(table.name.removesuffix(".npz") + PROVEN_SUFFIX)
+def beside(table: Path, suffix: str) -> Path:
+    """The file of a reply whose table is ``table`` that ends in ``suffix``."""
+    return table.with_name(table.name.removesuffix(".npz") + suffix)
 
 
-def kept_proofs(tables: Path, game_id: str, size: int) -> list[Path]:
-    """The proven entries kept so far in ``tables`` by the proven replies of ``game_id`` on
-    ``size``, whatever their first turns: a position's key is that of its stones, so a proof
-    met again after other first turns (the same stones placed in another order) is exact
-    there too."""
-    return sorted(tables.glob(f"{game_id}-{size}-*{PROVEN_SUFFIX}"))
+def kept_proofs(tables: Path, game_id: str, size: int, suffix: str = PROVEN_SUFFIX) -> list[Path]:
+    """The proven entries (or with ``RULED_SUFFIX`` the rules' findings) kept so far in
+    ``tables`` by the proven replies of ``game_id`` on ``size``, whatever their first turns:
+    a position's key is that of its stones, so a proof met again after other first turns
+    (the same stones placed in another order) is exact there too."""
+    return sorted(tables.glob(f"{game_id}-{size}-*{suffix}"))
 
 
 def read_record(path: Path, game_id: str, size: int) -> dict[str, dict[str, Any]]:
@@ -710,6 +740,11 @@ def split(
         checked = (
             f"; checked against every legal turn: {result['checked']} nodes,"
             f" by the engine's rules: {result['checked_by_rules']} positions"
+            + (
+                f" beside {result['ruled_before']} settled in other replies' checks"
+                if result.get("ruled_before")
+                else ""
+            )
         )
         seeded = result.get("seeded", 0)
         seeds = f", beside {seeded} proven entries of other replies" if seeded else ""
@@ -732,8 +767,9 @@ def split(
         table = table_of(sub)
         if table is not None and table.exists():
             read_checkpoint(table, meta, ())
-    for proven in [] if tables is None else kept_proofs(tables, game_id, size):  # and a proof
-        read_checkpoint(proven, meta, ())
+    for suffix in (PROVEN_SUFFIX, RULED_SUFFIX):  # and so is a proof or a check kept
+        for kept in [] if tables is None else kept_proofs(tables, game_id, size, suffix):
+            read_checkpoint(kept, meta, ())
     if workers <= 1:
         for sub in tasks:
             note(prove_line(game_id, size, sub, seconds, table_of(sub), every))

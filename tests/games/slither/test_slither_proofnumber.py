@@ -72,6 +72,32 @@ def test_the_rules_check_reads_only_the_winners_turns_from_the_table():
     assert search.check_by_rules(state, False) > 0  # the search's table names them
 
 
+def test_the_rules_check_trusts_only_what_an_earlier_check_found(tmp_path):
+    state = get_game("slither-advanced", size="4", pie="off").new_state()
+    state.push_str("b2")
+    state.push_str("a1")
+    first = ProofSearch(4, True)
+    assert first.mover_wins(state, 600) is True
+    walked = first.check_by_rules(state, True)
+    first.save_ruled(tmp_path / "a1.ruled.npz")
+    # A sibling position: its check meets the positions a1's check settled.
+    other = get_game("slither-advanced", size="4", pie="off").new_state()
+    other.push_str("b2")
+    other.push_str("d4")
+    alone = ProofSearch(4, True)
+    assert alone.mover_wins(other, 600) is True
+    shared = ProofSearch(4, True)
+    shared.table = alone.table
+    assert shared.take_ruled(tmp_path / "a1.ruled.npz") == walked == len(first.ruled_here)
+    assert 0 < shared.check_by_rules(other, True) < alone.check_by_rules(other, True)
+    # A finding is used only where it says what this check needs: turned round (each
+    # position's mover said to win where it loses), the check walks as if it had none.
+    turned = ProofSearch(4, True)
+    turned.table = alone.table
+    turned.ruled = {key: not wins for key, wins in first.ruled_here.items()}
+    assert turned.check_by_rules(other, True) == alone.check_by_rules(other, True)
+
+
 @pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
 def test_random_4x4_middle_games(game_id):
     positions = middle_games(game_id, 4, 4, range(4))
@@ -210,7 +236,8 @@ def test_a_split_proof_stopped_part_way_resumes_each_reply_from_its_table(tmp_pa
     # and its proven entries stay for the replies searched after it.
     assert entries["b2 a1"]["nodes"] > first.nodes
     kept = {path.name for path in tables.iterdir()}
-    assert kept == {f"slither-4-{line.replace(' ', '-')}.proven.npz" for line in entries}
+    names = [f"slither-4-{line.replace(' ', '-')}" for line in entries]
+    assert kept == {f"{name}{suffix}" for name in names for suffix in (".proven.npz", ".ruled.npz")}
 
 
 def test_each_reply_starts_with_the_proofs_of_the_replies_before_it(tmp_path, capsys):
@@ -253,9 +280,13 @@ def test_a_first_turn_starts_from_the_proofs_another_first_turn_left(tmp_path, c
         runs.append({entry["line"]: entry for entry in lines if entry["line"][:2] == "b1"})
     assert runs[0].keys() == runs[1].keys() and len(runs[0]) >= 8
     assert runs[1]["b1 a1"]["seeded"] > 0  # the first reply of b1 already had b2's proofs
-    assert all(entry["checked"] > 0 and entry["checked_by_rules"] > 0 for entry in runs[1].values())
+    assert all(entry["checked"] > 0 for entry in runs[1].values())
     nodes = [sum(entry["nodes"] for entry in run.values()) for run in runs]
     assert nodes[1] < nodes[0] / 10, nodes
+    # The rules' check does not walk again what the checks of b2's replies settled.
+    assert runs[1]["b1 a1"]["ruled_before"] > 0 == runs[0]["b1 a1"]["ruled_before"]
+    walked = [sum(entry["checked_by_rules"] for entry in run.values()) for run in runs]
+    assert walked[1] < walked[0] / 2, walked
     # Only the proofs of the same game on the same board are taken.
     for other in ("slither-advanced-4-b2-a1", "slither-5-c3-a1", "slither-4-b2-a1-x"):
         (tables / f"{other}.npz").touch()
