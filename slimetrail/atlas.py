@@ -51,9 +51,9 @@ NOTES = (
         "roof checked again by the engine's own rules; the other first turns not decided"
     ),
     N_(
-        "c3, b3 and c2 win: each of White's distinct replies to them (8, 14 and 14) proven lost "
-        "on its own (--split), each proof checked again by the engine's own rules; nodes are "
-        "the three proofs'; the other first turns not decided"
+        "c3, b3, c2, a3, b2, c1, a2 and b1 win: each of White's distinct replies to them proven"
+        " lost on its own (--split), each proof checked again by the engine's own rules; nodes "
+        "are their proofs'; the other first turns not decided"
     ),
     N_("no draws: the second player wins, swapping after a winning first turn such as c3"),
     N_(
