@@ -57,8 +57,8 @@ def test_a_whole_game_won_with_five_in_a_row(live_server, new_page) -> None:
         slime = state.move_str(state.slime)
         assert drawn_mark(page, slime, "snail") and drawn_mark(page, slime, "next")
         assert sorted(legal_cells(page)) == sorted(map(state.move_str, state.legal_moves()))
-        # Our moves come from a stronger level of the same engine, so the game ends in a row.
-        click(page, state.move_str(play(state, 4, Limit(time=5.0), seed=0).move))
+        # Our moves come from a much stronger level (level 4 once drew against random steps).
+        click(page, state.move_str(play(state, 5, Limit(time=5.0), seed=0).move))
     else:
         pytest.fail("the game did not end")
     match = match_api(live_server, page)
