@@ -575,7 +575,7 @@ def prove_line(
     ``table`` the search starts from that file if it is there, and saves to it every
     ``every`` seconds and when the time is up unproven; the nodes and seconds reported are
     those of every run on the table.  The proven entries that the replies proven before it
-    left beside the table, after any first turn (``*.proven.npz``, :func:`kept_proofs`), are
+    left beside the table, after any first turn (``*.proven.npz``, :func:`kept_files`), are
     entered first (``seeded``: how many), and once proven it leaves its own there."""
     from slimetrail.core.registry import get_game
 
@@ -591,7 +591,7 @@ def prove_line(
     if table is not None:
         # The proofs of the replies done so far: their positions recur here (the same
         # stones placed in another order), and a proven entry is exact anywhere.
-        for proven in kept_proofs(table.parent, game_id, size):
+        for proven in kept_files(table.parent, game_id, size):
             seeded += search.take_proven(proven)
     parent = multiprocessing.parent_process()  # None unless a worker of the split's pool
     saved = time.monotonic()
@@ -616,7 +616,7 @@ def prove_line(
         checked = 0 if won is None else search.check(state, won)
         if won is not None and table is not None:
             # What the rules settled in the checks of the replies before: not walked again.
-            for ruled in kept_proofs(table.parent, game_id, size, RULED_SUFFIX):
+            for ruled in kept_files(table.parent, game_id, size, RULED_SUFFIX):
                 ruled_before += search.take_ruled(ruled)
         by_rules = 0 if won is None else search.check_by_rules(state, won)
     finally:
@@ -666,7 +666,7 @@ def beside(table: Path, suffix: str) -> Path:
     return table.with_name(table.name.removesuffix(".npz") + suffix)
 
 
-def kept_proofs(tables: Path, game_id: str, size: int, suffix: str = PROVEN_SUFFIX) -> list[Path]:
+def kept_files(tables: Path, game_id: str, size: int, suffix: str = PROVEN_SUFFIX) -> list[Path]:
     """The proven entries (or with ``RULED_SUFFIX`` the rules' findings) kept so far in
     ``tables`` by the proven replies of ``game_id`` on ``size``, whatever their first turns:
     a position's key is that of its stones, so a proof met again after other first turns
@@ -768,7 +768,7 @@ def split(
         if table is not None and table.exists():
             read_checkpoint(table, meta, ())
     for suffix in (PROVEN_SUFFIX, RULED_SUFFIX):  # and so is a proof or a check kept
-        for kept in [] if tables is None else kept_proofs(tables, game_id, size, suffix):
+        for kept in [] if tables is None else kept_files(tables, game_id, size, suffix):
             read_checkpoint(kept, meta, ())
     if workers <= 1:
         for sub in tasks:

@@ -22,7 +22,7 @@ from slimetrail.games.slither.proofnumber import (
     INF,
     ProofSearch,
     first_turns,
-    kept_proofs,
+    kept_files,
     main,
     replies,
     watch_parent,
@@ -292,7 +292,7 @@ def test_a_first_turn_starts_from_the_proofs_another_first_turn_left(tmp_path, c
         (tables / f"{other}.npz").touch()
     (tables / "slither-advanced-4-b2-a1.proven.npz").touch()
     (tables / "slither-5-c3-a1.proven.npz").touch()
-    kept = kept_proofs(tables, "slither", 4)
+    kept = kept_files(tables, "slither", 4)
     assert kept and all(path.name.startswith("slither-4-") for path in kept)
     assert all(path.name.endswith(".proven.npz") for path in kept)
 
