@@ -48,6 +48,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import cache
+from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any, cast
 
@@ -593,7 +594,6 @@ def prove_line(
         # stones placed in another order), and a proven entry is exact anywhere.
         for proven in kept_files(table.parent, game_id, size):
             seeded += search.take_proven(proven)
-    parent = multiprocessing.parent_process()  # None unless a worker of the split's pool
     saved = time.monotonic()
 
     def between(pn: int, dn: int) -> None:
@@ -601,8 +601,8 @@ def prove_line(
         if table is not None and time.monotonic() - saved >= every:
             search.save(table)
             saved = time.monotonic()
-        if parent is not None and not parent.is_alive():
-            # The split was stopped: a worker left behind would go on holding a core.
+        if split_over():
+            # A worker left behind would go on holding a core for nothing.
             if table is not None:
                 search.save(table)
             os._exit(1)
@@ -610,7 +610,7 @@ def prove_line(
     won = search.mover_wins(state, seconds, min(every, PARENT_CHECK), between)
     if table is not None:
         search.save(table)  # a proof found is not searched for again if the checks are cut
-    checks_done = watch_parent(parent, PARENT_CHECK, lambda: os._exit(1))
+    checks_done = watch_split(split_over, PARENT_CHECK, lambda: os._exit(1))
     ruled_before = 0
     try:
         checked = 0 if won is None else search.check(state, won)
@@ -638,17 +638,35 @@ def prove_line(
     }
 
 
-def watch_parent(
-    parent: multiprocessing.process.BaseProcess | None, every: float, gone: Callable[[], None]
+# Set in a split's workers (:func:`join_split`): the split has its answer, the rest is moot.
+SPLIT_DONE: list[EventType] = []
+
+
+def join_split(done: EventType) -> None:
+    """A split's worker process starts here: ``done`` is set once its split has an answer."""
+    SPLIT_DONE[:] = [done]
+
+
+def split_over() -> bool:
+    """In a split's worker: whether its split has stopped or already has its answer (a
+    reply the opponent wins), so that the reply in hand no longer matters."""
+    parent = multiprocessing.parent_process()  # None unless a worker of the split's pool
+    if parent is not None and not parent.is_alive():
+        return True
+    return any(done.is_set() for done in SPLIT_DONE)
+
+
+def watch_split(
+    over: Callable[[], bool], every: float, gone: Callable[[], None]
 ) -> threading.Event:
-    """Call ``gone`` once ``parent`` (a split's process) has stopped, looking every ``every``
-    seconds, until the event returned is set: a worker in its checks, which do not come back
-    between searches, must not go on holding a core for a split that was stopped."""
+    """Call ``gone`` once ``over()`` (:func:`split_over`), looking every ``every`` seconds,
+    until the event returned is set: a worker in its checks, which do not come back between
+    searches, must not go on holding a core for a split that needs it no more."""
     done = threading.Event()
 
     def watch() -> None:
-        while parent is not None and not done.wait(every):
-            if not parent.is_alive():
+        while not done.wait(every):
+            if over():
                 gone()
                 return
 
@@ -777,7 +795,11 @@ def split(
                 break
     else:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        answered = context.Event()
+        pool = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=join_split, initargs=(answered,)
+        )
+        with pool:
             futures = [
                 pool.submit(prove_line, game_id, size, sub, seconds, table_of(sub), every)
                 for sub in tasks
@@ -785,6 +807,9 @@ def split(
             for future in as_completed(futures):
                 note(future.result())
                 if future.result()["mover_wins"] is False:
+                    # The opponent wins after this reply: the replies in hand are moot, and
+                    # their workers save their tables and stop within PARENT_CHECK seconds.
+                    answered.set()
                     pool.shutdown(cancel_futures=True)
                     break
     done = [results[sub] for sub in lines if sub in results]

@@ -5,10 +5,12 @@ and random 5x5 endgames in both games; and a stopped search resuming from its sa
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import brute
@@ -22,10 +24,12 @@ from slimetrail.games.slither.proofnumber import (
     INF,
     ProofSearch,
     first_turns,
+    join_split,
     kept_files,
     main,
+    prove_line,
     replies,
-    watch_parent,
+    watch_split,
 )
 from slimetrail.games.slither.solver import SlitherSolver, canonical_key
 
@@ -388,25 +392,35 @@ def test_a_split_proof_stops_at_the_first_winning_reply(capsys):
     assert out.count("checked against every legal turn") == 1
 
 
-class Split:
-    """A stand-in for a split's process, stopped when the test says."""
-
-    def __init__(self) -> None:
-        self.alive = True
-
-    def is_alive(self) -> bool:
-        return self.alive
-
-
 def test_a_worker_in_its_checks_stops_once_its_split_has_gone():
     # The checks do not come back between searches: a watch looks at the split meanwhile.
-    split, gone = Split(), threading.Event()
-    checks_done = watch_parent(split, 0.01, gone.set)  # type: ignore[arg-type]
+    over, gone = threading.Event(), threading.Event()
+    checks_done = watch_split(over.is_set, 0.01, gone.set)
     assert not gone.wait(0.1)  # the split runs: the checks go on
-    split.alive = False
+    over.set()
     assert gone.wait(5)
-    quiet = watch_parent(Split(), 0.01, gone.clear)  # type: ignore[arg-type]
+    quiet = watch_split(lambda: False, 0.01, gone.clear)
     quiet.set()  # the checks ended first: the watch stops, whatever the split does later
     time.sleep(0.05)
     assert gone.is_set()
     checks_done.set()
+
+
+def test_a_worker_stops_its_search_once_its_split_has_its_answer(tmp_path):
+    # Another reply won for the opponent: the reply in hand is moot. Its worker saves its
+    # table (the search can resume from it) and ends, instead of searching on for hours.
+    context = multiprocessing.get_context("spawn")
+    answered = context.Event()
+    table = tmp_path / "slither-advanced-5-c3-a1.npz"
+    with ProcessPoolExecutor(
+        1, mp_context=context, initializer=join_split, initargs=(answered,)
+    ) as pool:
+        future = pool.submit(prove_line, "slither-advanced", 5, "c3 a1", 300.0, table, 1000.0)
+        time.sleep(3)  # the worker is searching (the reply takes minutes)
+        assert not future.done()
+        answered.set()
+        stopped = time.monotonic()
+        with pytest.raises(Exception, match="terminated abruptly"):
+            future.result(timeout=60)
+        assert time.monotonic() - stopped < 40
+    assert table.exists() and ProofSearch.load(table, 5, True).nodes > 0
