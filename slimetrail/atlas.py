@@ -51,11 +51,16 @@ NOTES = (
         "roof checked again by the engine's own rules; the other first turns not decided"
     ),
     N_(
-        "c3, b3, c2, a3, b2, c1, a2 and b1 win: each of White's distinct replies to them proven"
-        " lost on its own (--split), each proof checked again by the engine's own rules; nodes "
-        "are their proofs'; the other first turns not decided"
+        "every first turn but the corners wins: each of White's distinct replies to c3, b3, "
+        "c2, a3, b2, c1, a2 and b1 proven lost on its own (--split), and after a1 White's c3 "
+        "proven to win; each proof checked again by the engine's own rules; nodes are these "
+        "proofs'"
     ),
     N_("no draws: the second player wins, swapping after a winning first turn such as c3"),
+    N_(
+        "no draws: the second player wins, swapping after any first turn but a corner and "
+        "answering a corner with c3"
+    ),
     N_(
         "d4 proven within the first 484 M nodes (an upper bound); the other first moves not "
         "decided; checked again by the Ray split two plies down (264.3 M nodes)"
