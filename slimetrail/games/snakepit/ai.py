@@ -173,8 +173,9 @@ class CompiledMctsLevel:
     time limit (or ``nodes`` iterations)."""
 
     description: str
-    # At a 1 s move's tens of thousands of iterations 24 beat 16 (bench/RESULTS.md, session 32)
-    width: int = 24
+    # The longer the search, the wider it gains: 24 beat 16 at 20,000 iterations (session 32),
+    # 40 beat 24 at 60,000 and at 1 s (bench/RESULTS.md, session 43)
+    width: int = 40
     root_width: int = 40
     tries: int = 3
     turns: int = 3
@@ -184,7 +185,7 @@ class CompiledMctsLevel:
     fast: bool = True  # the rollouts' fast kernel (off: the reference, for the bench)
     judged: int = 2  # the opponents' replies to the root's turns too, by the evaluation
     bias: float = 1.0  # progressive bias: weight of the evaluation's chance in UCB
-    capacity: int = 2_000_000  # tree nodes; a quiet 1 s move fills about 1 M (touched as used)
+    capacity: int = 4_000_000  # tree nodes; a quiet 1 s move fills 1.5-2.5 M (touched as used)
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
