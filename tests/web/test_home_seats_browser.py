@@ -25,7 +25,8 @@ def test_snake_pit_me_a_friend_and_computer_level_2_on_a_phone(live_server, open
     card = page.locator("#game-snake-pit")
     card.get_by_text("Choose each seat").click()
     # Open, the seats replace the one-opponent choice; each select is labelled by its player.
-    assert card.locator("fieldset.opponent").is_hidden()
+    # (Waited for: the page's script hides it just after the click; an immediate look raced it.)
+    card.locator("fieldset.opponent").wait_for(state="hidden", timeout=5000)
     card.get_by_role("combobox", name="Blue").select_option("friend")
     card.get_by_role("combobox", name="Red").select_option(label="computer level 2")
     assert card.get_by_role("combobox", name="Green (first)").input_value() == "me"
