@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import brute
@@ -420,7 +421,7 @@ def test_a_worker_stops_its_search_once_its_split_has_its_answer(tmp_path):
         assert not future.done()
         answered.set()
         stopped = time.monotonic()
-        with pytest.raises(Exception, match="terminated abruptly"):
+        with pytest.raises(BrokenProcessPool, match="terminated abruptly"):
             future.result(timeout=60)
         assert time.monotonic() - stopped < 40
     assert table.exists() and ProofSearch.load(table, 5, True).nodes > 0
