@@ -4,6 +4,7 @@ position with perfect play, within a budget of positions (plain recursion, one t
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither.game import SlitherState
@@ -26,7 +27,7 @@ def mover_wins(state: SlitherState, budget: int = 20_000) -> bool:
     """Whether the side to move wins; raises :class:`OverBudget` past ``budget`` positions.
     Swaps are not considered (use positions after the pie's moment)."""
     # Without swaps, the stones and the colour to move are the whole position.
-    table: dict[tuple[int, int, int], bool] = {}
+    table: dict[tuple[int, ...], bool] = {}
 
     def solve(s: SlitherState) -> bool:
         key = (*s.stones, s.colour)
@@ -50,10 +51,10 @@ def mover_wins(state: SlitherState, budget: int = 20_000) -> bool:
 
 def late_positions(game_id: str, n: int, seeds: range, back: int) -> list[SlitherState]:
     """Positions ``back`` plies before the end of seeded random games (pie off)."""
-    found = []
+    found: list[SlitherState] = []
     for seed in seeds:
         rng = random.Random(seed)
-        state = get_game(game_id, size=str(n), pie="off").new_state()
+        state = cast(SlitherState, get_game(game_id, size=str(n), pie="off").new_state())
         while not state.is_over():
             state.push(rng.choice(state.legal_moves()))
         for _ in range(min(back, len(state.move_stack))):

@@ -4,6 +4,7 @@ with brute force, the pie, determinism, and the caller's position left alone."""
 from __future__ import annotations
 
 import threading
+from typing import cast
 
 import brute
 import pytest
@@ -22,7 +23,7 @@ def loaded_kernels() -> None:
 
 
 def after(moves: str, **options: str) -> SlitherState:
-    state = get_game(options.pop("game", "slither"), **options).new_state()
+    state = cast(SlitherState, get_game(options.pop("game", "slither"), **options).new_state())
     for text in moves.split():
         state.push_str(text)
     return state

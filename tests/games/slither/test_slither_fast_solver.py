@@ -5,6 +5,7 @@ random 5x5 endgames, in both games."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import brute
 import pytest
@@ -36,10 +37,10 @@ def test_every_first_turn_of_4x4_and_fewer_nodes(game_id):
 
 def middle_games(game_id: str, n: int, plies: int, seeds: range) -> list[SlitherState]:
     """Positions after ``plies`` random turns (pie off), the game not yet over."""
-    found = []
+    found: list[SlitherState] = []
     for seed in seeds:
         rng = random.Random(seed)
-        state = get_game(game_id, size=str(n), pie="off").new_state()
+        state = cast(SlitherState, get_game(game_id, size=str(n), pie="off").new_state())
         while len(state.move_stack) < plies and not state.is_over():
             state.push(rng.choice(state.legal_moves()))
         if not state.is_over():

@@ -5,6 +5,7 @@ recorded turns replay legally in the engine to the result the kernel reported.""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ def random_positions(game_id: str, n: int, seed: int, count: int) -> list[Slithe
     rng = random.Random(seed)
     found: list[SlitherState] = []
     while len(found) < count:
-        state = get_game(game_id, size=n).new_state()
+        state = cast(SlitherState, get_game(game_id, size=n).new_state())
         while not state.is_over() and len(found) < count:
             if rng.random() < 0.4:
                 found.append(state.copy())
