@@ -47,8 +47,10 @@ NOTES = (
     N_("every one of the 16 first turns wins"),
     N_("the second player wins by swap"),
     N_(
-        "c3 wins: each of White's eight distinct replies proven lost on its own (--split), each p"
-        "roof checked again by the engine's own rules; the other first turns not decided"
+        "every one of the 25 first turns wins: each of White's distinct replies to the nine "
+        "kinds (b3 first) proven lost on its own (--split), each proof checked again by the "
+        "engine's own rules; nodes are these proofs' (c3 alone, proven before without shared "
+        "proofs: 108.1 M)"
     ),
     N_(
         "every first turn but the corners wins: each of White's distinct replies to c3, b3, "
@@ -56,7 +58,6 @@ NOTES = (
         "proven to win; each proof checked again by the engine's own rules; nodes are these "
         "proofs'"
     ),
-    N_("no draws: the second player wins, swapping after a winning first turn such as c3"),
     N_(
         "no draws: the second player wins, swapping after any first turn but a corner and "
         "answering a corner with c3"
