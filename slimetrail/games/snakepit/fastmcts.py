@@ -398,11 +398,11 @@ class CompiledMcts:
                 children,
                 key=lambda c: (
                     int(self.visits[c]),
-                    float(self.sums[c, me]) / max(self.visits[c], 1),
+                    float(self.sums[c, me]) / max(int(self.visits[c]), 1),
                 ),
             )
         me = self.state.to_move
-        value = 1.0 if self.winning else float(self.sums[best, me]) / max(self.visits[best], 1)
+        value = 1.0 if self.winning else float(self.sums[best, me]) / max(int(self.visits[best]), 1)
         pv = [self.turn(best)]
         node = best
         while self.firsts[node] >= 0 and self.tried[node]:
