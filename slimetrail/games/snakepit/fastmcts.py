@@ -280,17 +280,17 @@ class CompiledMcts:
         )
         # Uninitialised: a node's fields are written when it is created, so the memory of
         # the nodes a short search never reaches is never touched.  The narrowest types
-        # that hold them (49 bytes a node, not 128: a 1 s move makes millions): cells fit
+        # that hold them (65 bytes a node, not 128: a 1 s move makes millions): cells fit
         # 16 bits, a node's turns (at most the width) 16, the node count and the visits 32;
-        # the returns are 0, 1/2 and 1, so their sums are exact in 32-bit floats (below
-        # 2**23 visits); the priors keep 64 bits, as the UCB scores are computed in them.
+        # the sums of returns and the priors keep 64-bit floats (32-bit sums of halves
+        # stop being exact past 2**23 visits, which a long analysis reaches).
         self.moves = np.empty((capacity, 3, 2), np.int16)
         self.players = np.empty(capacity, np.int8)
         self.firsts = np.empty(capacity, np.int32)
         self.counts = np.empty(capacity, np.int16)
         self.tried = np.empty(capacity, np.int16)
         self.visits = np.empty(capacity, np.int32)
-        self.sums = np.empty((capacity, 4), np.float32)
+        self.sums = np.empty((capacity, 4), np.float64)
         self.priors = np.empty(capacity, np.float64)
         self.meta = np.zeros(1, np.int64)
         self.rng = np.array([(seed * 0x9E3779B97F4A7C15) % (1 << 64) or 1], np.uint64)
