@@ -51,8 +51,9 @@ from slimetrail.core.registry import get_game
 from slimetrail.games.snakepit import ai
 
 # Git main's level 5 before this session (session 26's): nodes below the root offer their
-# turns by the snakes' exits, no progressive bias, the rollouts list every turn.
-PREVIOUS = ai.CompiledMctsLevel("previous top level", fast=False, judged=1, bias=0.0)
+# turns by the snakes' exits, no progressive bias, the rollouts list every turn, each node
+# expanded on its second visit.
+PREVIOUS = ai.CompiledMctsLevel("previous top level", fast=False, judged=1, bias=0.0, expand_at=1)
 PAIRINGS = (
     "old-nodes",
     "old-time",

@@ -234,8 +234,9 @@ EARLIER_TREES = {
 def test_the_faster_kernels_grow_the_earlier_searchs_tree(position: tuple[int, int]) -> None:
     top = ai.LADDER.levels[ai.LADDER.top]
     assert isinstance(top, ai.CompiledMctsLevel)
-    # The pinned trees were grown at the width the top level had then.
-    search = replace(top, width=16).search(random_state(*position), 3)
+    # The pinned trees were grown at the width the top level had then, each node expanded
+    # on its second visit.
+    search = replace(top, width=16, expand_at=1).search(random_state(*position), 3)
     search.run(Limit(nodes=3000))
     first, count = int(search.firsts[0]), int(search.counts[0])
     nodes, visits = EARLIER_TREES[position]
@@ -251,3 +252,26 @@ def test_the_top_levels_tree_stops_growing_at_its_capacity() -> None:
     assert len(search.players) == 400 and int(search.meta[0]) <= 400
     assert result.info["iterations"] == 3000  # a full tree values its leaves as they are
     assert result.move in search.state.legal_moves()
+
+
+@pytest.mark.parametrize("expand_at", [1, 4])
+def test_a_node_offers_its_turns_once_it_has_been_valued_expand_at_times(expand_at: int) -> None:
+    """Below the root a node's turns are listed (its children made) on the visit after its
+    ``expand_at``-th, not before; until then each visit values the node itself."""
+    state = random_state(9, 9)
+    search = fastmcts.CompiledMcts(
+        state, seed=2, width=8, root_width=16, tries=3, turns=3, expand_at=expand_at
+    )
+    search.run(Limit(nodes=6000))
+    used = int(search.meta[0])
+    visits = search.visits[:used].astype(np.int64)
+    live = (search.players[:used] > 0) & (np.arange(used) > 0)  # not the root, game not over
+    expanded = live & (search.firsts[:used] >= 0)
+    waiting = live & (search.firsts[:used] < 0) & (visits > 0)
+    assert expanded.sum() > 50 and waiting.sum() > 50
+    assert visits[expanded].min() == expand_at + 1
+    assert visits[waiting].max() == expand_at
+    # A node's children's visits add up to its own, less the visits before it expanded.
+    for node in np.flatnonzero(expanded)[:200]:
+        lo, m = int(search.firsts[node]), int(search.counts[node])
+        assert visits[lo : lo + m].sum() == visits[node] - expand_at
