@@ -191,7 +191,7 @@ class CompiledMctsLevel:
     # second visit, some 15% more iterations a move and a seventh of the nodes, no weaker at
     # equal iterations (bench/RESULTS.md, session 45)
     expand_at: int = 8
-    capacity: int = 4_000_000  # tree nodes; a quiet 1 s move fills 1.5-2.5 M (touched as used)
+    capacity: int = 4_000_000  # tree nodes, for long analyses: a 1 s move makes 0.2-0.4 M
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
