@@ -182,7 +182,8 @@ class CompiledMctsLevel:
     exploration: float = 0.5  # measured better than the generic 1.0 (bench/RESULTS.md)
     endgame: int = 45  # empty cells from which leaves are played out to the end
     # Of a move's time limit for the MCTS: the rest (the root's evaluation, the answer, the
-    # tree's memory given back) takes 0.002-0.008 of it on a quiet machine (RESULTS.md)
+    # tree's memory given back) took 0.002-0.014 of it on a quiet machine, the worst move of
+    # the 1 s matches 1.00x the limit (RESULTS.md, session 45)
     time_share: float = 0.98
     fast: bool = True  # the rollouts' fast kernel (off: the reference, for the bench)
     judged: int = 2  # the opponents' replies to the root's turns too, by the evaluation

@@ -12,9 +12,8 @@ leaves are played to the end instead.  The top level also orders the nodes fewer
 ``judged`` turns deep (the opponents' replies to the root's turns) by the evaluation -- the
 exits' favourites were rarely the replies the opponents played -- and adds a progressive
 bias toward the evaluation's favourites there (``bias``), and lists a node's turns only once
-it has been valued ``expand_at`` times (until then each visit values the node itself: a
-seventh of the nodes at 8, and some 15% more iterations a move).  In numba the search runs
-tens of times more iterations in a move than in Python.
+it has been valued ``expand_at`` times (until then each visit values the node itself).  In
+numba the search runs tens of times more iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
 node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
