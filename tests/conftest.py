@@ -34,6 +34,8 @@ import toygames  # noqa: F401  (registers the toy games for every test)
 from hypothesis import settings
 from liveserver import LiveServer, pg_program, running_server, temp_postgres
 
+import slimetrail
+from slimetrail.cli.compile import forget_stale_kernels
 from slimetrail.web.settings import WARM_UP_VARIABLE
 
 # The suite's servers load a game's kernels when it is first played: most of its many
@@ -55,6 +57,14 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     group.addoption("--numprocesses", dest="numprocesses", default=None)
     group.addoption("--maxprocesses", dest="maxprocesses", default=None)
     group.addoption("--dist", dest="dist", default="no")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No test runs a kernel numba cached from older sources (it checks a kernel's own file
+    only, so an edited kernel would go on running inside its unchanged callers): after an
+    edit, every cached kernel of the package is dropped, once, before the workers start."""
+    if not hasattr(config, "workerinput"):
+        forget_stale_kernels(Path(slimetrail.__file__).parent)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

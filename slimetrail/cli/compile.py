@@ -48,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"slimetrail: some modules under {package} did not compile")
         return 1
     print("bytecode: compiled", flush=True)
-    digest = sources_digest(package)
-    dropped = drop_stale_kernels(package, digest)
+    dropped = forget_stale_kernels(package)
     print(f"numba cache: {dropped} files of kernels compiled from older sources removed")
     started = time.perf_counter()
     for cls in classes:
@@ -57,9 +56,6 @@ def run(args: argparse.Namespace) -> int:
         cls.warm_up()
         print(f"{cls.id}: {time.perf_counter() - begun:.1f} s", flush=True)
     print(f"compiled in {time.perf_counter() - started:.1f} s")
-    stamp = sources_stamp(package)
-    stamp.parent.mkdir(exist_ok=True)
-    stamp.write_text(digest)
     return 0
 
 
@@ -91,3 +87,14 @@ def drop_stale_kernels(package: Path, digest: str) -> int:
     for path in stale:
         path.unlink(missing_ok=True)  # another process may have removed it already
     return len(stale)
+
+
+def forget_stale_kernels(package: Path) -> int:
+    """:func:`drop_stale_kernels` for the sources as they are now, which are then recorded:
+    the kernels numba caches from here on come from them.  Returns the files removed."""
+    digest = sources_digest(package)
+    dropped = drop_stale_kernels(package, digest)
+    stamp = sources_stamp(package)
+    stamp.parent.mkdir(exist_ok=True)
+    stamp.write_text(digest)
+    return dropped

@@ -9,7 +9,12 @@ from pathlib import Path
 from clitools import run_cli
 
 import slimetrail
-from slimetrail.cli.compile import SOURCES_STAMP, drop_stale_kernels, sources_digest
+from slimetrail.cli.compile import (
+    SOURCES_STAMP,
+    drop_stale_kernels,
+    forget_stale_kernels,
+    sources_digest,
+)
 from slimetrail.core.registry import GAMES
 
 
@@ -76,3 +81,18 @@ def test_kernels_cached_from_other_sources_are_dropped(tmp_path: Path) -> None:
     assert changed != digest
     assert drop_stale_kernels(package, changed) == 2
     assert not any(path.exists() for path in cached)
+
+
+def test_the_suite_forgets_kernels_of_older_sources_and_records_the_new(tmp_path: Path) -> None:
+    # What tests/conftest.py runs before the workers start.
+    package = tmp_path / "pkg"
+    (package / "__pycache__").mkdir(parents=True)
+    (package / "kernel.py").write_text("A = 1\n")
+    cached = package / "__pycache__" / "kernel.f-3.py311.nbi"
+    cached.write_bytes(b"x")
+    assert forget_stale_kernels(package) == 1  # no record yet
+    assert (package / "__pycache__" / SOURCES_STAMP).read_text() == sources_digest(package)
+    cached.write_bytes(b"x")  # compiled from the recorded sources: kept
+    assert forget_stale_kernels(package) == 0 and cached.exists()
+    (package / "kernel.py").write_text("A = 2\n")
+    assert forget_stale_kernels(package) == 1 and not cached.exists()
