@@ -16,8 +16,9 @@ it has been valued ``expand_at`` times (until then each visit values the node it
 numba the search runs tens of times more iterations in a move than in Python.
 
 The tree is a set of arrays; a node's children are contiguous, created together when the
-node is first expanded.  The search runs without the GIL, so :class:`Watcher` can stop it
-at the deadline.
+node is first expanded.  The search reads the clock itself every :data:`CLOCK_EVERY`
+iterations (a thread woken at the deadline ran late on a loaded machine, when it waited for
+a core), and runs without the GIL, so that :class:`Watcher` can stop it on a stop event.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import numpy as np
 
 from slimetrail.ai.limits import Limit, PlayResult
 from slimetrail.ai.search import EVAL_SCALE
+from slimetrail.compiled import now
 from slimetrail.core.game import GameError, Move
 from slimetrail.games.snakepit import kernel
 from slimetrail.games.snakepit.game import SnakePitState
@@ -39,6 +41,8 @@ from slimetrail.games.snakepit.game import SnakePitState
 EXPLORATION = 1.0  # as slimetrail.ai.mcts, for returns in [0, 1]
 UNKNOWN = -1  # a node's player before its position is first reached
 USED, ALLOWED = 0, 1  # the budget array: iterations run, the most allowed (-1: stop now)
+CLOCK_EVERY = 63  # iterations between two looks at the clock (a mask: every 64th)
+NO_DEADLINE = math.inf
 
 
 @nb.njit(cache=True, inline="always")
@@ -99,15 +103,18 @@ def value_leaf(h, e, left, mv, kk, o, no, nbr, adj, rng, params, values):
 
 
 @nb.njit(cache=True, nogil=True)
-def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng, params, budget):
-    """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]`` or the nodes
-    run out.  ``tree`` = (moves, players, firsts, counts, tried, visits, sums); ``meta[0]``
-    the nodes in use; ``params`` = (width, tries, turns, exploration, endgame, fast,
-    judged, bias, expand_at): nodes fewer than ``judged`` turns below the root offer their
-    best turns by the evaluation, the deeper ones by the snakes' exits; ``priors[c]`` is
-    child ``c``'s evaluation as a chance (:func:`prior`; 0.5 where only exits ordered it),
-    added to its UCB score as ``bias * prior / (visits + 1)`` (progressive bias, fading with
-    visits); a node below the root is expanded once it has ``expand_at`` visits."""
+def search(
+    heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng, params, budget, deadline
+):
+    """Iterate until ``budget[USED]`` (iterations) reaches ``budget[ALLOWED]``, the clock
+    (``time.monotonic``) passes ``deadline`` or the nodes run out.  ``tree`` = (moves,
+    players, firsts, counts, tried, visits, sums); ``meta[0]`` the nodes in use; ``params``
+    = (width, tries, turns, exploration, endgame, fast, judged, bias, expand_at): nodes
+    fewer than ``judged`` turns below the root offer their best turns by the evaluation, the
+    deeper ones by the snakes' exits; ``priors[c]`` is child ``c``'s evaluation as a chance
+    (:func:`prior`; 0.5 where only exits ordered it), added to its UCB score as ``bias *
+    prior / (visits + 1)`` (progressive bias, fading with visits); a node below the root is
+    expanded once it has ``expand_at`` visits."""
     moves, players, firsts, counts, tried, visits, sums = tree
     width, exploration = np.int64(params[0]), params[3]
     capacity = players.shape[0]
@@ -127,6 +134,8 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
     for cell in range(empty.shape[0]):
         root_left += empty[cell]
     while budget[USED] < budget[ALLOWED]:
+        if (budget[USED] & CLOCK_EVERY) == 0 and deadline < NO_DEADLINE and now() >= deadline:
+            break
         h[:] = heads
         e[:] = empty
         o[:] = out
@@ -199,31 +208,19 @@ def search(heads, empty, mover, k, out, n_out, nbr, adj, tree, priors, meta, rng
 
 
 class Watcher:
-    """A thread that sets ``budget[ALLOWED]`` to -1 at ``started + seconds`` or when ``stop``
-    is set, so that a compiled search running without the GIL stops at its next check."""
+    """A thread that sets ``budget[ALLOWED]`` to -1 when ``stop`` is set, so that a compiled
+    search running without the GIL stops at its next iteration."""
 
-    def __init__(
-        self,
-        budget: np.ndarray,
-        seconds: float | None,
-        started: float,
-        stop: threading.Event | None,
-    ) -> None:
+    def __init__(self, budget: np.ndarray, stop: threading.Event) -> None:
         self.budget = budget
-        self.deadline = None if seconds is None else started + seconds
         self.stop = stop
         self.finished = threading.Event()
         self.thread = threading.Thread(target=self.watch, daemon=True)
         self.thread.start()
 
     def watch(self) -> None:
-        while True:
-            left = None if self.deadline is None else self.deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                break
-            wait = left if self.stop is None else min(left or 0.005, 0.005)
-            if self.finished.wait(wait) or (self.stop is not None and self.stop.is_set()):
-                break
+        while not self.stop.is_set() and not self.finished.wait(0.005):
+            pass
         self.budget[ALLOWED] = -1  # the search in flight stops at its next check
 
     def done(self) -> None:
@@ -354,7 +351,10 @@ class CompiledMcts:
         unbounded = np.iinfo(np.int64).max
         budget[ALLOWED] = unbounded if limit.nodes is None else self.iterations + limit.nodes
         if not self.winning and self.line is None and self.counts[0] > 1:
-            watcher = Watcher(budget, limit.time, started, stop)
+            deadline = NO_DEADLINE
+            if limit.time is not None:  # the same instant on the clock compiled code reads
+                deadline = time.monotonic() + started + limit.time - time.perf_counter()
+            watcher = None if stop is None else Watcher(budget, stop)
             try:
                 search(
                     self.heads,
@@ -371,9 +371,11 @@ class CompiledMcts:
                     self.rng,
                     self.params,
                     budget,
+                    deadline,
                 )
             finally:
-                watcher.done()
+                if watcher is not None:
+                    watcher.done()
             self.iterations = int(budget[USED])
         result = self.result(time.perf_counter() - started)
         if on_info is not None:
