@@ -4,6 +4,7 @@
     nice -n 10 python bench/slither.py ladder [--games 10] [--time 1.0] [--levels 2-5]
     nice -n 10 python bench/slither.py strength [--games 40] [--time 0.25] [--pie on]
     nice -n 10 python bench/slither.py solve [--size 4]
+    nice -n 10 python bench/slither.py solved [--size 5] [--games 20] [--time 0.5] [--parallel 2]
 
 ``playouts``: random playouts a second from the start and from a middle-game position, by
 the compiled kernel (``SlitherState.playout``) and by the generic Python walk of
@@ -21,6 +22,13 @@ playouts -- the same compiled playout), equal time per move, seats alternating.
 baseline, in the same run), each with a fresh table, on every first turn of the board in
 both games (pie off): nodes and seconds of each, and the ratios.  Both searches are
 compiled on a small position first, so the figures are of searching only.
+
+``solved``: the top level against itself on a board the exact solver settled (pie off), in
+both games: Black's first turn one proven to win (every turn of plain 4x4 and 5x5 and of
+Advanced 4x4; on Advanced 5x5 all but the corners: docs/solved.md), taken in turn, then the
+top level on both sides at ``--time`` a move.  Perfect play wins every game for Black.  The
+same games with the top level's exact solve turned off are the baseline, in the same run:
+Black's wins of each, and the worst move against its limit.
 """
 
 from __future__ import annotations
@@ -197,23 +205,78 @@ def bench_solve(args: argparse.Namespace) -> None:
             )
 
 
+def solved_game(job: tuple[str, int, int, float, bool]) -> tuple[bool, float]:
+    """One game of ``solved``: whether Black won, and the worst move's share of the limit."""
+    from dataclasses import replace
+
+    from slimetrail.games.slither.ai import SearchLevel
+    from slimetrail.games.slither.solver import SEARCHES
+
+    game_id, size, number, seconds, solve = job
+    game = get_game(game_id, size=str(size), pie="off")
+    type(game).warm_up()
+    SEARCHES.run()
+    top = LADDER.levels[LADDER.top]
+    assert isinstance(top, SearchLevel)
+    level = replace(top, solve=solve)
+    state = game.new_state()
+    corners = {"a1", f"a{size}", f"{chr(96 + size)}1", f"{chr(96 + size)}{size}"}
+    firsts = [
+        m
+        for m in state.legal_moves()
+        if not (game_id == "slither-advanced" and size == 5 and state.move_str(m) in corners)
+    ]
+    state.push(firsts[number % len(firsts)])
+    rng, worst = random.Random(number), 0.0
+    while not state.is_over():
+        started = time.perf_counter()
+        move = level.play(state, Limit(time=seconds), rng).move
+        worst = max(worst, (time.perf_counter() - started) / seconds)
+        state.push(move)
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome.winner == 1, worst
+
+
+def bench_solved(args: argparse.Namespace) -> None:
+    import multiprocessing
+
+    for game_id in ("slither", "slither-advanced"):
+        won = {}
+        for solve in (True, False):
+            jobs = [(game_id, args.size, n, args.time, solve) for n in range(args.games)]
+            with multiprocessing.Pool(args.parallel) as pool:
+                results = pool.map(solved_game, jobs)
+            won[solve] = sum(black for black, _ in results)
+            worst = max(share for _, share in results)
+            name = "top level" if solve else "without the exact solve (baseline)"
+            print(
+                f"{game_id} {args.size}x{args.size}, {name}: Black won {won[solve]}/{args.games}"
+                f" (perfect: all); worst move {worst:.2f}x the limit",
+                flush=True,
+            )
+        print(f"  Black's wins, top level / baseline: {won[True] / max(won[False], 1):.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("playouts", "ladder", "strength", "solve"))
+    parser.add_argument("what", choices=("playouts", "ladder", "strength", "solve", "solved"))
     parser.add_argument("--size", type=int, help="board size (9; solve: 4)")
     parser.add_argument("--seconds", type=float, default=3.0, help="playouts: per figure")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move")
     parser.add_argument("--levels", help="ladder: stronger levels, e.g. 2-5")
     parser.add_argument("--pie", default="on", choices=("on", "off"))
+    parser.add_argument("--parallel", type=int, default=1, help="solved: games at once")
     args = parser.parse_args(argv)
     if args.size is None:
-        args.size = 4 if args.what == "solve" else 9
+        args.size = 4 if args.what == "solve" else 5 if args.what == "solved" else 9
     benches = {
         "playouts": bench_playouts,
         "ladder": bench_ladder,
         "strength": bench_strength,
         "solve": bench_solve,
+        "solved": bench_solved,
     }
     benches[args.what](args)
     return 0

@@ -34,11 +34,12 @@ from slimetrail.ai.levels import Ladder, Player
 from slimetrail.ai.limits import Limit, PlayResult, check_analysis_limit
 from slimetrail.ai.mcts import TreeSearch
 from slimetrail.ai.search import EVAL_SCALE
-from slimetrail.core.game import GameError, Move, State
+from slimetrail.core.game import GameError, Move, SolveTimeout, State
 from slimetrail.core.i18n import N_
 from slimetrail.core.loading import KernelLoad
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SWAP, SlitherState
+from slimetrail.games.slither.solver import SlitherSolver
 
 RAVE_K = 600.0  # playouts at which a child's own mean and its AMAF mean weigh the same
 EXPLORATION = 0.25  # UCT constant (RAVE does most of the exploring)
@@ -46,6 +47,10 @@ FIRST_PLAY = 1.1  # the value of an unvisited child without AMAF data: try it so
 INFO_EVERY = 500  # iterations between on_info reports
 TIME_SHARE = 0.9  # of the time limit: the search; the rest is answer and overhead
 PASS_ROW = (-1, -1, -1)
+# The top level's exact solve on boards up to 5x5: from 16 empty cells on (a whole 4x4
+# board; on 5x5 the solver answers in under a second from 13-14), for half of a move.
+SOLVE_EMPTIES = 16
+SOLVE_SHARE = 0.5
 
 
 class Node:
@@ -325,15 +330,43 @@ class BeginnerLevel:
         return PlayResult(rng.choice(placements or moves), depth=1)
 
 
+def proven_move(state: SlitherState, seconds: float) -> PlayResult | None:
+    """A winning turn proven by the exact solver within ``seconds``, where the board is
+    small enough (:meth:`.SlitherGame.exact_solver`) and at most :data:`SOLVE_EMPTIES` cells
+    are empty; ``None`` when it proves no win (a lost position is left to the search, which
+    fights on) or runs out of time."""
+    solver = state.game.exact_solver()
+    empty = state.game.size**2 - sum(stones.bit_count() for stones in state.stones)
+    if not isinstance(solver, SlitherSolver) or empty > SOLVE_EMPTIES:
+        return None
+    try:
+        move = solver.winning_move(state, time.monotonic() + seconds)
+    except SolveTimeout:
+        return None
+    if move is None:
+        return None
+    return PlayResult(move, proven="win", pv=[move], depth=1, info={"search": "exact solver"})
+
+
 @dataclass(frozen=True)
 class SearchLevel:
-    """The search with ``playouts`` iterations (``None``: the whole time limit)."""
+    """The search with ``playouts`` iterations (``None``: the whole time limit); with
+    ``solve``, a timed move first asks the exact solver (:func:`proven_move`) for a share
+    of its time."""
 
     description: str
     playouts: int | None
     rave: bool = True
+    solve: bool = False
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
+        if self.solve and limit.time is not None:
+            started = time.perf_counter()
+            proven = proven_move(cast(SlitherState, state), SOLVE_SHARE * limit.time)
+            if proven is not None:
+                return proven
+            left = max(0.001, limit.time - (time.perf_counter() - started))
+            limit = Limit(time=left, nodes=limit.nodes)
         time_cap = TIME_SHARE * limit.time if limit.time is not None else None
         bounds = Limit(time=time_cap, nodes=self.playouts)
         if bounds.time is None and bounds.nodes is None:
@@ -356,7 +389,9 @@ LEVELS: dict[int, Player] = {
     2: SearchLevel(N_("novice: plain Monte-Carlo search, 100 playouts"), 100, rave=False),
     3: SearchLevel(N_("casual: Monte-Carlo search with RAVE, 250 playouts"), 250),
     4: SearchLevel(N_("club: Monte-Carlo search with RAVE, 800 playouts"), 800),
-    5: SearchLevel(N_("strong: Monte-Carlo search with RAVE for the whole time limit"), None),
+    5: SearchLevel(
+        N_("strong: Monte-Carlo search with RAVE for the whole time limit"), None, solve=True
+    ),
 }
 KERNELS = KernelLoad(kernel.warm_up, "Slither kernels")
 LADDER = Ladder(LEVELS, analyse, kernels=KERNELS)

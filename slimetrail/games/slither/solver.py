@@ -49,6 +49,9 @@ MAX_SIZE = 5  # 6x6 and up do not finish in minutes
 CLOCK_EVERY = 1023  # nodes between looks at the clock
 NODES, ABORTED = 0, 1  # stats[] slots
 SEARCH = 2  # settled(): neither known nor out of time
+# Positions a table keeps before a solve for play empties it: a process that plays many
+# games on small boards would otherwise grow it without end (some 50 bytes an entry).
+MAX_ENTRIES = 1 << 20
 
 
 @nb.njit(cache=True)
@@ -290,6 +293,32 @@ class SlitherSolver:
             )
         return bool(value)
 
+    def winning_move(self, state: SlitherState, deadline: float) -> Move | None:
+        """A turn that wins for the player to move (one that connects at once if any, else
+        the first proven, in the rules' order), or ``None`` when every turn loses;
+        :class:`SolveTimeout` past ``deadline`` (what was settled stays in the table, which
+        is emptied once it holds :data:`MAX_ENTRIES`)."""
+        board = (state.game.size, state.game.advanced)
+        if len(self.table(*board)) > MAX_ENTRIES:
+            del self.tables[board]  # a new one: clearing a typed dict goes entry by entry
+        moves = state.legal_moves()
+        for move in moves:
+            state.push(move)
+            over = state.is_over()
+            state.pop()
+            if over:
+                return move
+        stats = np.zeros(2, dtype=np.int64)
+        for move in moves:
+            state.push(move)
+            try:
+                won = not self.mover_wins(state, deadline, stats)
+            finally:
+                state.pop()
+            if won:
+                return move
+        return None
+
     def solve(
         self, state: State, *, distance: bool = False, time_limit: float | None = None
     ) -> SolveResult:
@@ -372,12 +401,14 @@ REFERENCE = SlitherSolver(reference=True)
 
 def compile_searches() -> None:
     """Compile (or load from numba's cache) both searches now, on a 4x4 endgame of a few
-    hundred nodes: the first solve of a process no longer pays for their compiles."""
-    state = get_game("slither", size="4", pie="off").new_state()
+    hundred nodes: the first solve of a process, or the top level's first move on a small
+    board, no longer pays for their compiles."""
+    state = cast(SlitherState, get_game("slither", size="4", pie="off").new_state())
     for turn in ("a1", "b2", "c3", "d4", "a2", "b3"):
         state.push_str(turn)
     for solver in (SlitherSolver(), SlitherSolver(reference=True)):
         solver.solve(state)
+        solver.winning_move(state, time.monotonic() + 60)  # the top level's (a typed len)
 
 
 # Once per process: Slither and Advanced Slither share the searches.

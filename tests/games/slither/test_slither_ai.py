@@ -13,6 +13,7 @@ from slimetrail.ai import Limit, analyse, levels_for, play
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither.ai import KERNELS, LADDER, SlitherSearch, search_move
 from slimetrail.games.slither.game import SlitherState
+from slimetrail.games.slither.solver import REFERENCE, SEARCHES
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -20,6 +21,7 @@ def loaded_kernels() -> None:
     """Loaded before the first move, as a server or the UGI engine does: until then a timed
     move is a random one (see tests/ai/test_time_limits.py)."""
     KERNELS.run()
+    SEARCHES.run()
 
 
 def after(moves: str, **options: str) -> SlitherState:
@@ -116,3 +118,59 @@ def test_analysis_runs_to_its_limit_or_the_stop_event():
     stop.set()
     result = analyse(state, Limit(time=30.0), stop=stop)
     assert result.move in state.legal_moves() and result.nodes == 1
+
+
+@pytest.mark.parametrize("game_id", ["slither", "slither-advanced"])
+def test_the_top_level_plays_proven_wins_on_small_boards(game_id):
+    """Boards up to 5x5, from 16 empty cells on: a timed move of the top level asks the exact
+    solver first.  Wherever the brute-force model says the mover wins, it plays a proven
+    win, and the model agrees that the move keeps it; where the mover loses, the search
+    answers (it fights on)."""
+    top = max(levels_for(get_game(game_id)))
+    won = lost = 0
+    for back in (3, 4, 5):
+        for state in brute.late_positions(game_id, 4, range(6), back):
+            try:
+                wins = brute.mover_wins(state, 20_000)
+            except brute.OverBudget:
+                continue
+            result = play(state, top, Limit(time=1.0), seed=1)
+            if not wins:
+                assert result.info.get("search") != "exact solver"
+                assert result.move in state.legal_moves()
+                lost += 1
+                continue
+            assert result.proven == "win" and result.info["search"] == "exact solver"
+            state.push(result.move)
+            assert state.is_over() or not brute.mover_wins(state, 50_000), state.fen()
+            won += 1
+    assert won >= 8 and lost >= 2
+
+
+def test_the_top_level_wins_4x4_from_the_start():
+    """Without the pie the first player wins 4x4 with every first turn (docs/solved.md); the
+    top level's first turn is one the plain reference solver proves won, and so are its
+    turns after each of White's replies."""
+    state = after("", size="4", pie="off")
+    top = max(levels_for(state.game))
+    first = play(state, top, Limit(time=3.0), seed=2)
+    assert first.proven == "win"
+    state.push(first.move)
+    assert REFERENCE.solve(state, time_limit=60).value == "loss"
+    for reply in state.legal_moves()[:4]:
+        state.push(reply)
+        answer = play(state, top, Limit(time=1.0), seed=3)
+        assert answer.proven == "win"
+        state.push(answer.move)
+        assert state.is_over() or REFERENCE.solve(state, time_limit=60).value == "loss"
+        state.pop()
+        state.pop()
+
+
+def test_the_top_level_leaves_a_lost_first_turn_to_the_search():
+    # With the pie every first turn loses (White swaps or plays on): the search picks the
+    # balanced one, as before.
+    state = after("", size="4")
+    result = play(state, max(levels_for(state.game)), Limit(time=0.5), seed=1)
+    assert result.info.get("search") != "exact solver" and result.proven is None
+    assert result.move in state.legal_moves()
