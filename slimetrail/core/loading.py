@@ -5,10 +5,16 @@ game's kernels, several times that on a busy machine) cannot be interrupted.  A 
 therefore never waits for it: it asks :meth:`KernelLoad.ready`, which starts the load in a
 background thread, and plays without the kernels until they are loaded.  A server or an
 engine loads them before its first move (:meth:`KernelLoad.run`, through ``Game.warm_up``).
+
+Once loaded, everything the process holds is frozen out of the garbage collector's view
+(``gc.freeze``): its full collections scanned the whole heap of loaded modules and compiled
+code, 50-70 ms in the middle of a search, which made timed moves overrun their limits
+(bench/RESULTS.md, session 47).  What is frozen is never collected; it was there to stay.
 """
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable
 
@@ -27,6 +33,7 @@ class KernelLoad:
         with self.loading:
             if not self.loaded.is_set():
                 self.load()
+                gc.freeze()
                 self.loaded.set()
 
     def ready(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import threading
 from dataclasses import dataclass
@@ -146,3 +147,15 @@ def test_a_level_needing_kernels_has_its_stand_in_play_timed_moves_until_they_lo
     assert kernels.loaded.wait(30)
     after = level.play(state, timed, random.Random(0))
     assert after.move == moves[0] and "search" not in after.info
+
+
+def test_what_a_kernel_load_brought_in_is_kept_out_of_full_collections() -> None:
+    """After a load the heap is frozen out of the garbage collector's view: its full
+    collections, over every loaded module, paused searches in mid-move (bench/RESULTS.md)."""
+    brought: list[list[int]] = []
+    kernels = KernelLoad(lambda: brought.append([1]), "test kernels")
+    before = gc.get_freeze_count()
+    kernels.run()
+    assert gc.get_freeze_count() > before
+    # The list the load made is frozen: no generation the collector scans holds it.
+    assert not any(o is brought[0] for o in gc.get_objects())
