@@ -39,7 +39,7 @@ from slimetrail.core.i18n import N_
 from slimetrail.core.loading import KernelLoad
 from slimetrail.games.slither import kernel
 from slimetrail.games.slither.game import PASS, SWAP, SlitherState
-from slimetrail.games.slither.solver import SlitherSolver
+from slimetrail.games.slither.solver import SEARCHES, SlitherSolver
 
 RAVE_K = 600.0  # playouts at which a child's own mean and its AMAF mean weigh the same
 EXPLORATION = 0.25  # UCT constant (RAVE does most of the exploring)
@@ -393,5 +393,15 @@ LEVELS: dict[int, Player] = {
         N_("strong: Monte-Carlo search with RAVE for the whole time limit"), None, solve=True
     ),
 }
-KERNELS = KernelLoad(kernel.warm_up, "Slither kernels")
+
+
+def load_kernels() -> None:
+    """The search's kernels and the exact solver's, which the top level asks on small boards
+    (:func:`proven_move`): a process that loads them in the background, without the game's
+    warm-up, must not load the solver's in the middle of a move."""
+    kernel.warm_up()
+    SEARCHES.run()
+
+
+KERNELS = KernelLoad(load_kernels, "Slither kernels")
 LADDER = Ladder(LEVELS, analyse, kernels=KERNELS)

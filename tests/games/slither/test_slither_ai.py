@@ -3,6 +3,8 @@ with brute force, the pie, determinism, and the caller's position left alone."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from typing import cast
 
@@ -174,3 +176,18 @@ def test_the_top_level_leaves_a_lost_first_turn_to_the_search():
     result = play(state, max(levels_for(state.game)), Limit(time=0.5), seed=1)
     assert result.info.get("search") != "exact solver" and result.proven is None
     assert result.move in state.legal_moves()
+
+
+def test_loading_the_searchs_kernels_loads_the_solvers_too():
+    """A process that loads the kernels without the game's warm-up (the background load of
+    a first timed move) has the exact solver's ready too: the top level asks it on small
+    boards, and must not load it in the middle of a move."""
+    code = (
+        "from slimetrail.games.slither.ai import KERNELS\n"
+        "from slimetrail.games.slither.solver import SEARCHES\n"
+        "assert not SEARCHES.loaded.is_set()\n"
+        "KERNELS.run()\n"
+        "assert SEARCHES.loaded.is_set()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
