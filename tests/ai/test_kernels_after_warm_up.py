@@ -64,3 +64,38 @@ def test_after_the_warm_up_no_move_of_any_level_loads_a_kernel() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "", f"kernels loaded inside a move:\n{done.stdout}"
+
+
+# Snake Pit's top level answers a mover alone in its region by the longest line of turns
+# (fastmcts.alone), a kernel no random position above reaches: after the warm-up, a move
+# there compiles nothing either (it compiled kernel.longest_line inside the move: 3.6-6.2 s
+# moves in the 1 s strength runs once numba's cache was emptied, bench/RESULTS.md).
+ALONE_PROBE = """
+import random, sys
+from numba.core.registry import CPUDispatcher
+from slimetrail.ai import Limit, play
+from slimetrail.core.registry import get_game
+from slimetrail.games.snakepit import kernel
+from slimetrail.games.snakepit.fastmcts import alive
+
+game = get_game("snake-pit")
+type(game).warm_up()
+rng, state = random.Random(9), game.new_state()
+while True:  # seed 9 reaches such a position at ply 24
+    heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
+    if kernel.region_apart(heads, empty, alive(state), state.to_move, kernel.NBR) >= 0:
+        break
+    state.push(rng.choice(state.legal_moves()))
+before = {k: len(v.signatures) for k, v in vars(kernel).items() if isinstance(v, CPUDispatcher)}
+play(state, 5, Limit(time=0.5), seed=1)  # asks kernel.longest_line first
+print(" ".join(k for k, v in vars(kernel).items()
+               if isinstance(v, CPUDispatcher) and len(v.signatures) > before.get(k, 0)))
+"""
+
+
+def test_snake_pits_lone_player_compiles_nothing_after_the_warm_up() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ALONE_PROBE], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"compiled inside a move: {done.stdout}"
