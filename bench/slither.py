@@ -210,12 +210,10 @@ def solved_game(job: tuple[str, int, int, float, bool]) -> tuple[bool, float]:
     from dataclasses import replace
 
     from slimetrail.games.slither.ai import SearchLevel
-    from slimetrail.games.slither.solver import SEARCHES
 
     game_id, size, number, seconds, solve = job
     game = get_game(game_id, size=str(size), pie="off")
     type(game).warm_up()
-    SEARCHES.run()
     top = LADDER.levels[LADDER.top]
     assert isinstance(top, SearchLevel)
     level = replace(top, solve=solve)

@@ -336,8 +336,9 @@ def proven_move(state: SlitherState, seconds: float) -> PlayResult | None:
     are empty; ``None`` when it proves no win (a lost position is left to the search, which
     fights on) or runs out of time."""
     solver = state.game.exact_solver()
-    empty = state.game.size**2 - sum(stones.bit_count() for stones in state.stones)
-    if not isinstance(solver, SlitherSolver) or empty > SOLVE_EMPTIES:
+    if not isinstance(solver, SlitherSolver):
+        return None
+    if state.game.size**2 - sum(stones.bit_count() for stones in state.stones) > SOLVE_EMPTIES:
         return None
     try:
         move = solver.winning_move(state, time.monotonic() + seconds)

@@ -133,11 +133,9 @@ class SlitherGame(Game):
 
     @classmethod
     def warm_up(cls) -> None:
-        from slimetrail.games.slither import solver
         from slimetrail.games.slither.ai import KERNELS
 
-        KERNELS.run()
-        solver.SEARCHES.run()
+        KERNELS.run()  # the search's kernels and the exact solver's
 
     def exact_solver(self) -> ExactSolver | None:
         """The exact solver of boards up to 5x5 (:mod:`.solver`), ``None`` on bigger ones."""

@@ -247,7 +247,7 @@ def warm_up() -> None:
         level.play(state, Limit(nodes=4), random.Random(0))
     state.playout(random.Random(0))
     # The exact line of a player alone in its region (fastmcts.alone), which no position
-    # above reaches: on the start's arrays, a budget of a few turns.
+    # above reaches: on the arrays of the position two turns in, a budget of a few turns.
     heads, empty, _ = kernel.arrays(state.heads, state.empty, state.out)
     first = np.empty((3, 2), np.int64)
     kernel.longest_line(heads[1], empty, 3, 8, kernel.NBR, 4, first)

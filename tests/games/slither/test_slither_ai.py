@@ -15,7 +15,7 @@ from slimetrail.ai import Limit, analyse, levels_for, play
 from slimetrail.core.registry import get_game
 from slimetrail.games.slither.ai import KERNELS, LADDER, SlitherSearch, search_move
 from slimetrail.games.slither.game import SlitherState
-from slimetrail.games.slither.solver import REFERENCE, SEARCHES
+from slimetrail.games.slither.solver import REFERENCE
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -23,7 +23,6 @@ def loaded_kernels() -> None:
     """Loaded before the first move, as a server or the UGI engine does: until then a timed
     move is a random one (see tests/ai/test_time_limits.py)."""
     KERNELS.run()
-    SEARCHES.run()
 
 
 def after(moves: str, **options: str) -> SlitherState:
