@@ -333,6 +333,9 @@ def generate(
     solves are quick, until a solve takes too long or it gave ``PER_GAME`` puzzles."""
     rng = random.Random(seed)
     games = [get_game(game_id, **options) for options in boards or SETS[game_id]]
+    # Until the kernels are loaded a timed level's move is a random stand-in (instant), so
+    # the games, and how long a set takes to find, would depend on the load.
+    type(games[0]).warm_up()
     provers = [Prover.for_game(game) for game in games]
     streams = [played_games(g, p, rng) for g, p in zip(games, provers, strict=True)]
     made = 0
