@@ -52,6 +52,12 @@ if TYPE_CHECKING:
 
 CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go on)
 EXPLORATION = 0.8  # UCB1's constant (the playouts are informed: less exploration than sqrt 2)
+# ... but less on the square Rastros boards of more than 81 cells: on 11x11 at fixed budgets
+# 0.5 won 95 games of 120 where 0.8 won 85 (0.3 and 1.2 did worse), while 0.8 kept its lead
+# on 9x9 from e5 (33 of 40 against 29) and on 11x11 under Taylor's rules (bench/RESULTS.md,
+# session 48).  (The hex boards play Rastros by the alpha-beta alone.)
+BIG_RASTROS_EXPLORATION = 0.5
+BIG_RASTROS_CELLS = 81
 CLOCK_EVERY = 63  # iterations between two looks at the clock
 MAX_STEPS = 128  # a game on at most 128 cells has fewer steps than that
 WIN, LOSS, UNKNOWN = 1, -1, 0  # proven values, for the player who moved INTO a node
@@ -498,7 +504,7 @@ def search(
                 deadline,
                 iterations,
                 seed,
-                EXPLORATION,
+                exploration(state.game),
                 done,
                 used,
                 nodes,
@@ -546,6 +552,14 @@ def search(
             proofs,
             moves,
         )
+
+
+def exploration(game: TrailGame) -> float:
+    """UCB1's constant for a board."""
+    square, rastros = game.shape == "square", game.rules == "rastros"
+    if square and rastros and len(game.board.cells()) > BIG_RASTROS_CELLS:
+        return BIG_RASTROS_EXPLORATION
+    return EXPLORATION
 
 
 def prove(state: TrailState, budget: int) -> str | None:
