@@ -54,8 +54,9 @@ CAPACITY = 1 << 21  # tree nodes; past that the tree stops growing (playouts go 
 EXPLORATION = 0.8  # UCB1's constant (the playouts are informed: less exploration than sqrt 2)
 # ... but less on the square Rastros boards of more than 81 cells: on 11x11 at fixed budgets
 # 0.5 won 95 games of 120 where 0.8 won 85 (0.3 and 1.2 did worse), while 0.8 kept its lead
-# on 9x9 from e5 (33 of 40 against 29) and on 11x11 under Taylor's rules (bench/RESULTS.md,
-# session 48).  (The hex boards play Rastros by the alpha-beta alone.)
+# on 9x9 from e5 (33 of 40 against 29) and on 11x11 under Taylor's rules (at 1 s 16 of 18
+# games against 11 for 0.5 and for 1.1; bench/RESULTS.md, session 48).  (The hex boards play
+# Rastros by the alpha-beta alone.)
 BIG_RASTROS_EXPLORATION = 0.5
 BIG_RASTROS_CELLS = 81
 CLOCK_EVERY = 63  # iterations between two looks at the clock
