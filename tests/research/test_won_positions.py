@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from research.trail import won_positions
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail.solver import solve
@@ -11,13 +13,22 @@ GAME = get_game("slimetrail", size="9", rules="taylor")
 SET = Path(won_positions.__file__).with_name("won-9x9-taylor.json")
 
 
-def test_the_kept_set_is_labelled_by_the_solver() -> None:
-    positions = json.loads(SET.read_text())
-    assert len(positions) == 45
+@pytest.mark.parametrize(
+    ("name", "options", "size", "regions"),
+    [
+        ("won-9x9-taylor.json", {"size": "9", "rules": "taylor"}, 45, (50, 64)),
+        ("won-11x11-rastros.json", {"size": "11", "rules": "rastros"}, 51, (65, 80)),
+    ],
+)
+def test_the_kept_sets_are_labelled_by_the_solver(name, options, size, regions) -> None:
+    game = get_game("slimetrail", **options)
+    positions = json.loads(SET.with_name(name).read_text())
+    assert len(positions) == size
+    assert {p["region"] for p in positions} <= set(range(regions[0], regions[1] + 1))
     quick = [p for p in positions if p["seconds"] < 0.5]
     assert len(quick) >= 10
     for position in quick:
-        state = GAME.state_from_fen(position["fen"])
+        state = game.state_from_fen(position["fen"])
         result = solve(state, book=False)
         assert [state.move_str(m) for m in result.winning_moves] == position["wins"]
         assert len(position["wins"]) < len(state.legal_moves())
