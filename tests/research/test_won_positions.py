@@ -2,14 +2,16 @@
 
 import json
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from research.trail import won_positions
 from slimetrail.core.registry import get_game
+from slimetrail.games.trail.game import TrailGame
 from slimetrail.games.trail.solver import solve
 
-GAME = get_game("slimetrail", size="9", rules="taylor")
+GAME = cast(TrailGame, get_game("slimetrail", size="9", rules="taylor"))
 SET = Path(won_positions.__file__).with_name("won-9x9-taylor.json")
 
 
