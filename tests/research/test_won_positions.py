@@ -16,16 +16,16 @@ SET = Path(won_positions.__file__).with_name("won-9x9-taylor.json")
 
 
 @pytest.mark.parametrize(
-    ("name", "options", "size", "regions"),
+    ("name", "options", "count", "regions"),
     [
         ("won-9x9-taylor.json", {"size": "9", "rules": "taylor"}, 45, (50, 64)),
         ("won-11x11-rastros.json", {"size": "11", "rules": "rastros"}, 51, (65, 80)),
     ],
 )
-def test_the_kept_sets_are_labelled_by_the_solver(name, options, size, regions) -> None:
+def test_the_kept_sets_are_labelled_by_the_solver(name, options, count, regions) -> None:
     game = get_game("slimetrail", **options)
     positions = json.loads(SET.with_name(name).read_text())
-    assert len(positions) == size
+    assert len(positions) == count
     assert {p["region"] for p in positions} <= set(range(regions[0], regions[1] + 1))
     quick = [p for p in positions if p["seconds"] < 0.5]
     assert len(quick) >= 10
