@@ -34,6 +34,7 @@ the policy is one look-up.  Nothing is allocated per iteration.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, cast
@@ -503,10 +504,13 @@ def search_tree(
     proven,
     rave_visits,
     rave_wins,
+    kept,
 ):
     """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
-    (iterations, nodes).  ``wins[j]`` counts for the player who moved into node ``j``; the
-    root's steps marked in ``banned`` are left out (there must be others).  ``rave`` > 0
+    (iterations, nodes).  ``kept``: the nodes of a tree kept from an earlier search with this
+    position at its root (:func:`keep_subtree`; 0: a new tree).  ``wins[j]`` counts for the
+    player who moved into node ``j``; the root's steps marked in ``banned`` are left out
+    (there must be others; in a kept tree they are marked lost).  ``rave`` > 0
     blends in the all-moves-as-first value of a step (``rave_wins / rave_visits``: the
     iterations in which the same player stepped onto the same cell later on), with the weight
     ``sqrt(rave / (3 visits + rave))`` (Gelly and Silver 2007).  ``playouts`` is RANDOM,
@@ -526,12 +530,19 @@ def search_tree(
     entered_by = np.zeros(cells0.shape[0], np.int8)
     listed = np.empty(cells0.shape[0], np.int64)
     where = np.empty(cells0.shape[0], np.int64)
-    kids_at[0] = -1
-    n_kids[0] = 0
-    visits[0] = 0
-    wins[0] = 0.0
-    proven[0] = UNKNOWN
-    used = 1
+    if kept == 0:
+        kids_at[0] = -1
+        n_kids[0] = 0
+        visits[0] = 0
+        wins[0] = 0.0
+        proven[0] = UNKNOWN
+        used = 1
+    else:
+        used = kept
+        # The passes before the tree proved these steps lost: the same fact in the tree.
+        for j in range(kids_at[0], kids_at[0] + n_kids[0]):
+            if banned[move[j]] and proven[j] == UNKNOWN:
+                proven[j] = LOSS
     capacity = kids_at.shape[0]
     iterations = 0
     while iterations < max_iterations and proven[0] == UNKNOWN:
@@ -720,6 +731,41 @@ def search_tree(
     return iterations, used
 
 
+@nb.njit(cache=True)
+def keep_subtree(
+    root, used, kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins, new_index
+):
+    """Move the subtree of node ``root`` to the front of the node arrays, node 0 its root, and
+    return its size.  A node's children were made after it, in one block, so the subtree's
+    nodes in the order of their old indices keep each block whole and none moves to a higher
+    index: the copy runs in place, lowest first."""
+    for i in range(root, used):
+        new_index[i] = -1
+    new_index[root] = 0
+    for i in range(root, used):  # a child's index is higher than its parent's
+        if new_index[i] >= 0 and kids_at[i] >= 0:
+            for j in range(kids_at[i], kids_at[i] + n_kids[i]):
+                new_index[j] = 0
+    size = 0
+    for i in range(root, used):
+        if new_index[i] >= 0:
+            new_index[i] = size
+            size += 1
+    for i in range(root, used):
+        j = new_index[i]
+        if j < 0:
+            continue
+        kids_at[j] = new_index[kids_at[i]] if kids_at[i] >= 0 else -1
+        n_kids[j] = n_kids[i]
+        move[j] = move[i]
+        visits[j] = visits[i]
+        wins[j] = wins[i]
+        proven[j] = proven[i]
+        rave_visits[j] = rave_visits[i]
+        rave_wins[j] = rave_wins[i]
+    return size
+
+
 @cache
 def tree() -> tuple[np.ndarray, ...]:
     """The node arrays, made once: children's first index and count, move, visits, wins,
@@ -734,6 +780,72 @@ def tree() -> tuple[np.ndarray, ...]:
         np.zeros(CAPACITY, np.float32),
         np.zeros(CAPACITY, np.float32),
     )
+
+
+@cache
+def renumbering() -> np.ndarray:
+    """:func:`keep_subtree`'s map from old node indices to new ones, made once."""
+    return np.zeros(CAPACITY, np.int64)
+
+
+@dataclass(frozen=True)
+class TreeRoot:
+    """The position at the root of the tree in :func:`tree`, and the tree's size."""
+
+    size: int
+    k: int
+    black: int
+    white: int
+    slime: int
+    to_move: int
+    used: int
+
+
+TREE_IN_USE = threading.Lock()
+LAST_ROOT: list[TreeRoot | None] = [None]  # None: the arrays hold no tree to keep
+
+
+def kept_nodes(state: MokuState, geo: Geometry, nodes: tuple[np.ndarray, ...]) -> int:
+    """The nodes of the last search's tree that the search of ``state`` keeps (call under
+    ``TREE_IN_USE``).  When ``state`` is the last root two plies on (our move and the reply:
+    the root's slime cell and one more hold new stones) and the tree reached it, its subtree
+    is moved to the root and its size returned; else 0, a new tree.  Its visits are playouts
+    from ``state`` as good as new ones, and its proofs are facts."""
+    last = LAST_ROOT[0]
+    if last is None or (last.size, last.k, last.to_move) != (
+        state.game.size,
+        state.game.k,
+        state.to_move,
+    ):
+        return 0
+    if last.black & ~state.black or last.white & ~state.white:
+        return 0
+    added = (state.black | state.white) & ~(last.black | last.white)
+    if added.bit_count() != 2 or not added >> last.slime & 1:
+        return 0
+    reply = (added & ~(1 << last.slime)).bit_length() - 1
+    kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = nodes
+    node = 0
+    for cell in (reply, state.slime):
+        first = int(kids_at[node])
+        kids = range(first, first + int(n_kids[node])) if first >= 0 else range(0)
+        node = next((j for j in kids if move[j] == geo.padded[cell]), -1)
+        if node < 0:
+            return 0
+    if kids_at[node] < 0:
+        return 0  # a leaf: nothing worth the copy
+    return int(
+        keep_subtree(
+            node, last.used, kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins,
+            renumbering(),
+        )
+    )  # fmt: skip
+
+
+def forget() -> None:
+    """Drop the kept tree (a new search starts afresh)."""
+    with TREE_IN_USE:
+        LAST_ROOT[0] = None
 
 
 @dataclass(frozen=True)
@@ -847,6 +959,7 @@ def search(
     contempt: float = CONTEMPT,
     contempt_empties: int = CONTEMPT_EMPTIES,
     clock: bool = True,
+    keep: bool = True,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
     ``state``.  The exact solver (on bigger boards the endgame search) has ``solve_share`` of
@@ -863,8 +976,10 @@ def search(
     side to move while more than ``contempt_empties`` cells are empty.  A proven win is
     played; otherwise the most visited move not proven lost.  ``clock=False`` (fixed-budget
     matches): the tree runs its ``iterations`` and the threat passes their node budgets
-    whatever the time, so the move depends on the seed alone; the exact solver keeps its
-    share of ``seconds``."""
+    whatever the time, so the move depends on the seed (and the kept tree) alone; the exact
+    solver keeps its share of ``seconds``.  ``keep``: when the last search's root was this
+    position two plies earlier (our move and the reply), its subtree is kept
+    (:func:`kept_nodes`)."""
     if not clock and iterations >= 1 << 62:
         raise ValueError("a search without the clock needs an iteration budget")
     deadline = now() + seconds if clock else math.inf
@@ -935,49 +1050,62 @@ def search(
                 break
     if empties <= contempt_empties:
         contempt = 0.0
-    kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = tree()
-    done, used = search_tree(
-        cells,
-        slime,
-        colour,
-        empties,
-        geo.steps,
-        k,
-        geo.window_cells,
-        geo.cell_windows,
-        deadline,
-        iterations,
-        seed,
-        float(exploration),
-        float(rave),
-        int(playouts),
-        float(contempt),
-        geo.lines,
-        banned,
-        kids_at,
-        n_kids,
-        move,
-        visits,
-        wins,
-        proven,
-        rave_visits,
-        rave_wins,
-    )
-    kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
-    won = [j for j in kids if proven[j] == WIN]
-    alive = [j for j in kids if proven[j] != LOSS]
-    verdict_name: str | None
-    if won:
-        pick, verdict_name = won[0], "win"
-    else:
-        pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
-        settled = all(proven[j] in (LOSS, DRAW) for j in kids)
-        verdict_name = None if not settled else "draw" if alive else "loss"
-        verdict_name = verdict_name or solved.verdict
-    value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
-    return MctsResult(
-        geo.board_of[int(move[pick])], verdict_name, value, int(visits[pick]), int(done), int(used)
-    )
+    with TREE_IN_USE:  # one tree for every search of the process
+        nodes = tree()
+        kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = nodes
+        kept = kept_nodes(state, geo, nodes) if keep else 0
+        LAST_ROOT[0] = None  # the arrays change below
+        done, used = search_tree(
+            cells,
+            slime,
+            colour,
+            empties,
+            geo.steps,
+            k,
+            geo.window_cells,
+            geo.cell_windows,
+            deadline,
+            iterations,
+            seed,
+            float(exploration),
+            float(rave),
+            int(playouts),
+            float(contempt),
+            geo.lines,
+            banned,
+            kids_at,
+            n_kids,
+            move,
+            visits,
+            wins,
+            proven,
+            rave_visits,
+            rave_wins,
+            kept,
+        )
+        LAST_ROOT[0] = TreeRoot(
+            state.game.size, k, state.black, state.white, state.slime, state.to_move, int(used)
+        )
+        kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
+        won = [j for j in kids if proven[j] == WIN]
+        alive = [j for j in kids if proven[j] != LOSS]
+        verdict_name: str | None
+        if won:
+            pick, verdict_name = won[0], "win"
+        else:
+            pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
+            settled = all(proven[j] in (LOSS, DRAW) for j in kids)
+            verdict_name = None if not settled else "draw" if alive else "loss"
+            verdict_name = verdict_name or solved.verdict
+        value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
+        return MctsResult(
+            geo.board_of[int(move[pick])],
+            verdict_name,
+            value,
+            int(visits[pick]),
+            int(done),
+            int(used),
+        )
 
 
 def root_policy(

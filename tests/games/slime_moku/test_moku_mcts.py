@@ -330,3 +330,58 @@ def test_a_search_without_the_clock_needs_an_iteration_budget():
     state = get_game("slime-moku", size=9).new_state()
     with pytest.raises(ValueError, match="iteration budget"):
         mcts.search(state, 1.0, clock=False)
+
+
+def subtree(nodes, node):
+    """A node's statistics and its children's, nested (the readable form of a tree)."""
+    kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = nodes
+    first = int(kids_at[node])
+    kids = range(first, first + int(n_kids[node])) if first >= 0 else range(0)
+    own = (int(move[node]), int(visits[node]), float(wins[node]), int(proven[node]))
+    return own + (float(rave_visits[node]), float(rave_wins[node])), [
+        subtree(nodes, j) for j in kids
+    ]
+
+
+def test_the_tree_below_our_move_and_the_reply_is_kept_whole() -> None:
+    game = get_game("slime-moku", size=9, k=5)
+    state = game.new_state()
+    for cell in "d5 d6 e6 f5 f4".split():
+        state.push_str(cell)
+    mcts.forget()
+    first = mcts.search(state, 60.0, iterations=4000, seed=3, threat_depth=0, clock=False)
+    nodes = mcts.tree()
+    kids_at, n_kids, move, visits = nodes[:4]
+    geo = mcts.geometry(9, 5)
+    # Our move, then the reply the tree visited most.
+    ours = next(
+        j for j in range(kids_at[0], kids_at[0] + n_kids[0]) if geo.board_of[move[j]] == first.move
+    )
+    reply = max(range(kids_at[ours], kids_at[ours] + n_kids[ours]), key=lambda j: visits[j])
+    expected = subtree(nodes, reply)
+    assert expected[1]  # a node with children
+    later = state.copy()
+    later.push(first.move)
+    later.push(geo.board_of[move[reply]])
+    elsewhere = state.copy()
+    elsewhere.push(first.move)
+    with mcts.TREE_IN_USE:
+        # Not two plies on (one, or none): a new tree.
+        assert mcts.kept_nodes(elsewhere, geo, nodes) == 0
+        assert mcts.kept_nodes(state, geo, nodes) == 0
+        kept = mcts.kept_nodes(later, geo, nodes)
+    assert subtree(nodes, 0) == expected
+
+    def size(tree):
+        return 1 + sum(size(kid) for kid in tree[1])
+
+    assert kept == size(expected)
+    # The next search goes on from the kept visits: the root holds more than its own.
+    mcts.forget()
+    assert mcts.search(state, 60.0, iterations=4000, seed=3, threat_depth=0, clock=False) == first
+    found = mcts.search(later, 60.0, iterations=500, seed=4, threat_depth=0, clock=False)
+    assert found.iterations == 500
+    assert visits[0] == expected[0][1] + 500
+    mcts.forget()
+    again = mcts.search(later, 60.0, iterations=500, seed=4, threat_depth=0, clock=False)
+    assert visits[0] == 500 and again.iterations == 500
