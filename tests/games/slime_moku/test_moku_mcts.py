@@ -338,15 +338,14 @@ def subtree(nodes, node):
     first = int(kids_at[node])
     kids = range(first, first + int(n_kids[node])) if first >= 0 else range(0)
     own = (int(move[node]), int(visits[node]), float(wins[node]), int(proven[node]))
-    return own + (float(rave_visits[node]), float(rave_wins[node])), [
-        subtree(nodes, j) for j in kids
-    ]
+    own += (float(rave_visits[node]), float(rave_wins[node]))
+    return own, [subtree(nodes, j) for j in kids]
 
 
 def test_the_tree_below_our_move_and_the_reply_is_kept_whole() -> None:
     game = get_game("slime-moku", size=9, k=5)
     state = game.new_state()
-    for cell in "d5 d6 e6 f5 f4".split():
+    for cell in ("d5", "d6", "e6", "f5", "f4"):
         state.push_str(cell)
     mcts.forget()
     first = mcts.search(state, 60.0, iterations=4000, seed=3, threat_depth=0, clock=False)
