@@ -90,6 +90,11 @@ LATE_PASS = (12, 4)  # (attacker moves, safe replies)
 SOLVE_SHARE = 0.5  # of the move's time, for the exact solver at the root
 SOLVE_EMPTIES = 32  # ... with this many empty cells or fewer (7x7 k=4 proves from about 33-23)
 ENDGAME_SOLVE_EMPTIES = 30  # ... or, beyond 7x7, the endgame search (9x9 proves from about 28)
+# On boards of 15x15 and up, from 42 empty cells and with 0.7 of the move: there the wins and
+# draws thrown away at 33-42 empty cells are proven in 0.2-0.8 s (bench/RESULTS.md, session 51).
+BIG_BOARD_CELLS = 15 * 15
+BIG_ENDGAME_SOLVE_EMPTIES = 42
+BIG_ENDGAME_SOLVE_SHARE = 0.7
 
 
 @nb.njit(cache=True)
@@ -881,12 +886,12 @@ def solve_root(state: MokuState, seconds: float) -> RootSolve:
     lose.  The moves are
     searched with a null window (is this move the win? does it lose?), and the solver's
     table, kept between moves, holds on to what a search cut short had learnt.  Bigger
-    boards get the endgame search (:mod:`.endgame`) from ``ENDGAME_SOLVE_EMPTIES`` on.  No
-    time, no solve."""
+    boards get the endgame search (:mod:`.endgame`) from ``ENDGAME_SOLVE_EMPTIES`` on
+    (:func:`endgame_solve_empties`).  No time, no solve."""
     if seconds <= 0:
         return RootSolve()
     if not SOLVER.can_solve(state.game):
-        if state.empty.bit_count() > ENDGAME_SOLVE_EMPTIES:
+        if state.empty.bit_count() > endgame_solve_empties(state.game.size):
             return RootSolve()
         return endgame_root(endgame.move_bounds(state, seconds))
     if state.empty.bit_count() > SOLVE_EMPTIES:
@@ -933,6 +938,11 @@ def solve_root(state: MokuState, seconds: float) -> RootSolve:
     return RootSolve(verdict, losing=tuple(losing))
 
 
+def endgame_solve_empties(size: int) -> int:
+    """The empty cells from which the root asks the endgame search on a ``size`` board."""
+    return BIG_ENDGAME_SOLVE_EMPTIES if size * size >= BIG_BOARD_CELLS else ENDGAME_SOLVE_EMPTIES
+
+
 def endgame_root(found: endgame.MoveBounds) -> RootSolve:
     """What the endgame search's bounds on the root's moves prove, as :func:`solve_root`
     tells it: the root's value once every move is settled, a winning move, the losing ones
@@ -960,7 +970,7 @@ def search(
     threat_depth: int = THREAT_DEPTH,
     threat_branch: int = THREAT_BRANCH,
     threat_nodes: int = THREAT_NODES,
-    solve_share: float = SOLVE_SHARE,
+    solve_share: float | None = None,
     wider_passes: int = WIDER_PASSES,
     contempt: float = CONTEMPT,
     contempt_empties: int = CONTEMPT_EMPTIES,
@@ -969,8 +979,9 @@ def search(
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
     ``state``.  The exact solver (on bigger boards the endgame search) has ``solve_share`` of
-    the time first (:func:`solve_root`): a proven win is played, moves proven lost are left
-    out, and a won or drawn root needs no threat search.  Else the threat search
+    the time first (None: ``SOLVE_SHARE``, ``BIG_ENDGAME_SOLVE_SHARE`` on boards of
+    ``BIG_BOARD_CELLS`` and up; :func:`solve_root`): a proven win is played, moves proven
+    lost are left out, and a won or drawn root needs no threat search.  Else the threat search
     (``threat_depth`` attacker moves, 0: none, threats leaving at most ``threat_branch``
     safe replies): a win it finds is played, and the steps after which it finds one for the
     opponent are left out (the searches that have not started within ``THREAT_SHARE`` of the
@@ -1000,6 +1011,9 @@ def search(
         score = {"win": 1.0, "loss": 0.0}.get(root_verdict or "", 0.5)
         return MctsResult(geo.board_of[pick], root_verdict, score, 0, 0, 1)
     banned = np.zeros(cells.shape[0], np.int8)
+    if solve_share is None:
+        big = state.game.size**2 >= BIG_BOARD_CELLS
+        solve_share = BIG_ENDGAME_SOLVE_SHARE if big else SOLVE_SHARE
     solved = solve_root(state, solve_share * seconds)
     if solved.win is not None:
         return MctsResult(solved.win, "win", 1.0, 0, 0, 1)

@@ -111,3 +111,43 @@ def test_the_top_level_keeps_the_draw_it_threw_away() -> None:
     # Early the endgame search is not asked: the tree keeps the whole move.
     start = get_game("slime-moku", size=9, k=5).new_state()
     assert mcts.solve_root(start, 60.0) == mcts.RootSolve()
+
+
+# Game 14 of the 15x15 1 s run of session 50 (bench/RESULTS.md, session 51): the top level,
+# White, drew it; at ply 191 (33 empty cells) d5 wins, proven in some 300,000 nodes, while
+# c3's draw takes millions.
+DRAWN_15X15 = (
+    "g8 f8 f9 f10 f11 f12 f13 f14 g15 f15 e15 d15 c15 b15 a15 a14 a13 a12 a11 a10 a9 a8 a7 a6 "
+    "a5 a4 a3 a2 b1 a1 b2 c1 d1 e1 f1 g1 h1 i1 j1 k1 l1 m1 m2 n1 o1 o2 o3 o4 o5 o6 o7 o8 o9 o10 "
+    "o11 o12 o13 o14 n15 o15 n14 m15 l15 k15 j15 i15 h15 g14 h14 g13 g12 h12 g11 h10 g10 g9 h9 "
+    "i9 j9 k9 l9 l10 k10 j10 k11 l11 m12 n11 n12 n13 m13 m14 l14 k14 l13 k13 l12 m11 n10 n9 n8 "
+    "n7 n6 m7 m8 m9 m10 i14 j14 i13 j13 i12 h13 k12 j12 j11 i10 h11 i11 l2 k2 j2 i2 h2 i3 j3 j4 "
+    "i4 h4 h3 g2 f2 g3 f3 f4 f5 e4 d3 e2 e3 d2 c2 b3 b4 b5 b6 b7 b8 c8 b9 b10 b11 c10 c9 d10 "
+    "e11 d11 c11 c12 d13 c14 b14 b13 c13 b12 l8 l7 k6 l6 k5 l5 k4 k3 l3 m4 n5 m5 m6 d9 e10 e9 "
+    "e8 e7 d8 d7 c6 d6 e5 d4 c5 c4"
+)
+
+
+def drawn_15x15():
+    state = get_game("slime-moku", size=15, k=5).new_state()
+    for move in DRAWN_15X15.split():
+        state.push_str(move)
+    return state
+
+
+def test_a_cheap_win_is_not_left_behind_a_costly_move() -> None:
+    # The questions go round the moves in growing rounds: asked move by move (does c3 lose?
+    # then does d5?) a million nodes went into c3 and d5 stayed open.
+    state = drawn_15x15()
+    found = endgame.move_bounds(state, 600.0, nodes=1_000_000, table=endgame.new_table(15, 5))
+    assert found.winning() is not None
+    assert state.move_str(found.winning()) == "d5"
+    assert found.nodes <= 1_000_000
+
+
+def test_the_15x15_top_level_asks_the_endgame_search_from_42_empty_cells() -> None:
+    state = drawn_15x15()
+    assert mcts.ENDGAME_SOLVE_EMPTIES < state.empty.bit_count() <= mcts.endgame_solve_empties(15)
+    assert mcts.endgame_solve_empties(9) == mcts.ENDGAME_SOLVE_EMPTIES
+    assert mcts.solve_root(state, 60.0).win is not None
+    assert state.move_str(mcts.search(state, 3.0, seed=1).move) == "d5"
