@@ -380,7 +380,8 @@ def root_bounds(
                 i += 1
         if not unsettled:
             break
-        round_nodes *= 4
+        if round_nodes < left:
+            round_nodes *= 4  # (and no further: past the nodes left it could overflow)
     lift(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
     cells[slime] = SLIME
     out_nodes[0] = nodes - left
