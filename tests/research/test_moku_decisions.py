@@ -4,19 +4,12 @@ read whole, and its counts add up."""
 import json
 from pathlib import Path
 
+from test_moku_endgame import DRAWN_15X15  # tests/games/slime_moku, on the path by conftest
+
 from research.moku import decisions
 from slimetrail.games.moku import endgame
 
 SET = Path(decisions.__file__).with_name("decisions-15x15.json")
-
-# Game 14 of session 50's 1 s run (tests/games/slime_moku/test_moku_endgame.py): at ply 191,
-# 33 empty cells, the top level (White) played c3, a draw, where d5 wins.
-MOVES = (Path(__file__).parents[1] / "games" / "slime_moku" / "test_moku_endgame.py").read_text()
-
-
-def drawn_moves() -> list[str]:
-    text = MOVES.split("DRAWN_15X15 = (")[1].split(")")[0]
-    return "".join(part.strip().strip('"') for part in text.splitlines()).split()
 
 
 def test_the_kept_set_is_labelled_by_the_endgame_search() -> None:
@@ -41,7 +34,9 @@ def test_the_kept_set_is_labelled_by_the_endgame_search() -> None:
 
 
 def test_build_labels_a_logged_decision_and_measure_counts_it(tmp_path, capsys) -> None:
-    moves = [*drawn_moves(), "c3"]
+    # Game 14 of session 50's 1 s run: at ply 191 (33 empty cells) the top level, White,
+    # played c3, a draw, where d5 wins.
+    moves = [*DRAWN_15X15.split(), "c3"]
     log = tmp_path / "match.log"
     log.write_text(
         "game   1: top as Black       result 1-0\n"

@@ -330,7 +330,8 @@ def root_bounds(
             # not to lose is asked the second question at once.
             question = 0 if out_low[i] < 0 else 1
             p = out_moves[i]
-            budget[0] = min(round_nodes, left)
+            given = min(round_nodes, left)
+            budget[0] = given
             cells[p] = SLIME
             v = -negamax(
                 cells,
@@ -361,7 +362,7 @@ def root_bounds(
                 deadline,
             )
             cells[p] = EMPTY
-            left -= min(round_nodes, left) - max(budget[0], 0)
+            left -= given - max(budget[0], 0)
             if budget[1]:
                 # Out of this round's nodes: the move waits for the next round (the table
                 # keeps what was learnt); out of time or of all the nodes: done.

@@ -938,9 +938,14 @@ def solve_root(state: MokuState, seconds: float) -> RootSolve:
     return RootSolve(verdict, losing=tuple(losing))
 
 
+def big_board(size: int) -> bool:
+    """Whether a ``size`` board gets the endgame search's longer reach and bigger share."""
+    return size * size >= BIG_BOARD_CELLS
+
+
 def endgame_solve_empties(size: int) -> int:
     """The empty cells from which the root asks the endgame search on a ``size`` board."""
-    return BIG_ENDGAME_SOLVE_EMPTIES if size * size >= BIG_BOARD_CELLS else ENDGAME_SOLVE_EMPTIES
+    return BIG_ENDGAME_SOLVE_EMPTIES if big_board(size) else ENDGAME_SOLVE_EMPTIES
 
 
 def endgame_root(found: endgame.MoveBounds) -> RootSolve:
@@ -1012,8 +1017,7 @@ def search(
         return MctsResult(geo.board_of[pick], root_verdict, score, 0, 0, 1)
     banned = np.zeros(cells.shape[0], np.int8)
     if solve_share is None:
-        big = state.game.size**2 >= BIG_BOARD_CELLS
-        solve_share = BIG_ENDGAME_SOLVE_SHARE if big else SOLVE_SHARE
+        solve_share = BIG_ENDGAME_SOLVE_SHARE if big_board(state.game.size) else SOLVE_SHARE
     solved = solve_root(state, solve_share * seconds)
     if solved.win is not None:
         return MctsResult(solved.win, "win", 1.0, 0, 0, 1)
