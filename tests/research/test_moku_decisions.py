@@ -14,7 +14,7 @@ SET = Path(decisions.__file__).with_name("decisions-15x15.json")
 
 def test_the_kept_set_is_labelled_by_the_endgame_search() -> None:
     positions = json.loads(SET.read_text())
-    assert len(positions) == 39
+    assert len(positions) == 55
     for position in positions:
         bounds = position["bounds"]
         best = max(low for low, _ in bounds.values())
