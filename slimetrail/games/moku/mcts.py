@@ -24,6 +24,14 @@ position.  Against plain UCT at 0.3 s a move on a loaded machine (load 30-55) th
 53% on 15x15 and 50% on 7x7 k=4 (16 games each) where the uniform ones scored 37.5% (16 and
 12 games).  The policy's playouts (``INFORMED``) cost five times as much a ply.
 
+On 15x15 a leaf's value is half its playout's and half a judgement fitted on the top level's
+own games (:func:`leaf_value`: the cells that are each side's gap, the open windows of two and
+three stones): the playouts judge a middle game by who first walks into the other's row, and
+at 46-60 empty cells of lost games the tree had valued its positions 0.50-0.62 at 1 s and at
+10 s alike.  The judgement predicts how games end as well as the playouts do, the two together
+better; at a quarter of a second a move it lifted the top level from 45% to 90% against plain
+UCT (bench/RESULTS.md, session 54).
+
 One tree serves every search of a process: when a search's position is the last root two
 plies on (our move and the reply), the subtree below them is kept and the new iterations go
 on from its visits: the top level's strength rises steeply with its iterations (at a tenth of
@@ -76,6 +84,13 @@ MAX_PLIES = 19 * 19 + 2  # no game is longer: every move fills a cell
 RAVE = 300.0  # visits at which a step's own value and its all-moves-as-first one weigh alike / 3
 RANDOM, SAFE, INFORMED = 0, 1, 2  # playouts: uniform steps, steps not onto a gap, the policy
 PLAYOUTS = SAFE
+# A leaf's value: this share from the judgement (:func:`leaf_value`), the rest from its playout,
+# on the boards it was fitted on (15x15 and up, rows of five; the others: the playout alone).
+LEAF_MIX = 0.5
+JUDGED_K = 5
+# The judgement's weights: a constant, the gap cells, the windows of two and of three stones
+# (research/moku/judgement.py fits them on self-play games).
+JUDGEMENT = np.array([0.0, 0.21, 0.018, 0.031])
 THREAT_DEPTH = 6  # attacker moves of the threat search at the root
 THREAT_BRANCH = 2  # safe replies a threat may leave the defender
 THREAT_NODES = 20_000  # nodes of one threat search at most
@@ -489,6 +504,46 @@ def random_playout(
 
 
 @nb.njit(cache=True)
+def judgement_terms(cells, colour, window_cells, counts, gaps):
+    """The terms of the judgement for ``colour`` to move, whose stone is already on the
+    slime's cell: the empty cells that are its gaps less the opponent's, and its open windows
+    (none of the other colour's stones) of two and of three stones less the opponent's."""
+    other = 3 - colour
+    gap_cells = 0
+    for p in range(cells.shape[0]):
+        if cells[p] == EMPTY:
+            gap_cells += (gaps[colour, p] > 0) - (gaps[other, p] > 0)
+    twos = 0
+    threes = 0
+    for window in range(window_cells.shape[0]):
+        mine, theirs = counts[colour, window], counts[other, window]
+        if theirs == 0:
+            twos += mine == 2
+            threes += mine == 3
+        elif mine == 0:
+            twos -= theirs == 2
+            threes -= theirs == 3
+    return gap_cells, twos, threes
+
+
+@nb.njit(cache=True)
+def leaf_value(cells, slime, colour, k, window_cells, cell_windows, counts, gaps, judgement):
+    """The judgement's expected score for ``colour`` to move (1 a win, 1/2 a draw, 0 a
+    loss): the weighted terms of :func:`judgement_terms` with the mover's stone on the
+    slime's cell, clipped to [-1, 1] and halved.  Why: a random playout judges a middle game
+    by who first walks into the other's row; the gaps each side holds (cells the other's
+    slime may never enter) and the windows that may become gaps predict the games of the top
+    level as well, and the two together better (bench/RESULTS.md, session 54)."""
+    place(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
+    gap_cells, twos, threes = judgement_terms(cells, colour, window_cells, counts, gaps)
+    lift(cells, slime, colour, k, window_cells, cell_windows, counts, gaps)
+    cells[slime] = SLIME
+    value = judgement[0] + judgement[1] * gap_cells + judgement[2] * twos
+    value += judgement[3] * threes
+    return 0.5 + 0.5 * min(1.0, max(-1.0, value))
+
+
+@nb.njit(cache=True)
 def search_tree(
     cells0,
     slime0,
@@ -516,6 +571,8 @@ def search_tree(
     rave_visits,
     rave_wins,
     kept,
+    mix,
+    judgement,
 ):
     """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
     (iterations, nodes).  ``kept``: the nodes of a tree kept from an earlier search with this
@@ -527,7 +584,8 @@ def search_tree(
     ``sqrt(rave / (3 visits + rave))`` (Gelly and Silver 2007).  ``playouts`` is RANDOM,
     SAFE (random steps, none onto the opponent's gap while another exists) or INFORMED
     (the policy).  A drawn iteration scores ``1/2 - contempt`` for ``colour0`` (against a
-    weaker opponent a draw is a loss of chances)."""
+    weaker opponent a draw is a loss of chances).  A leaf's value is ``mix`` of
+    :func:`leaf_value` (with the weights ``judgement``) and the rest of its playout's."""
     np.random.seed(seed)
     rng = np.full(1, np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1), np.uint64)
     cells = cells0.copy()
@@ -660,6 +718,12 @@ def search_tree(
             if visits[node] == 0 and proven[node] == UNKNOWN:
                 break
         plies = depth
+        judged = -1.0  # the judgement's score for the leaf's player to move (-1: none)
+        if result == -1 and mix > 0.0:
+            judged = leaf_value(
+                cells, slime, colour, k, window_cells, cell_windows, counts, gaps, judgement
+            )
+        leaf_colour = colour
         if result == -1 and playouts != INFORMED:
             result, plies = random_playout(
                 cells,
@@ -702,9 +766,15 @@ def search_tree(
             visits[nd] += 1
             mover_in = colour0 if d % 2 == 1 else 3 - colour0
             if result == mover_in:
-                wins[nd] += 1.0
+                score = 1.0
             elif result == 0:
-                wins[nd] += 0.5 - contempt if mover_in == colour0 else 0.5 + contempt
+                score = 0.5 - contempt if mover_in == colour0 else 0.5 + contempt
+            else:
+                score = 0.0
+            if judged >= 0.0:
+                judge = judged if mover_in == leaf_colour else 1.0 - judged
+                score = (1.0 - mix) * score + mix * judge
+            wins[nd] += score
         # All moves as first: a child of path[d] scores when its mover stepped onto its cell
         # at ply d or later (every cell is stepped onto at most once a game).
         if rave > 0.0:
@@ -979,6 +1049,7 @@ def search(
     wider_passes: int = WIDER_PASSES,
     contempt: float = CONTEMPT,
     contempt_empties: int = CONTEMPT_EMPTIES,
+    mix: float | None = None,
     clock: bool = True,
     keep: bool = True,
 ) -> MctsResult:
@@ -995,11 +1066,13 @@ def search(
     ``LATE_EMPTIES`` empty cells or fewer a last pass of ``LATE_PASS``, and with
     ``ENDGAME_EMPTIES`` or fewer a pass taking every step and every reply (exact, within its
     node budget) first.  The tree scores a drawn playout ``contempt`` below a half for the
-    side to move while more than ``contempt_empties`` cells are empty.  A proven win is
-    played; otherwise the most visited move not proven lost.  ``clock=False`` (fixed-budget
-    matches): the tree runs its ``iterations`` and the threat passes their node budgets
-    whatever the time, so the move depends on the seed (and the kept tree) alone; the exact
-    solver keeps its share of ``seconds``.  ``keep``: when the last search's root was this
+    side to move while more than ``contempt_empties`` cells are empty, and values a leaf
+    ``mix`` by the judgement (:func:`leaf_value`), the rest by its playout (None:
+    ``LEAF_MIX`` on boards of ``BIG_BOARD_CELLS`` and up with rows of ``JUDGED_K``, else 0).
+    A proven win is played; otherwise the most visited move not proven lost.  ``clock=False``
+    (fixed-budget matches): the tree runs its ``iterations`` and the threat passes their node
+    budgets whatever the time, so the move depends on the seed (and the kept tree) alone; the
+    exact solver keeps its share of ``seconds``.  ``keep``: when the last search's root was this
     position two plies earlier (our move and the reply), its subtree is kept
     (:func:`kept_nodes`)."""
     if not clock and iterations >= 1 << 62:
@@ -1074,6 +1147,8 @@ def search(
                 break
     if empties <= contempt_empties:
         contempt = 0.0
+    if mix is None:
+        mix = LEAF_MIX if big_board(state.game.size) and k == JUDGED_K else 0.0
     with TREE_IN_USE:  # one tree for every search of the process
         nodes = tree()
         kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = nodes
@@ -1106,6 +1181,8 @@ def search(
             rave_visits,
             rave_wins,
             kept,
+            float(mix),
+            JUDGEMENT,
         )
         LAST_ROOT[0] = TreeRoot(
             state.game.size, k, state.black, state.white, state.slime, state.to_move, int(used)
@@ -1164,6 +1241,23 @@ def policy_of(state: MokuState) -> tuple[int, list[int]]:
     cells, slime = mailbox(state)
     verdict, count, buf = root_policy(geo, cells, slime, state.to_move, state.empty.bit_count(), k)
     return verdict, [geo.board_of[int(p)] for p in buf[:count]]
+
+
+def judgement_of(state: MokuState) -> tuple[int, int, int] | None:
+    """The terms of :func:`judgement_terms` for the side to move in ``state`` (its stone on
+    the slime's cell), or None when that stone completes its row; for the fit of the weights
+    (research/moku/judgement.py) and the tests."""
+    k = state.game.k
+    geo = geometry(state.game.size, k)
+    cells, slime = mailbox(state)
+    counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
+    gaps = np.zeros((3, cells.shape[0]), np.int16)
+    count_windows(cells, geo.window_cells, k, counts, gaps)
+    if gaps[state.to_move, slime] > 0:
+        return None
+    place(cells, slime, state.to_move, k, geo.window_cells, geo.cell_windows, counts, gaps)
+    terms = judgement_terms(cells, state.to_move, geo.window_cells, counts, gaps)
+    return int(terms[0]), int(terms[1]), int(terms[2])
 
 
 def random_playout_of(state: MokuState, seed: int, safe: bool = False) -> tuple[int, list[int]]:

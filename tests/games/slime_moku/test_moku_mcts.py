@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from moku_model import LINES, Cell, Model, from_fen
 
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku import mcts
@@ -311,7 +312,8 @@ def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> 
         "1oxooxoxo/2xoxxxoo/1ooxoo1xx/1xxoxoxox/1ox@xxo1o/x1ooox1xx/oxxxoxo1o/xooxxxxox/xooxooo2 2"
     )
     # Contempt applies while more than contempt_empties cells are empty (late, none).  The
-    # tree's own scores are asked: the endgame search, which proves the draw, gets no time.
+    # tree's own scores are asked: the endgame search, which proves the draw, gets no time,
+    # and the leaves are valued by their playouts alone.
     assert state.empty.bit_count() <= mcts.CONTEMPT_EMPTIES
     for contempt, empties, value in (
         (0.0, 0, 0.5),
@@ -320,7 +322,7 @@ def test_contempt_scores_a_drawn_playout_below_a_half_for_the_side_to_move() -> 
     ):
         found = mcts.search(
             state, 60.0, iterations=3000, seed=1, threat_depth=0, contempt=contempt,
-            contempt_empties=empties, solve_share=0.0,
+            contempt_empties=empties, solve_share=0.0, mix=0.0,
         )  # fmt: skip
         assert found.proven is None and found.visits > 100
         assert found.value == pytest.approx(value, abs=1e-3)
@@ -384,3 +386,91 @@ def test_the_tree_below_our_move_and_the_reply_is_kept_whole() -> None:
     mcts.forget()
     again = mcts.search(later, 60.0, iterations=500, seed=4, threat_depth=0, clock=False)
     assert visits[0] == 500 and again.iterations == 500
+
+
+def model_judgement(model: Model) -> tuple[int, int, int] | None:
+    """The judgement's terms counted on the independent model: every window of k cells along
+    a line, with the mover's stone on the slime's cell; None when that stone makes a row."""
+    me = model.to_move
+    other = "W" if me == "B" else "B"
+    placed = model.copy()
+    placed.stones[model.slime] = me
+    if placed.has_row(me):
+        return None
+    empty = set(model.empty_cells())
+    gaps: dict[str, set[Cell]] = {me: set(), other: set()}
+    twos = threes = 0
+    for c in range(model.n):
+        for r in range(model.n):
+            for dc, dr in LINES:
+                window = [(c + t * dc, r + t * dr) for t in range(model.k)]
+                if not all(model.on_board(cell) for cell in window):
+                    continue
+                held = [placed.stones.get(cell) for cell in window]
+                mine, theirs = held.count(me), held.count(other)
+                sides = ((me, mine, theirs, 1), (other, theirs, mine, -1))
+                for side, count, against, sign in sides:
+                    if against:
+                        continue
+                    twos += sign * (count == 2)
+                    threes += sign * (count == 3)
+                    if count == model.k - 1:
+                        gaps[side] |= empty.intersection(window)
+    return len(gaps[me]) - len(gaps[other]), twos, threes
+
+
+@pytest.mark.parametrize(("n", "k"), BOARDS[:3])
+def test_the_judgement_counts_what_the_model_counts(n: int, k: int) -> None:
+    seen = set()
+    for index, state in enumerate(positions(n, k, 8, 7 * n + k)):
+        if index % 3:
+            continue
+        terms = mcts.judgement_of(state)
+        assert terms == model_judgement(from_fen(n, k, state.fen())), state.fen()
+        seen.add(None if terms is None else terms[0] != 0)
+    assert seen == {None, True, False}
+
+
+def first_visits(state, mix):
+    """Each root step's score after one iteration a step (each a leaf), by the step's cell."""
+    _, steps = mcts.policy_of(state)
+    mcts.search(
+        state, 60.0, iterations=len(steps), seed=1, threat_depth=0, solve_share=0.0,
+        contempt=0.0, mix=mix, keep=False,
+    )  # fmt: skip
+    kids_at, n_kids, move, visits, wins = mcts.tree()[:5]
+    geo = mcts.geometry(state.game.size, state.game.k)
+    kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
+    assert all(visits[j] == 1 for j in kids)
+    return {geo.board_of[int(move[j])]: float(wins[j]) for j in kids}
+
+
+def test_a_leaf_is_valued_half_by_the_judgement_and_half_by_its_playout() -> None:
+    # Quiet middle games (no step is forced).
+    big, small = (
+        get_game("slime-moku", size=15).new_state(),
+        get_game("slime-moku", size=9).new_state(),
+    )
+    rng = random.Random(3)
+    for state, plies in ((big, 60), (small, 20)):
+        for _ in range(plies):
+            state.push(rng.choice(state.legal_moves()))
+        verdict, steps = mcts.policy_of(state)
+        assert verdict == mcts.PLAY and len(steps) > 3
+    judged = {}
+    for step in mcts.policy_of(big)[1]:
+        child = big.copy()
+        child.push(step)
+        terms = model_judgement(from_fen(15, 5, child.fen()))
+        assert terms is not None
+        value = float(np.clip(mcts.JUDGEMENT @ (1, *terms), -1.0, 1.0))
+        judged[step] = 0.5 - 0.5 * value  # for the player who stepped into the child
+    assert len(set(judged.values())) > 1
+    assert first_visits(big, 1.0) == pytest.approx(judged)
+    # The judgement's half, and a playout's win, draw or loss the other (the default on 15x15).
+    for mix in (0.5, None):
+        for step, score in first_visits(big, mix).items():
+            playout = 2 * (score - 0.5 * judged[step])
+            assert min(abs(playout - value) for value in (0.0, 0.5, 1.0)) < 1e-6
+    # It was fitted on 15x15 games: on 9x9 the playouts alone value the leaves.
+    assert set(first_visits(small, None).values()) <= {0.0, 0.5, 1.0}

@@ -1,0 +1,155 @@
+"""The top level's judgement of 15x15 Slime-Moku positions: a linear value fitted on games.
+
+The tree's random playouts judge a middle-game position by who blunders first (bench/RESULTS.md,
+sessions 50-53: at 46-60 empty cells of lost games the tree valued its positions 0.50-0.62 at
+1 s and at 10 s alike).  ``games`` plays the top level against itself at a small fixed budget
+(``--iterations`` a move, the first 2-8 plies random) and writes each game's moves and
+winner; ``fit`` samples every ``--every``-th position of those games and fits, by least
+squares, the outcome for the side to move (1, 0, -1) on the terms of
+:func:`slimetrail.games.moku.mcts.judgement_terms` (the difference of empty cells that are
+each side's gap, and of open windows of two and three stones), beside the mean of
+``--playouts`` safe playouts from the same position, so that the two judgements can be
+compared on games neither saw (``R2`` by five folds of games).  The weights it prints are
+``mcts.JUDGEMENT``'s.  Run it from the repository root::
+
+    python -m research.moku.judgement games --games 230 --seed 1000 --out games-a.jsonl
+    python -m research.moku.judgement fit games-a.jsonl games-b.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import cast
+
+import numpy as np
+
+from slimetrail.core.registry import get_game
+from slimetrail.games.moku import mcts
+from slimetrail.games.moku.game import MokuState
+
+BANDS = ((150, 230), (100, 150), (70, 100), (46, 70), (20, 46))
+
+
+def new_state() -> MokuState:
+    return cast(MokuState, get_game("slime-moku", size=15, k=5).new_state())
+
+
+def self_play(seed: int, iterations: int) -> dict:
+    """One game of the top level against itself, ``iterations`` a move, after 2-8 random
+    plies (seeded)."""
+    rng = random.Random(seed)
+    state = new_state()
+    moves = []
+    for _ in range(rng.randint(2, 8)):
+        move = rng.choice(state.legal_moves())
+        moves.append(state.move_str(move))
+        state.push(move)
+    while not state.is_over():
+        found = mcts.search(
+            state, 0.05, iterations=iterations, seed=rng.getrandbits(30), clock=False
+        )
+        moves.append(state.move_str(found.move))
+        state.push(found.move)
+    outcome = state.outcome()
+    return {"seed": seed, "moves": moves, "winner": outcome.winner if outcome else None}
+
+
+def samples(games: list[dict], every: int, playouts: int) -> np.ndarray:
+    """Rows of (game seed, empty cells, the judgement's terms..., the playouts' mean score,
+    the outcome for the side to move) at every ``every``-th ply from ply 12, the last four
+    plies and positions the mover wins on the spot left out."""
+    rows = []
+    for game in games:
+        state = new_state()
+        for ply, move in enumerate(game["moves"]):
+            if 12 <= ply < len(game["moves"]) - 4 and ply % every == 0:
+                terms = mcts.judgement_of(state)
+                if terms is not None:
+                    winner = game["winner"]
+                    outcome = 0 if winner is None else 1 if winner == state.to_move else -1
+                    score = sum(
+                        {state.to_move: 1.0, 0: 0.5}.get(
+                            mcts.random_playout_of(state, ply * playouts + i, safe=True)[0], 0.0
+                        )
+                        for i in range(playouts)
+                    )
+                    rows.append(
+                        [game["seed"], state.empty.bit_count(), *terms, score / playouts, outcome]
+                    )
+            state.push_str(move)
+    return np.array(rows, float)
+
+
+def held_out(features: np.ndarray, outcome: np.ndarray, groups: np.ndarray) -> float:
+    """R2 of a least-squares fit (with a constant) judged on games it was not fitted on
+    (five folds by game)."""
+    predicted = np.zeros_like(outcome)
+    fold = groups.astype(np.int64) * 7919 % 5
+    for k in range(5):
+        train, test = fold != k, fold == k
+        weights, *_ = np.linalg.lstsq(
+            np.c_[np.ones(train.sum()), features[train]], outcome[train], rcond=None
+        )
+        predicted[test] = np.c_[np.ones(test.sum()), features[test]] @ weights
+    return float(1 - ((outcome - predicted) ** 2).mean() / outcome.var())
+
+
+def fit(rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """The weights (a constant first) over every row, and a report by band of empty cells."""
+    seeds, empties, terms, playout, outcome = (
+        rows[:, 0], rows[:, 1], rows[:, 2:-2], rows[:, -2:-1], rows[:, -1],
+    )  # fmt: skip
+    report = []
+    for low, high in BANDS:
+        band = (empties >= low) & (empties < high)
+        if band.sum() < 100:
+            continue
+        g, y = seeds[band], outcome[band]
+        report.append(
+            f"empty cells {low}-{high - 1}: {band.sum()} positions, held-out R2: playouts "
+            f"{held_out(playout[band], y, g):.3f}, judgement {held_out(terms[band], y, g):.3f}, "
+            f"both {held_out(np.c_[terms[band], playout[band]], y, g):.3f}"
+        )
+    weights, *_ = np.linalg.lstsq(np.c_[np.ones(len(rows)), terms], outcome, rcond=None)
+    return weights, report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    play = commands.add_parser("games", help="self-play games of the top level")
+    play.add_argument("--games", type=int, required=True)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--iterations", type=int, default=5000)
+    play.add_argument("--out", type=Path, required=True)
+    weigh = commands.add_parser("fit", help="fit the judgement's weights on games")
+    weigh.add_argument("games", nargs="+", type=Path)
+    weigh.add_argument("--every", type=int, default=4)
+    weigh.add_argument("--playouts", type=int, default=100)
+    args = parser.parse_args(argv)
+    mcts.warm_up()
+    if args.command == "games":
+        with args.out.open("a") as out:
+            for seed in range(args.seed, args.seed + args.games):
+                game = self_play(seed, args.iterations)
+                out.write(json.dumps(game) + "\n")
+                out.flush()
+                print(f"game {seed}: {len(game['moves'])} plies, winner {game['winner']}")
+        return 0
+    games = [json.loads(line) for path in args.games for line in path.read_text().splitlines()]
+    rows = samples(games, args.every, args.playouts)
+    weights, report = fit(rows)
+    print(f"{len(games)} games, {len(rows)} positions")
+    print("\n".join(report))
+    print("weights (constant, gap cells, windows of two, of three): " + ", ".join(
+        f"{w:.4f}" for w in weights
+    ))  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

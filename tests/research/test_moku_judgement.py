@@ -1,0 +1,54 @@
+"""The judgement's fit: self-play games replay through the rules to their recorded end, the
+sampled terms are the top level's, and the least squares find weights a set was made with."""
+
+import json
+
+import numpy as np
+
+from research.moku import judgement
+from slimetrail.games.moku import mcts
+
+
+def test_self_play_games_replay_to_their_recorded_end(tmp_path) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["games", "--games", "2", "--seed", "5", "--iterations", "60", "--out", str(out)]
+    assert judgement.main(args) == 0
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["seed"] for g in games] == [5, 6]
+    for game in games:
+        state = judgement.new_state()
+        for move in game["moves"]:
+            state.push_str(move)
+        assert state.is_over()
+        outcome = state.outcome()
+        assert outcome is not None and outcome.winner == game["winner"]
+    rows = judgement.samples(games, every=10, playouts=4)
+    assert len(rows) > 10
+    # Each row's terms are the top level's at that ply of that game.
+    first = games[0]
+    state = judgement.new_state()
+    at = {}
+    for move in first["moves"]:
+        at[state.empty.bit_count()] = mcts.judgement_of(state)
+        state.push_str(move)
+    for row in rows[rows[:, 0] == first["seed"]]:
+        assert tuple(row[2:5]) == at[int(row[1])]
+        assert 0.0 <= row[5] <= 1.0 and row[6] in (-1.0, 0.0, 1.0)
+
+
+def test_the_fit_finds_the_weights_a_set_was_made_with() -> None:
+    rng = np.random.default_rng(1)
+    n = 3000
+    terms = rng.integers(-4, 5, size=(n, 3)).astype(float)
+    empties = rng.integers(20, 230, size=n)
+    truth = np.array([0.05, 0.2, 0.02, 0.03])
+    outcome = np.c_[np.ones(n), terms] @ truth + rng.normal(0, 0.1, n)
+    playout = rng.random(n)  # no information
+    rows = np.c_[rng.integers(0, 300, n), empties, terms, playout, outcome]
+    weights, report = judgement.fit(rows)
+    assert np.allclose(weights, truth, atol=0.01)
+    assert len(report) == len(judgement.BANDS)
+    for line in report:
+        playouts_r2 = float(line.split("playouts ")[1].split(",")[0])
+        judgement_r2 = float(line.split("judgement ")[1].split(",")[0])
+        assert playouts_r2 < 0.01 < 0.5 < judgement_r2
