@@ -30,7 +30,7 @@ from slimetrail.core.game import GameError
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku.endgame import Table, negamax, new_table, stones_key
 from slimetrail.games.moku.game import MokuState
-from slimetrail.games.moku.mailbox import BLACK, count_windows, geometry, mailbox
+from slimetrail.games.moku.mailbox import BLACK, geometry, mailbox, window_counts
 
 NO_DEADLINE = 1e18
 # What a saved table holds: the search's arrays, its keys, and the question last asked of it
@@ -89,9 +89,7 @@ def check(
     n, k = state.game.size, state.game.k
     geo = geometry(n, k)
     cells, slime = mailbox(state)
-    counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
-    gaps = np.zeros((3, cells.shape[0]), np.int16)
-    count_windows(cells, geo.window_cells, k, counts, gaps)
+    counts, gaps = window_counts(cells, geo, k)
     key = stones_key(cells, table.stone_keys)
     empties = state.empty.bit_count()
     moves = np.empty((empties + 2, cells.shape[0]), np.int64)

@@ -99,6 +99,14 @@ def count_windows(cells, window_cells, k, counts, gaps):
                         gaps[colour, q] += 1
 
 
+def window_counts(cells: np.ndarray, geo: Geometry, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """New ``counts`` and ``gaps`` arrays filled by :func:`count_windows` from ``cells``."""
+    counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
+    gaps = np.zeros((3, cells.shape[0]), np.int16)
+    count_windows(cells, geo.window_cells, k, counts, gaps)
+    return counts, gaps
+
+
 @nb.njit(cache=True)
 def place(cells, x, colour, k, window_cells, cell_windows, counts, gaps):
     """Write a stone of ``colour`` on ``x`` and bring ``counts`` and ``gaps`` up to date: a

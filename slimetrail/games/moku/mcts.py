@@ -69,6 +69,7 @@ from slimetrail.games.moku.mailbox import (
     mailbox,
     neighbours_or_all,
     place,
+    window_counts,
 )
 from slimetrail.games.moku.solver import SOLVER
 
@@ -1213,9 +1214,7 @@ def root_policy(
     geo: Geometry, cells: np.ndarray, slime: int, colour: int, empties: int, k: int
 ) -> tuple[int, int, np.ndarray]:
     """:func:`policy` on a position's mailbox (which it changes): verdict, count, cells."""
-    counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
-    gaps = np.zeros((3, cells.shape[0]), np.int16)
-    count_windows(cells, geo.window_cells, k, counts, gaps)
+    counts, gaps = window_counts(cells, geo, k)
     buf = np.empty(cells.shape[0], np.int64)
     verdict, count = policy(
         cells,
@@ -1250,9 +1249,7 @@ def judgement_of(state: MokuState) -> tuple[int, int, int] | None:
     k = state.game.k
     geo = geometry(state.game.size, k)
     cells, slime = mailbox(state)
-    counts = np.zeros((3, geo.window_cells.shape[0]), np.int8)
-    gaps = np.zeros((3, cells.shape[0]), np.int16)
-    count_windows(cells, geo.window_cells, k, counts, gaps)
+    counts, gaps = window_counts(cells, geo, k)
     if gaps[state.to_move, slime] > 0:
         return None
     place(cells, slime, state.to_move, k, geo.window_cells, geo.cell_windows, counts, gaps)

@@ -12,6 +12,7 @@ from moku_model import LINES, Cell, Model, from_fen
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku import mcts
 from slimetrail.games.moku.ai import row_gaps
+from slimetrail.games.moku.mailbox import window_counts
 from slimetrail.games.moku.playout import policy, safe_steps
 from slimetrail.games.moku.solver import SOLVER
 from slimetrail.games.moku.threats import ThreatSearch
@@ -34,9 +35,7 @@ def positions(n: int, k: int, games: int, seed: int):
 def counted(state):
     geo = mcts.geometry(state.game.size, state.game.k)
     cells, slime = mcts.mailbox(state)
-    counts = np.zeros((3, len(geo.window_cells)), np.int8)
-    gaps = np.zeros((3, len(cells)), np.int16)
-    mcts.count_windows(cells, geo.window_cells, state.game.k, counts, gaps)
+    counts, gaps = window_counts(cells, geo, state.game.k)
     return geo, cells, slime, counts, gaps
 
 
