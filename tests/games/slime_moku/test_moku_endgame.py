@@ -151,3 +151,31 @@ def test_the_15x15_top_level_asks_the_endgame_search_from_42_empty_cells() -> No
     assert mcts.endgame_solve_empties(9) == mcts.ENDGAME_SOLVE_EMPTIES
     assert mcts.solve_root(state, 60.0).win is not None
     assert state.move_str(mcts.search(state, 3.0, seed=1).move) == "d5"
+
+
+# Game 22 of the 15x15 1 s run of session 54 (drawn), 38 empty cells before its end.
+OTHER_15X15 = (
+    "i7 j6 j5 j4 j3 j2 k1 l1 m1 n1 o2 o1 n2 o3 o4 o5 o6 o7 o8 o9 o10 o11 o12 o13 o14 o15 n15 "
+    "m15 l15 k15 j15 i15 h15 g15 f15 e15 d15 c15 c14 b15 a15 a14 a13 a12 a11 a10 a9 a8 a7 a6 "
+    "a5 a4 a3 a2 b1 a1 b2 c1 d1 e1 d2 c2 b3 c3 b4 c4 d3 e3 f2 f1 g1 h1 i1 j1 i2 h2 g2 f3 e2 "
+    "b14 c13 d14 e14 f14 g14 h14 i14 j14 k14 j13 i13 h13 h12 i12 i11 i10 j9 k8 j7 i6 i5 i4 "
+    "h3 g3 h4 i3 j12 k12 l12 k13 l14 m13 n14 m14 n13 n12 n11 n10 m10 l9 k10 k9 l8 m8 n9 m9 "
+    "n8 n7 n6 n5 n4 m3 l2 k3 k2 l3 k4 l4 m5 m4 n3 m2 m7 m6 l5 k5 k6 l7 k7 j8 i9 j10 j11 k11 "
+    "l10 l11 m11 m12 l13 d13 c12 b13 b12 b11 b10 b9 b8 c8 d9 e10 f11 g12 g13 f13 e13 e12 f12 "
+    "e11 f10 g10 h11 h10 g9 f8 e9 d10"
+)
+
+
+def test_an_earlier_search_leaves_the_next_positions_search_as_from_an_empty_table() -> None:
+    # Within a node budget the search is deterministic; what another game's search left in
+    # the table (its entries, its cut-offs' history) must not reorder this one's moves.
+    state = drawn_15x15()
+    other = get_game("slime-moku", size=15, k=5).new_state()
+    for move in OTHER_15X15.split():
+        other.push_str(move)
+    fresh = endgame.move_bounds(state, 600.0, nodes=200_000, table=endgame.new_table(15, 5))
+    used = endgame.new_table(15, 5)
+    endgame.move_bounds(other, 600.0, nodes=300_000, table=used)
+    assert used.history.any()
+    again = endgame.move_bounds(state, 600.0, nodes=200_000, table=used)
+    assert (again.bounds, again.nodes) == (fresh.bounds, fresh.nodes)
