@@ -4,10 +4,10 @@ The tree's random playouts judge a middle-game position by who blunders first (b
 sessions 50-53: at 46-60 empty cells of lost games the tree valued its positions 0.50-0.62 at
 1 s and at 10 s alike).  ``games`` plays the top level against itself at a small fixed budget
 (``--iterations`` a move, the first 2-8 plies random) and writes each game's moves and
-winner; ``fit`` samples every ``--every``-th position of those games and fits, by least
-squares, the outcome for the side to move (1, 0, -1) on the terms of
-:func:`slimetrail.games.moku.mcts.judgement_terms` (the difference of empty cells that are
-each side's gap, and of open windows of two and three stones), beside the mean of
+winner; ``fit`` samples two positions in every ``--every`` plies of those games (one with each
+side to move) and fits, by least squares, the outcome for the side to move (1, 0, -1) on the
+terms of :func:`slimetrail.games.moku.mcts.judgement_terms` (the difference of empty cells
+that are each side's gap, and of open windows of two and three stones), beside the mean of
 ``--playouts`` safe playouts from the same position, so that the two judgements can be
 compared on games neither saw (``R2`` by five folds of games).  The weights it prints are
 ``mcts.JUDGEMENT``'s.  Run it from the repository root::
@@ -60,13 +60,14 @@ def self_play(seed: int, iterations: int) -> dict:
 
 def samples(games: list[dict], every: int, playouts: int) -> np.ndarray:
     """Rows of (game seed, empty cells, the judgement's terms..., the playouts' mean score,
-    the outcome for the side to move) at every ``every``-th ply from ply 12, the last four
+    the outcome for the side to move) at two plies in every ``every`` from ply 12, one with
+    each side to move (an even ``every`` alone would sample Black's moves only), the last four
     plies and positions the mover wins on the spot left out."""
     rows = []
     for game in games:
         state = new_state()
         for ply, move in enumerate(game["moves"]):
-            if 12 <= ply < len(game["moves"]) - 4 and ply % every == 0:
+            if 12 <= ply < len(game["moves"]) - 4 and ply % every < 2:
                 terms = mcts.judgement_of(state)
                 if terms is not None:
                     winner = game["winner"]
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--out", type=Path, required=True)
     weigh = commands.add_parser("fit", help="fit the judgement's weights on games")
     weigh.add_argument("games", nargs="+", type=Path)
-    weigh.add_argument("--every", type=int, default=4)
+    weigh.add_argument("--every", type=int, default=8)
     weigh.add_argument("--playouts", type=int, default=100)
     args = parser.parse_args(argv)
     mcts.warm_up()

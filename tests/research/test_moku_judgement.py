@@ -24,6 +24,8 @@ def test_self_play_games_replay_to_their_recorded_end(tmp_path) -> None:
         assert outcome is not None and outcome.winner == game["winner"]
     rows = judgement.samples(games, every=10, playouts=4)
     assert len(rows) > 10
+    # Both sides to move are sampled (the empty cells' parity tells whose move it is).
+    assert set(rows[:, 1] % 2) == {0.0, 1.0}
     # Each row's terms are the top level's at that ply of that game.
     first = games[0]
     state = judgement.new_state()
