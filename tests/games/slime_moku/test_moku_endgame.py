@@ -34,6 +34,14 @@ def endgames(n: int, k: int, games: int, seed: int, most: int, least: int = 2):
             state.push(rng.choice(state.legal_moves()))
 
 
+def replayed(n: int, k: int, moves: str):
+    """The position after ``moves`` (space-separated) from the start of an n x n game."""
+    state = get_game("slime-moku", size=n, k=k).new_state()
+    for move in moves.split():
+        state.push_str(move)
+    return state
+
+
 def move_value(state, move) -> int:
     """The value of ``move`` for the side to move, by the rules alone (small endgames only)."""
     child = state.copy()
@@ -78,10 +86,7 @@ def test_the_values_on_9x9_are_the_rules_own() -> None:
 
 
 def test_a_search_cut_short_claims_only_what_it_proved() -> None:
-    game = get_game("slime-moku", size=9, k=5)
-    state = game.new_state()
-    for move in LOST_9X9.split():
-        state.push_str(move)
+    state = replayed(9, 5, LOST_9X9)
     table = endgame.board_table(9, 5, bits=16)
     short = endgame.move_bounds(state, 60.0, nodes=5_000, table=table)
     assert short.nodes <= 5_000
@@ -99,9 +104,7 @@ def test_a_search_cut_short_claims_only_what_it_proved() -> None:
 
 
 def test_the_top_level_keeps_the_draw_it_threw_away() -> None:
-    state = get_game("slime-moku", size=9, k=5).new_state()
-    for move in LOST_9X9.split():
-        state.push_str(move)
+    state = replayed(9, 5, LOST_9X9)
     assert state.empty.bit_count() <= mcts.ENDGAME_SOLVE_EMPTIES
     solved = mcts.solve_root(state, 60.0)
     assert solved.verdict == "draw"
@@ -129,10 +132,7 @@ DRAWN_15X15 = (
 
 
 def drawn_15x15():
-    state = get_game("slime-moku", size=15, k=5).new_state()
-    for move in DRAWN_15X15.split():
-        state.push_str(move)
-    return state
+    return replayed(15, 5, DRAWN_15X15)
 
 
 def test_a_cheap_win_is_not_left_behind_a_costly_move() -> None:
@@ -170,9 +170,7 @@ def test_an_earlier_search_leaves_the_next_positions_search_as_from_an_empty_tab
     # Within a node budget the search is deterministic; what another game's search left in
     # the table (its entries, its cut-offs' history) must not reorder this one's moves.
     state = drawn_15x15()
-    other = get_game("slime-moku", size=15, k=5).new_state()
-    for move in OTHER_15X15.split():
-        other.push_str(move)
+    other = replayed(15, 5, OTHER_15X15)
     fresh = endgame.move_bounds(state, 600.0, nodes=200_000, table=endgame.new_table(15, 5))
     used = endgame.new_table(15, 5)
     endgame.move_bounds(other, 600.0, nodes=300_000, table=used)
