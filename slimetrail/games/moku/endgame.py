@@ -61,7 +61,7 @@ class Table:
     size: np.ndarray
     stone_keys: np.ndarray  # [colour, mailbox cell]
     slime_keys: np.ndarray  # [mailbox cell]
-    history: np.ndarray  # [colour, mailbox cell]: cut-offs, for the move order
+    history: np.ndarray  # [colour, mailbox cell]: cut-offs, for the move order (a root's own)
 
 
 @cache
