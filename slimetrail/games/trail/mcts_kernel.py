@@ -37,6 +37,7 @@ from slimetrail.compiled import now
 from slimetrail.games.trail.search_kernel import (
     U0,
     compiled,
+    dilate,
     flood,
     goals_in_reach,
     has,
@@ -71,6 +72,27 @@ LEAF_NODES = 2048
 SPLIT_NODES = 64
 LEAF_BATCH = 32
 LEAF_TABLE_BITS = 20  # the leaf solver's table: 2**20 entries of 24 bytes, kept
+# A leaf's value on the square boards of more than 81 cells under Taylor's rules: this share
+# from the judgement (:func:`leaf_value`), the rest from its playout (the other boards: the
+# playout alone).  On 11x11 Taylor the playouts do not predict how a middle game ends
+# (research/trail/judgement.py: held-out R2 about 0 at 70-99 cells in the snail's region,
+# where the games are lost), the judgement does better (0.2 at 70-84 cells).
+LEAF_MIX = 0.5
+JUDGED_CELLS = 81
+# The judgement's weights by the size of the snail's region (cells, at least JUDGEMENT_BANDS'
+# bound, the first that fits): a constant, then the terms of :func:`judgement_terms` in
+# order (research/trail/judgement.py fits them on self-play games, band by band: what predicts
+# the end changes as the board fills).
+JUDGEMENT_BANDS = np.array([85, 70, 55, 0])
+JUDGEMENT = np.array(
+    [
+        [0.0166, 0.0166, 0.0166, -0.0124, -0.0596, 0.2914, 1.2850, -1.2705, 0.0, -0.0058],
+        [-0.1019, -0.1019, -0.1019, -0.5590, 0.5507, 0.6030, 0.9534, -0.6327, 0.0, 0.0034],
+        [0.0591, 0.0591, 0.0591, -0.9880, 0.9140, 0.3201, 0.9912, -1.1209, 0.0, 0.0127],
+        [0.1768, -1.3766, 1.2484, -0.8961, 0.8433, -0.3274, 0.4254, -0.3502, 0.0, -0.0567],
+    ]
+)
+FAR = 30  # steps counted for a goal corner out of the snail's reach
 # policy_words' verdicts besides a step: the mover wins, loses, or the game is drawn now
 P_WIN, P_LOSS, P_DRAW = -1, -2, -3
 
@@ -191,6 +213,94 @@ def classify(free_lo, free_hi, snail, came_from, side, nbr, goals, taylor):
 
 
 @nb.njit(cache=True)
+def judgement_terms(free_lo, free_hi, snail, side, nbr, goals, out):
+    """Write into ``out`` the judgement's terms for the player ``side + 1`` to move: whether
+    their goal corner and the opponent's are in the snail's reach, the steps to each (walking
+    through free non-goal cells; FAR out of reach) over 10, the cells of the snail's region
+    nearer (by steps through the region) to their goal than to the opponent's less the
+    reverse, over the region's size, each goal's free neighbours in the region over 3,
+    whether no goal is in reach and the region's size is odd (Rastros: who is stuck first),
+    and the snail's steps not next to the opponent's goal over 3.  Returns the region's
+    size (the snail's cell not counted)."""
+    mine, theirs = goals[side], goals[1 - side]
+    g1_lo, g1_hi = bit(goals[0])
+    g2_lo, g2_hi = bit(goals[1])
+    pass_lo = free_lo & ~(g1_lo | g2_lo)
+    pass_hi = free_hi & ~(g1_hi | g2_hi)
+    mine_free, theirs_free = has(free_lo, free_hi, mine), has(free_lo, free_hi, theirs)
+    f_lo, f_hi = bit(snail)
+    seen_lo, seen_hi = f_lo, f_hi
+    near_mine, near_theirs, depth = -1, -1, 0
+    while (f_lo | f_hi) != U0:
+        depth += 1
+        d_lo, d_hi = dilate(f_lo, f_hi, nbr)
+        if near_mine < 0 and mine_free and has(d_lo, d_hi, mine):
+            near_mine = depth
+        if near_theirs < 0 and theirs_free and has(d_lo, d_hi, theirs):
+            near_theirs = depth
+        f_lo = d_lo & pass_lo & ~seen_lo
+        f_hi = d_hi & pass_hi & ~seen_hi
+        seen_lo |= f_lo
+        seen_hi |= f_hi
+    s_lo, s_hi = bit(snail)
+    r_lo, r_hi = seen_lo & ~s_lo, seen_hi & ~s_hi
+    size = popcount(r_lo) + popcount(r_hi)
+    # Both goals' breadth-first searches through the region, level by level: a cell is the
+    # nearer goal's when that goal's search reaches it first.
+    a_lo, a_hi = U0, U0
+    b_lo, b_hi = U0, U0
+    if mine_free:
+        a_lo, a_hi = bit(mine)
+    if theirs_free:
+        b_lo, b_hi = bit(theirs)
+    sa_lo, sa_hi, sb_lo, sb_hi = a_lo, a_hi, b_lo, b_hi
+    nearer = 0
+    while (a_lo | a_hi | b_lo | b_hi) != U0:
+        d_lo, d_hi = dilate(a_lo, a_hi, nbr)
+        a_lo, a_hi = d_lo & r_lo & ~sa_lo, d_hi & r_hi & ~sa_hi
+        d_lo, d_hi = dilate(b_lo, b_hi, nbr)
+        b_lo, b_hi = d_lo & r_lo & ~sb_lo, d_hi & r_hi & ~sb_hi
+        nearer += popcount(a_lo & ~sb_lo & ~b_lo) + popcount(a_hi & ~sb_hi & ~b_hi)
+        nearer -= popcount(b_lo & ~sa_lo & ~a_lo) + popcount(b_hi & ~sa_hi & ~a_hi)
+        sa_lo |= a_lo
+        sa_hi |= a_hi
+        sb_lo |= b_lo
+        sb_hi |= b_hi
+    steps_lo, steps_hi = nbr[snail, 0] & free_lo, nbr[snail, 1] & free_hi
+    if theirs_free:
+        t_lo, t_hi = bit(theirs)
+        steps_lo &= ~(nbr[theirs, 0] | t_lo)
+        steps_hi &= ~(nbr[theirs, 1] | t_hi)
+    out[0] = near_mine >= 0
+    out[1] = near_theirs >= 0
+    out[2] = (near_mine if near_mine >= 0 else FAR) / 10.0
+    out[3] = (near_theirs if near_theirs >= 0 else FAR) / 10.0
+    out[4] = nearer / max(1, size)
+    out[5] = (popcount(nbr[mine, 0] & r_lo) + popcount(nbr[mine, 1] & r_hi)) * mine_free / 3.0
+    out[6] = (popcount(nbr[theirs, 0] & r_lo) + popcount(nbr[theirs, 1] & r_hi)) * theirs_free / 3.0
+    out[7] = near_mine < 0 and near_theirs < 0 and size % 2 == 1
+    out[8] = (popcount(steps_lo) + popcount(steps_hi)) / 3.0
+    return size
+
+
+@nb.njit(cache=True)
+def leaf_value(free_lo, free_hi, snail, side, nbr, goals, judgement, bands, terms):
+    """The judgement's expected score for the player ``side + 1`` to move (1 a win, 0 a
+    loss): the terms of :func:`judgement_terms` (``terms``: room for them) weighted by the
+    row of ``judgement`` whose lower bound in ``bands`` the region's size reaches first,
+    clipped to [-1, 1] and halved."""
+    size = judgement_terms(free_lo, free_hi, snail, side, nbr, goals, terms)
+    band = 0
+    while size < bands[band]:
+        band += 1
+    weights = judgement[band]
+    value = weights[0]
+    for i in range(terms.shape[0]):
+        value += weights[i + 1] * terms[i]
+    return 0.5 + 0.5 * min(1.0, max(-1.0, value))
+
+
+@nb.njit(cache=True)
 def climb(node, proven, parent, kids_at, n_kids):
     """Hand the proofs of ``node``'s subtree up: a parent with a child proven won (for the
     player who moved into it) is a proven loss, one whose children are all proven losses
@@ -244,6 +354,9 @@ def search_tree(
     nbr,
     goals,
     taylor,
+    judgement,
+    bands,
+    mix,
 ):
     """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``, or until
     ``leaf_nodes`` is full; returns (iterations, nodes, leaves waiting).  ``done`` and
@@ -256,9 +369,12 @@ def search_tree(
     nodes (row: node, snail, side to move, budget; ``leaf_free``: its region), and under
     Rastros rules a bigger one with a goal corner out of reach with ``leaf_budgets[2]``
     nodes, which the solver's matching bounds often answer at once (0: no leaf proofs).
-    The caller proves the queue between calls and enters the proofs with :func:`settle`."""
+    The caller proves the queue between calls and enters the proofs with :func:`settle`.
+    A leaf left unproven is valued ``mix`` by :func:`leaf_value` (with the weights
+    ``judgement`` by ``bands``) and the rest by its playout."""
     kids_at, n_kids, move, visits, wins, proven, parent = tree
     trace = np.empty(160, np.int64)
+    terms = np.empty(judgement.shape[1] - 1)
     path = np.empty(160, np.int64)
     if used == 0:
         np.random.seed(seed)
@@ -363,17 +479,22 @@ def search_tree(
             s, me = m, 1 - me
             if visits[node] == 0 and proven[node] == UNKNOWN:
                 break
+        # The leaf's score for the side ``me`` to move there.
         if result == -2:
+            judged = 0.0
+            if mix > 0.0:
+                judged = leaf_value(f_lo, f_hi, s, me, nbr, goals, judgement, bands, terms)
             result = playout(f_lo, f_hi, s, me, nbr, goals, taylor, trace)
+            score = 1.0 if result == me else 0.5 if result == -1 else 0.0
+            score += mix * (judged - score)
+        else:
+            score = 1.0 if result == me else 0.5 if result == -1 else 0.0
         # Back up: node path[k] was entered by side (side + k - 1) % 2.
         for k in range(depth + 1):
             nd = path[k]
             visits[nd] += 1
             mover_in = (side + k + 1) % 2
-            if result == mover_in:
-                wins[nd] += 1.0
-            elif result == -1:
-                wins[nd] += 0.5
+            wins[nd] += score if mover_in == me else 1.0 - score
         if proven[path[depth]] != UNKNOWN:
             climb(path[depth], proven, parent, kids_at, n_kids)
     return iterations, used, waiting
@@ -515,6 +636,9 @@ def search(
                 c.nbr,
                 c.goals,
                 c.taylor,
+                JUDGEMENT,
+                JUDGEMENT_BANDS,
+                LEAF_MIX if judged(state.game) else 0.0,
             )
             if waiting:
                 proofs += leaves.prove_queue(waiting, deadline)
@@ -553,6 +677,21 @@ def search(
             proofs,
             moves,
         )
+
+
+def judged(game: TrailGame) -> bool:
+    """Whether the board's leaves take the judgement (:data:`LEAF_MIX`)."""
+    return game.shape == "square" and game.rules == "taylor" and game.size**2 > JUDGED_CELLS
+
+
+def judgement_of(state: TrailState) -> list[float]:
+    """The terms of :func:`judgement_terms` for the side to move in ``state``, for the
+    judgement's fit (research/trail/judgement.py) and the tests."""
+    c = compiled(state.game)
+    lo, hi = c.words(state.free)
+    out = np.empty(JUDGEMENT.shape[1] - 1)
+    judgement_terms(lo, hi, c.dense[state.snail], state.to_move - 1, c.nbr, c.goals, out)
+    return [float(x) for x in out]
 
 
 def exploration(game: TrailGame) -> float:
