@@ -82,7 +82,9 @@ LEAF_TABLE_BITS = 20  # the leaf solver's table: 2**20 entries of 24 bytes, kept
 # from the judgement (:func:`leaf_value`), the rest from its playout (the other boards: the
 # playout alone).  On 11x11 Taylor the playouts do not predict how a middle game ends
 # (research/trail/judgement.py: held-out R2 about 0 at 70-99 cells in the snail's region,
-# where the games are lost), the judgement does better (0.2 at 70-84 cells).
+# where the games are lost), the judgement does better (0.14 at 70-84 cells, 0.46 at 55-69).
+# Not on 11x11 Rastros (fitted there, it scored no better) nor on 9x9 Taylor (with these
+# weights 29 of 40 games against 36; bench/RESULTS.md, session 56).
 LEAF_MIX = 0.5
 JUDGED_CELLS = 81
 # The judgement's weights by the size of the snail's region (cells, at least JUDGEMENT_BANDS'
