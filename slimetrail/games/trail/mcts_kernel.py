@@ -487,16 +487,15 @@ def search_tree(
             s, me = m, 1 - me
             if visits[node] == 0 and proven[node] == UNKNOWN:
                 break
-        # The leaf's score for the side ``me`` to move there.
+        estimate = -1.0  # the judgement's score of an unproven leaf (-1: none)
         if result == -2:
-            judged = 0.0
             if mix > 0.0:
-                judged = leaf_value(f_lo, f_hi, s, me, nbr, goals, judgement, bands, terms)
+                estimate = leaf_value(f_lo, f_hi, s, me, nbr, goals, judgement, bands, terms)
             result = playout(f_lo, f_hi, s, me, nbr, goals, taylor, trace)
-            score = 1.0 if result == me else 0.5 if result == -1 else 0.0
-            score += mix * (judged - score)
-        else:
-            score = 1.0 if result == me else 0.5 if result == -1 else 0.0
+        # The leaf's score for the side ``me`` to move there.
+        score = 1.0 if result == me else 0.5 if result == -1 else 0.0
+        if estimate >= 0.0:
+            score += mix * (estimate - score)
         # Back up: node path[k] was entered by side (side + k - 1) % 2.
         for k in range(depth + 1):
             nd = path[k]
