@@ -27,6 +27,7 @@ from typing import cast
 
 import numpy as np
 
+from research.judgement_fit import report
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku import mcts
 from slimetrail.games.moku.game import MokuState
@@ -85,38 +86,11 @@ def samples(games: list[dict], every: int, playouts: int) -> np.ndarray:
     return np.array(rows, float)
 
 
-def held_out(features: np.ndarray, outcome: np.ndarray, groups: np.ndarray) -> float:
-    """R2 of a least-squares fit (with a constant) judged on games it was not fitted on
-    (five folds by game)."""
-    predicted = np.zeros_like(outcome)
-    fold = groups.astype(np.int64) * 7919 % 5
-    for k in range(5):
-        train, test = fold != k, fold == k
-        weights, *_ = np.linalg.lstsq(
-            np.c_[np.ones(train.sum()), features[train]], outcome[train], rcond=None
-        )
-        predicted[test] = np.c_[np.ones(test.sum()), features[test]] @ weights
-    return float(1 - ((outcome - predicted) ** 2).mean() / outcome.var())
-
-
 def fit(rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """The weights (a constant first) over every row, and a report by band of empty cells."""
-    seeds, empties, terms, playout, outcome = (
-        rows[:, 0], rows[:, 1], rows[:, 2:-2], rows[:, -2:-1], rows[:, -1],
-    )  # fmt: skip
-    report = []
-    for low, high in BANDS:
-        band = (empties >= low) & (empties < high)
-        if band.sum() < 100:
-            continue
-        g, y = seeds[band], outcome[band]
-        report.append(
-            f"empty cells {low}-{high - 1}: {band.sum()} positions, held-out R2: playouts "
-            f"{held_out(playout[band], y, g):.3f}, judgement {held_out(terms[band], y, g):.3f}, "
-            f"both {held_out(np.c_[terms[band], playout[band]], y, g):.3f}"
-        )
+    terms, outcome = rows[:, 2:-2], rows[:, -1]
     weights, *_ = np.linalg.lstsq(np.c_[np.ones(len(rows)), terms], outcome, rcond=None)
-    return weights, report
+    return weights, report("empty cells", BANDS, rows[:, 1], rows)
 
 
 def main(argv: list[str] | None = None) -> int:

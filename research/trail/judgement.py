@@ -26,6 +26,7 @@ from typing import cast
 
 import numpy as np
 
+from research.judgement_fit import report
 from slimetrail.core.registry import get_game
 from slimetrail.games.trail import mcts_kernel
 from slimetrail.games.trail.game import TrailState
@@ -93,38 +94,10 @@ def samples(games: list[dict], size: int, rules: str, every: int, playouts: int)
     return np.array(rows, float)
 
 
-def held_out(features: np.ndarray, outcome: np.ndarray, groups: np.ndarray) -> float:
-    """R2 of a least-squares fit (with a constant) judged on games it was not fitted on
-    (five folds by game)."""
-    predicted = np.zeros_like(outcome)
-    fold = groups.astype(np.int64) * 7919 % 5
-    for k in range(5):
-        train, test = fold != k, fold == k
-        weights, *_ = np.linalg.lstsq(
-            np.c_[np.ones(train.sum()), features[train]], outcome[train], rcond=None
-        )
-        predicted[test] = np.c_[np.ones(test.sum()), features[test]] @ weights
-    return float(1 - ((outcome - predicted) ** 2).mean() / outcome.var())
-
-
 def fit(rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """The weights (a constant first) of each band of ``mcts_kernel.JUDGEMENT_BANDS``, and
     a report by band of region cells."""
-    seeds, region, features, playout, outcome = (
-        rows[:, 0], rows[:, 1], rows[:, 2:-2], rows[:, -2:-1], rows[:, -1],
-    )  # fmt: skip
-    report = []
-    for low, high in BANDS:
-        band = (region >= low) & (region < high)
-        if band.sum() < 100:
-            continue
-        g, y = seeds[band], outcome[band]
-        report.append(
-            f"region {low}-{high - 1}: {band.sum()} positions, held-out R2: playouts "
-            f"{held_out(playout[band], y, g):.3f}, judgement "
-            f"{held_out(features[band], y, g):.3f}, "
-            f"both {held_out(np.c_[features[band], playout[band]], y, g):.3f}"
-        )
+    region, features, outcome = rows[:, 1], rows[:, 2:-2], rows[:, -1]
     bounds = mcts_kernel.JUDGEMENT_BANDS
     weights = np.zeros((len(bounds), features.shape[1] + 1))
     for i, low in enumerate(bounds):
@@ -132,7 +105,7 @@ def fit(rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
         weights[i], *_ = np.linalg.lstsq(
             np.c_[np.ones(band.sum()), features[band]], outcome[band], rcond=None
         )
-    return weights, report
+    return weights, report("region", BANDS, region, rows)
 
 
 def main(argv: list[str] | None = None) -> int:
