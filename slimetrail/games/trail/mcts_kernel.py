@@ -49,6 +49,7 @@ from slimetrail.games.trail.search_kernel import (
     has,
     legal_steps,
     popcount,
+    race_words,
     region_words,
 )
 from slimetrail.games.trail.solver.kernel128 import bit, lowest
@@ -231,25 +232,8 @@ def judgement_terms(free_lo, free_hi, snail, side, nbr, goals, out):
     and the snail's steps not next to the opponent's goal over 3.  Returns the region's
     size (the snail's cell not counted)."""
     mine, theirs = goals[side], goals[1 - side]
-    g1_lo, g1_hi = bit(goals[0])
-    g2_lo, g2_hi = bit(goals[1])
-    pass_lo = free_lo & ~(g1_lo | g2_lo)
-    pass_hi = free_hi & ~(g1_hi | g2_hi)
     mine_free, theirs_free = has(free_lo, free_hi, mine), has(free_lo, free_hi, theirs)
-    f_lo, f_hi = bit(snail)
-    seen_lo, seen_hi = f_lo, f_hi
-    near_mine, near_theirs, depth = -1, -1, 0
-    while (f_lo | f_hi) != U0:
-        depth += 1
-        d_lo, d_hi = dilate(f_lo, f_hi, nbr)
-        if near_mine < 0 and mine_free and has(d_lo, d_hi, mine):
-            near_mine = depth
-        if near_theirs < 0 and theirs_free and has(d_lo, d_hi, theirs):
-            near_theirs = depth
-        f_lo = d_lo & pass_lo & ~seen_lo
-        f_hi = d_hi & pass_hi & ~seen_hi
-        seen_lo |= f_lo
-        seen_hi |= f_hi
+    near_mine, near_theirs, seen_lo, seen_hi = race_words(free_lo, free_hi, snail, side, nbr, goals)
     s_lo, s_hi = bit(snail)
     r_lo, r_hi = seen_lo & ~s_lo, seen_hi & ~s_hi
     size = popcount(r_lo) + popcount(r_hi)

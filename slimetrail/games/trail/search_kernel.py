@@ -95,6 +95,35 @@ def flood(seed_lo, seed_hi, free_lo, free_hi, nbr):
 
 
 @nb.njit(cache=True)
+def race_words(free_lo, free_hi, snail, side, nbr, goals):
+    """The race for the player ``side + 1`` to move: breadth-first from the snail through
+    free non-goal cells, the steps to their goal corner and to the opponent's (-1: a goal
+    taken or out of reach) and the cells reached (the snail's among them)."""
+    my_goal, their_goal = goals[side], goals[1 - side]
+    g1_lo, g1_hi = bit(goals[0])
+    g2_lo, g2_hi = bit(goals[1])
+    pass_lo = free_lo & ~(g1_lo | g2_lo)
+    pass_hi = free_hi & ~(g1_hi | g2_hi)
+    my_free, their_free = has(free_lo, free_hi, my_goal), has(free_lo, free_hi, their_goal)
+    my_dist, their_dist = -1, -1
+    f_lo, f_hi = bit(snail)
+    seen_lo, seen_hi = f_lo, f_hi
+    depth = 0
+    while (f_lo | f_hi) != U0:
+        depth += 1
+        g_lo, g_hi = dilate(f_lo, f_hi, nbr)
+        if my_dist < 0 and my_free and has(g_lo, g_hi, my_goal):
+            my_dist = depth
+        if their_dist < 0 and their_free and has(g_lo, g_hi, their_goal):
+            their_dist = depth
+        f_lo = g_lo & pass_lo & ~seen_lo
+        f_hi = g_hi & pass_hi & ~seen_hi
+        seen_lo |= f_lo
+        seen_hi |= f_hi
+    return my_dist, their_dist, seen_lo, seen_hi
+
+
+@nb.njit(cache=True)
 def evaluate_words(free_lo, free_hi, snail, side, nbr, goals, taylor):
     """:func:`slimetrail.games.trail.eval.evaluate` for the player ``side + 1`` to move.
 
@@ -115,27 +144,7 @@ def evaluate_words(free_lo, free_hi, snail, side, nbr, goals, taylor):
     if (st_lo | st_hi) != U0 and (safe_lo | safe_hi) == U0:
         return LOST_NOW
 
-    # The race: breadth-first from the snail through free non-goal cells.
-    g1_lo, g1_hi = bit(goals[0])
-    g2_lo, g2_hi = bit(goals[1])
-    pass_lo = free_lo & ~(g1_lo | g2_lo)
-    pass_hi = free_hi & ~(g1_hi | g2_hi)
-    my_free = has(free_lo, free_hi, my_goal)
-    my_dist, their_dist = -1, -1
-    f_lo, f_hi = bit(snail)
-    seen_lo, seen_hi = f_lo, f_hi
-    depth = 0
-    while (f_lo | f_hi) != U0:
-        depth += 1
-        g_lo, g_hi = dilate(f_lo, f_hi, nbr)
-        if my_dist < 0 and my_free and has(g_lo, g_hi, my_goal):
-            my_dist = depth
-        if their_dist < 0 and their_free and has(g_lo, g_hi, their_goal):
-            their_dist = depth
-        f_lo = g_lo & pass_lo & ~seen_lo
-        f_hi = g_hi & pass_hi & ~seen_hi
-        seen_lo |= f_lo
-        seen_hi |= f_hi
+    my_dist, their_dist, seen_lo, seen_hi = race_words(free_lo, free_hi, snail, side, nbr, goals)
     region = popcount(seen_lo) + popcount(seen_hi) - 1
 
     if my_dist < 0 and their_dist < 0:
