@@ -10,10 +10,14 @@ terms of :func:`slimetrail.games.moku.mcts.judgement_terms` (the difference of e
 that are each side's gap, and of open windows of two and three stones), beside the mean of
 ``--playouts`` safe playouts from the same position, so that the two judgements can be
 compared on games neither saw (``R2`` by five folds of games).  The weights it prints are
-``mcts.JUDGEMENT``'s.  Run it from the repository root::
+``mcts.JUDGEMENT``'s.  ``match`` plays the top level with one share of the judgement in a
+leaf's value against the same with another (``mcts.LEAF_MIX``), sides alternating on shared
+openings: a comparison of the two that the baseline's weakness does not blur.  Run it from
+the repository root::
 
     python -m research.moku.judgement games --games 230 --seed 1000 --out games-a.jsonl
     python -m research.moku.judgement fit games-a.jsonl games-b.jsonl
+    python -m research.moku.judgement match --mix 0.5 0.35 --games 40 --time 0.25
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import numpy as np
 from research.judgement_fit import report
 from slimetrail.core.registry import get_game
 from slimetrail.games.moku import mcts
+from slimetrail.games.moku.ai import TREE_SHARE
 from slimetrail.games.moku.game import MokuState
 
 BANDS = ((150, 230), (100, 150), (70, 100), (46, 70), (20, 46))
@@ -57,6 +62,43 @@ def self_play(seed: int, iterations: int) -> dict:
         state.push(found.move)
     outcome = state.outcome()
     return {"seed": seed, "moves": moves, "winner": outcome.winner if outcome else None}
+
+
+def match_game(
+    mixes: tuple[float, float],
+    a_is_black: bool,
+    opening: int,
+    seed: int,
+    seconds: float,
+    iterations: int | None,
+) -> tuple[list[str], int | None]:
+    """One game of the top level with leaf share ``mixes[0]`` (A) against ``mixes[1]`` (B),
+    after ``opening`` random plies drawn from ``seed`` (the same for both games of a pair):
+    its moves and winner.  Each side searches ``seconds`` (the level's share of them), or
+    ``iterations`` without the clock.  No tree is kept from move to move: the two sides'
+    searches alternate in one process."""
+    rng = random.Random(seed)
+    state = new_state()
+    moves = []
+    for _ in range(opening):
+        move = rng.choice(state.legal_moves())
+        moves.append(state.move_str(move))
+        state.push(move)
+    while not state.is_over():
+        a_to_move = (state.to_move == 1) == a_is_black
+        found = mcts.search(
+            state,
+            TREE_SHARE * seconds,
+            iterations=iterations or 1 << 62,
+            seed=rng.getrandbits(30),
+            clock=iterations is None,
+            mix=mixes[0] if a_to_move else mixes[1],
+            keep=False,
+        )
+        moves.append(state.move_str(found.move))
+        state.push(found.move)
+    outcome = state.outcome()
+    return moves, outcome.winner if outcome else None
 
 
 def samples(games: list[dict], every: int, playouts: int) -> np.ndarray:
@@ -101,6 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--iterations", type=int, default=5000)
     play.add_argument("--out", type=Path, required=True)
+    duel = commands.add_parser("match", help="one leaf share of the judgement against another")
+    duel.add_argument("--mix", type=float, nargs=2, required=True, metavar=("A", "B"))
+    duel.add_argument("--games", type=int, default=40)
+    duel.add_argument("--seed", type=int, default=1)
+    duel.add_argument("--time", type=float, default=0.25, help="seconds a move")
+    duel.add_argument("--iterations", type=int, help="MCTS iterations a move instead")
     weigh = commands.add_parser("fit", help="fit the judgement's weights on games")
     weigh.add_argument("games", nargs="+", type=Path)
     weigh.add_argument("--every", type=int, default=8)
@@ -114,6 +162,25 @@ def main(argv: list[str] | None = None) -> int:
                 out.write(json.dumps(game) + "\n")
                 out.flush()
                 print(f"game {seed}: {len(game['moves'])} plies, winner {game['winner']}")
+        return 0
+    if args.command == "match":
+        score = 0.0
+        for number in range(args.games):
+            a_is_black = number % 2 == 0
+            pair = args.seed * 1000 + number // 2
+            moves, winner = match_game(
+                (args.mix[0], args.mix[1]),
+                a_is_black,
+                number // 2 % 3,
+                pair,
+                args.time,
+                args.iterations,
+            )
+            a_score = 0.5 if winner is None else float((winner == 1) == a_is_black)
+            score += a_score
+            side = "Black" if a_is_black else "White"
+            print(f"game {number + 1}: A ({args.mix[0]}) as {side}, {len(moves)} plies, "
+                  f"A scores {a_score}; A {score}/{number + 1}", flush=True)  # fmt: skip
         return 0
     games = [json.loads(line) for path in args.games for line in path.read_text().splitlines()]
     rows = samples(games, args.every, args.playouts)

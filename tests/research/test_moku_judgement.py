@@ -54,3 +54,36 @@ def test_the_fit_finds_the_weights_a_set_was_made_with() -> None:
         playouts_r2 = float(line.split("playouts ")[1].split(",")[0])
         judgement_r2 = float(line.split("judgement ")[1].split(",")[0])
         assert playouts_r2 < 0.01 < 0.5 < judgement_r2
+
+
+def test_a_match_gives_each_side_its_own_share_and_both_colours_the_same_opening(
+    monkeypatch,
+) -> None:
+    shares: dict[int, set[float]] = {1: set(), 2: set()}
+    search = mcts.search
+
+    def spy(state, seconds, **options):
+        shares[state.to_move].add(options["mix"])
+        assert options["keep"] is False and options["clock"] is False
+        return search(state, seconds, **options)
+
+    monkeypatch.setattr(judgement.mcts, "search", spy)
+    games = [
+        judgement.match_game((0.5, 0.0), a_is_black, 2, 7, 0.01, 20) for a_is_black in (True, False)
+    ]
+    assert shares == {1: {0.5, 0.0}, 2: {0.5, 0.0}}
+    assert games[0][0][:2] == games[1][0][:2]  # the pair's opening
+    for moves, winner in games:
+        state = judgement.new_state()
+        for move in moves:
+            state.push_str(move)
+        outcome = state.outcome()
+        assert state.is_over() and outcome is not None and outcome.winner == winner
+
+
+def test_the_match_command_scores_side_a(capsys) -> None:
+    args = ["match", "--mix", "0.5", "0.5", "--games", "2", "--time", "0.01"]
+    assert judgement.main([*args, "--iterations", "20"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" as ")[1].split(",")[0] for line in lines] == ["Black", "White"]
+    assert lines[-1].endswith("/2")
