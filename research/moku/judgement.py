@@ -135,6 +135,14 @@ def fit(rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
     return weights, report("empty cells", BANDS, rows[:, 1], rows)
 
 
+def share(text: str) -> float:
+    """A leaf's share of the judgement: a number from 0 to 1."""
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a share of the judgement is from 0 to 1, not {text}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -144,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--iterations", type=int, default=5000)
     play.add_argument("--out", type=Path, required=True)
     duel = commands.add_parser("match", help="one leaf share of the judgement against another")
-    duel.add_argument("--mix", type=float, nargs=2, required=True, metavar=("A", "B"))
+    duel.add_argument("--mix", type=share, nargs=2, required=True, metavar=("A", "B"))
     duel.add_argument("--games", type=int, default=40)
     duel.add_argument("--seed", type=int, default=1)
     duel.add_argument("--time", type=float, default=0.25, help="seconds a move")

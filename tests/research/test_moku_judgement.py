@@ -4,6 +4,7 @@ sampled terms are the top level's, and the least squares find weights a set was 
 import json
 
 import numpy as np
+import pytest
 
 from research.moku import judgement
 from slimetrail.games.moku import mcts
@@ -87,3 +88,9 @@ def test_the_match_command_scores_side_a(capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(" as ")[1].split(",")[0] for line in lines] == ["Black", "White"]
     assert lines[-1].endswith("/2")
+
+
+def test_a_share_outside_nought_to_one_is_refused_by_name(capsys) -> None:
+    with pytest.raises(SystemExit):
+        judgement.main(["match", "--mix", "0.5", "1.5"])
+    assert "a share of the judgement is from 0 to 1, not 1.5" in capsys.readouterr().err
