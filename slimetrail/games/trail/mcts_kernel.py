@@ -51,6 +51,7 @@ from slimetrail.games.trail.search_kernel import (
     popcount,
     race_words,
     region_words,
+    safe_words,
 )
 from slimetrail.games.trail.solver.kernel128 import bit, lowest
 
@@ -258,11 +259,9 @@ def judgement_terms(free_lo, free_hi, snail, side, nbr, goals, out):
         sa_hi |= a_hi
         sb_lo |= b_lo
         sb_hi |= b_hi
-    steps_lo, steps_hi = nbr[snail, 0] & free_lo, nbr[snail, 1] & free_hi
-    if theirs_free:
-        t_lo, t_hi = bit(theirs)
-        steps_lo &= ~(nbr[theirs, 0] | t_lo)
-        steps_hi &= ~(nbr[theirs, 1] | t_hi)
+    steps_lo, steps_hi = safe_words(
+        nbr[snail, 0] & free_lo, nbr[snail, 1] & free_hi, free_lo, free_hi, theirs, nbr
+    )
     out[0] = near_mine >= 0
     out[1] = near_theirs >= 0
     out[2] = (near_mine if near_mine >= 0 else FAR) / 10.0

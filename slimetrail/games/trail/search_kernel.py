@@ -124,6 +124,16 @@ def race_words(free_lo, free_hi, snail, side, nbr, goals):
 
 
 @nb.njit(cache=True)
+def safe_words(st_lo, st_hi, free_lo, free_hi, their_goal, nbr):
+    """The steps ``st`` that go neither into the opponent's goal corner nor next to it, while
+    that corner is free (a step next to it lets the opponent be stepped in)."""
+    if not has(free_lo, free_hi, their_goal):
+        return st_lo, st_hi
+    t_lo, t_hi = bit(their_goal)
+    return st_lo & ~(nbr[their_goal, 0] | t_lo), st_hi & ~(nbr[their_goal, 1] | t_hi)
+
+
+@nb.njit(cache=True)
 def evaluate_words(free_lo, free_hi, snail, side, nbr, goals, taylor):
     """:func:`slimetrail.games.trail.eval.evaluate` for the player ``side + 1`` to move.
 
@@ -133,14 +143,7 @@ def evaluate_words(free_lo, free_hi, snail, side, nbr, goals, taylor):
     st_lo, st_hi = nbr[snail, 0] & free_lo, nbr[snail, 1] & free_hi
     if has(st_lo, st_hi, my_goal):
         return WIN_NOW
-    their_free = has(free_lo, free_hi, their_goal)
-    p_lo, p_hi = U0, U0
-    if their_free:
-        p_lo, p_hi = nbr[their_goal, 0], nbr[their_goal, 1]
-        t_lo, t_hi = bit(their_goal)
-        p_lo |= t_lo
-        p_hi |= t_hi
-    safe_lo, safe_hi = st_lo & ~p_lo, st_hi & ~p_hi
+    safe_lo, safe_hi = safe_words(st_lo, st_hi, free_lo, free_hi, their_goal, nbr)
     if (st_lo | st_hi) != U0 and (safe_lo | safe_hi) == U0:
         return LOST_NOW
 
