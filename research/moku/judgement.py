@@ -44,16 +44,22 @@ def new_state() -> MokuState:
     return cast(MokuState, get_game("slime-moku", size=15, k=5).new_state())
 
 
+def random_opening(rng: random.Random, plies: int) -> tuple[MokuState, list[str]]:
+    """The start after ``plies`` random plies drawn from ``rng``, and their moves."""
+    state = new_state()
+    moves = []
+    for _ in range(plies):
+        move = rng.choice(state.legal_moves())
+        moves.append(state.move_str(move))
+        state.push(move)
+    return state, moves
+
+
 def self_play(seed: int, iterations: int) -> dict:
     """One game of the top level against itself, ``iterations`` a move, after 2-8 random
     plies (seeded)."""
     rng = random.Random(seed)
-    state = new_state()
-    moves = []
-    for _ in range(rng.randint(2, 8)):
-        move = rng.choice(state.legal_moves())
-        moves.append(state.move_str(move))
-        state.push(move)
+    state, moves = random_opening(rng, rng.randint(2, 8))
     while not state.is_over():
         found = mcts.search(
             state, 0.05, iterations=iterations, seed=rng.getrandbits(30), clock=False
@@ -78,12 +84,7 @@ def match_game(
     ``iterations`` without the clock.  No tree is kept from move to move: the two sides'
     searches alternate in one process."""
     rng = random.Random(seed)
-    state = new_state()
-    moves = []
-    for _ in range(opening):
-        move = rng.choice(state.legal_moves())
-        moves.append(state.move_str(move))
-        state.push(move)
+    state, moves = random_opening(rng, opening)
     while not state.is_over():
         a_to_move = (state.to_move == 1) == a_is_black
         found = mcts.search(
