@@ -60,19 +60,21 @@ def test_the_fit_finds_the_weights_a_set_was_made_with() -> None:
 def test_a_match_gives_each_side_its_own_share_and_both_colours_the_same_opening(
     monkeypatch,
 ) -> None:
-    shares: dict[int, set[float]] = {1: set(), 2: set()}
+    shares: dict[tuple[bool, int], set[float]] = {}
     search = mcts.search
+    a_is_black = True
 
     def spy(state, seconds, **options):
-        shares[state.to_move].add(options["mix"])
+        shares.setdefault((a_is_black, state.to_move), set()).add(options["mix"])
         assert options["keep"] is False and options["clock"] is False
         return search(state, seconds, **options)
 
     monkeypatch.setattr(judgement.mcts, "search", spy)
-    games = [
-        judgement.match_game((0.5, 0.0), a_is_black, 2, 7, 0.01, 20) for a_is_black in (True, False)
-    ]
-    assert shares == {1: {0.5, 0.0}, 2: {0.5, 0.0}}
+    games = []
+    for a_is_black in (True, False):
+        games.append(judgement.match_game((0.5, 0.0), a_is_black, 2, 7, 0.01, 20))
+    # A (0.5) searches as Black (1) in the first game, as White (2) in the second.
+    assert shares == {(True, 1): {0.5}, (True, 2): {0.0}, (False, 1): {0.0}, (False, 2): {0.5}}
     assert games[0][0][:2] == games[1][0][:2]  # the pair's opening
     for moves, winner in games:
         state = judgement.new_state()
