@@ -21,6 +21,8 @@ rotation share an opening of 0-2 random turns.  The pairings (``--pairings``, de
   wins (the target: at most 10%).
 
 ``--set NAME=VALUE`` changes a setting of the top level under test (for tuning).
+``--threads N`` gives each of our searches N cores (``Limit.threads``: trees side by side)
+while the baseline keeps one; run it with ``--parallel 1``, so that the cores are free.
 
 Each pairing prints its wins with a 95% Wilson interval, the mean place score (1, 0.5, 0;
 chance 0.5), the search work a move of each side and, for timed pairings, each side's
@@ -97,11 +99,18 @@ def top_level(settings: tuple[str, ...]) -> ai.CompiledMctsLevel:
 
 
 def players(
-    pairing: str, iterations: int, seconds: float, settings: tuple[str, ...], ratio: float
+    pairing: str,
+    iterations: int,
+    seconds: float,
+    settings: tuple[str, ...],
+    ratio: float,
+    threads: int = 1,
 ) -> tuple[Player, Player, bool]:
-    """(the player under test, its opponent, whether the moves are timed)."""
+    """(the player under test, its opponent, whether the moves are timed); our levels'
+    searches on ``threads`` cores."""
     top = top_level(settings)
-    by_nodes, by_time = Limit(nodes=iterations), Limit(time=seconds)
+    by_nodes = Limit(nodes=iterations, threads=threads)
+    by_time = Limit(time=seconds, threads=threads)
 
     def base_time(state: State, seed: int) -> tuple[Move, int]:
         return uct().choose(state, seconds, seed)
@@ -128,12 +137,12 @@ class Report:
     worst: dict[str, float] = field(default_factory=lambda: {"test": 0.0, "opp": 0.0})
 
 
-Job = tuple[str, int, int, int, float, tuple[str, ...], float]
+Job = tuple[str, int, int, int, float, tuple[str, ...], float, int]
 
 
 def play_game(job: Job) -> tuple[str, Report]:
-    pairing, number, seed, iterations, seconds, settings, ratio = job
-    tested, opponent, timed = players(pairing, iterations, seconds, settings, ratio)
+    pairing, number, seed, iterations, seconds, settings, ratio, threads = job
+    tested, opponent, timed = players(pairing, iterations, seconds, settings, ratio, threads)
     uct()  # compiled before any timed move
     state = get_game("snake-pit").new_state()
     rng = random.Random(seed * 1_000_003 + number // 3)
@@ -200,7 +209,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--set", action="append", default=[], help="NAME=VALUE: a top-level setting changed"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="cores for each of our searches (the baseline uses one): with --parallel 1",
+    )
     args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
     chosen = [p.strip() for p in args.pairings.split(",")]
     unknown = [p for p in chosen if p not in PAIRINGS]
     if unknown:
@@ -210,7 +227,8 @@ def main(argv: list[str] | None = None) -> None:
         f"snake-pit: {games} games a pairing, one tested seat against two, seats rotated;"
         f" {args.iterations} iterations or {args.time} s a move; top level changed: "
         f"{', '.join(args.set) or 'no'}; baseline playouts {args.ratio}x our iterations"
-        f" (*-nodes); load {os.getloadavg()[0]:.1f}",
+        f" (*-nodes); our searches on {args.threads} core(s), the baseline's on one;"
+        f" load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     print(
@@ -219,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     top_level(tuple(args.set))  # a bad setting fails before any game
     jobs = [
-        (p, i, args.seed, args.iterations, args.time, tuple(args.set), args.ratio)
+        (p, i, args.seed, args.iterations, args.time, tuple(args.set), args.ratio, args.threads)
         for p in chosen
         for i in range(games)
     ]

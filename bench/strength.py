@@ -28,6 +28,9 @@ the load and the games before it (on the big Slime Trail boards the exact solve 
 of at most 64 cells gets the nodes its share of ``--time`` buys on a quiet core; a Slime-Moku
 board up to 7x7 keeps its exact solver's share of ``--time``: what it proves is proven either
 way, but it may find another winning move).
+``--threads N`` gives each of our searches N cores (``Limit.threads``: the top levels of
+Slime-Moku and Snake Pit search trees side by side) while the baseline keeps one; run it
+with ``--parallel 1``, so that the cores are free.
 ``--only 2 8 14`` plays only those games of the run (numbered from 1, as printed), the same
 games as in the whole run: to check again the games of one opening after a change.
 ``--baseline-only`` prints the baseline's playouts per move from the start and from a
@@ -77,6 +80,7 @@ class Match:
     seed: int
     iterations: int | None = None  # our MCTS iterations a move, fixed (big trail boards, moku)
     playouts: int | None = None  # the baseline's playouts a move, fixed (trail games, moku)
+    threads: int = 1  # cores for each of our searches (Limit.threads); the baseline's: one
 
 
 @dataclass
@@ -191,13 +195,15 @@ def top_move(match: Match, state: State, seed: int) -> PlayResult:
     if match.iterations is not None and isinstance(match.game, SlimeMokuGame):
         from slimetrail.games.moku.ai import tree_play
 
-        return tree_play(state, match.seconds, seed, match.iterations, clock=False)
+        return tree_play(
+            state, match.seconds, seed, match.iterations, clock=False, threads=match.threads
+        )
     if match.iterations is not None and big_board(state):
         from slimetrail.games.trail import strong
 
         trail = cast("TrailState", state)
         return strong.play(trail, match.seconds, seed, iterations=match.iterations)
-    return play(state, match.level, Limit(time=match.seconds), seed=seed)
+    return play(state, match.level, Limit(time=match.seconds, threads=match.threads), seed=seed)
 
 
 def play_numbered(args: tuple[Match, int]) -> GameReport:
@@ -279,7 +285,8 @@ def run_match(
         f"{game.spec}: level {match.level} (top {ladder_for(game).top}) vs the compiled "
         f"baseline, {match.seconds:g}s a move, {games} games, seats {match.seats}; the first "
         f"0-{MAX_OPENING_PLIES} plies random by game group (seeded {match.seed}), the same "
-        f"opening for each rotation of the seats",
+        f"opening for each rotation of the seats; our searches on {match.threads} core(s), "
+        f"the baseline's on one",
         flush=True,
     )
     jobs = [(match, number) for number in range(games) if not only or number + 1 in only]
@@ -367,6 +374,12 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
     parser.add_argument("--iterations", type=int, help="our MCTS iterations a move, fixed")
     parser.add_argument("--playouts", type=int, help="the baseline's playouts a move, fixed")
     parser.add_argument("--only", type=int, nargs="+", help="play only these games (from 1)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="cores for each of our searches (the baseline uses one): with --parallel 1",
+    )
     args = parser.parse_args(argv)
     options = {spec.name: getattr(args, spec.name) for spec in specs}
     for item in args.option:
@@ -378,8 +391,8 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
         game = get_game(args.game, **options)
     except GameError as error:
         parser.error(str(error))
-    if args.games < 1 or args.time <= 0 or args.parallel < 1:
-        parser.error("--games and --parallel must be at least 1, --time positive")
+    if args.games < 1 or args.time <= 0 or args.parallel < 1 or args.threads < 1:
+        parser.error("--games, --parallel and --threads must be at least 1, --time positive")
     moku = isinstance(game, SlimeMokuGame)
     trail = isinstance(game, TrailGame)
     big = isinstance(game, TrailGame) and BIG_BOARD_CELLS[0] <= game.size**2 <= BIG_BOARD_CELLS[1]
@@ -409,7 +422,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.baseline_only or args.speed:
         speed(game, args.time, args.seed, level if args.speed else None)
         return
-    match = Match(game, level, args.time, args.seats, args.seed, args.iterations, args.playouts)
+    match = Match(
+        game,
+        level,
+        args.time,
+        args.seats,
+        args.seed,
+        args.iterations,
+        args.playouts,
+        args.threads,
+    )
     run_match(match, args.games, args.parallel, args.only)
 
 

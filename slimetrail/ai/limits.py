@@ -18,13 +18,20 @@ from slimetrail.core.game import GameError, Move
 @dataclass(frozen=True)
 class Limit:
     """``time`` in seconds, ``nodes`` (alpha-beta nodes, MCTS iterations), ``depth`` (plies;
-    alpha-beta only).  Values must be positive; ``Limit()`` bounds nothing."""
+    alpha-beta only).  Values must be positive; ``Limit()`` bounds nothing.  ``threads``: the
+    cores a search may use at once (the searches that can use more than one share their
+    ``nodes`` among them; the others use one), as a UCI engine's ``Threads`` option."""
 
     time: float | None = None
     nodes: int | None = None
     depth: int | None = None
+    threads: int = 1
 
     def __post_init__(self) -> None:
+        if isinstance(self.threads, bool) or not isinstance(self.threads, int):
+            raise GameError(f"limit threads must be a whole number, not {self.threads!r}")
+        if self.threads < 1:
+            raise GameError(f"limit threads must be positive, not {self.threads}")
         for name in ("time", "nodes", "depth"):
             value = getattr(self, name)
             if value is None:
@@ -57,6 +64,7 @@ class Limit:
             least(self.time, other.time),
             least(self.nodes, other.nodes),
             least(self.depth, other.depth),
+            min(self.threads, other.threads),
         )
 
 

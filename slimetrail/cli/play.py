@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
+from slimetrail.ai.limits import Limit
 from slimetrail.cli.main import add_game_arguments, game_from_args
 from slimetrail.core.game import (
     Game,
@@ -64,6 +65,12 @@ def register(subparsers) -> None:
     parser.add_argument("--hotseat", action="store_true", help="every seat human, no computer")
     parser.add_argument("--seed", type=int, help="seed for the computer's choices")
     parser.add_argument("--time", type=float, default=1.0, help="computer's time per move, s")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="cores for the computer's search where it can use them (default 1)",
+    )
     add_game_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -108,9 +115,11 @@ def parse_seats(game: Game, text: str | None, side: int, level: int, hotseat: bo
 def run(args: argparse.Namespace) -> int:
     if args.time <= 0:
         raise GameError(f"--time {args.time} must be positive")
+    if args.threads < 1:
+        raise GameError(f"--threads {args.threads} must be at least 1")
     game = game_from_args(args)
     seats = parse_seats(game, args.seats, args.side, args.level, args.hotseat)
-    return TerminalGame(game.new_state(), seats, args.seed, args.time).play()
+    return TerminalGame(game.new_state(), seats, args.seed, args.time, threads=args.threads).play()
 
 
 class TerminalGame:
@@ -122,13 +131,14 @@ class TerminalGame:
         time_limit: float,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
+        threads: int = 1,
     ) -> None:
         if len(seats) != state.game.num_players:
             raise GameOptionError(f"{state.game.id} needs {state.game.num_players} seats")
         self.state = state
         self.seats = seats
         self.seed = seed
-        self.time_limit = time_limit
+        self.limit = Limit(time=time_limit, threads=threads)
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
 
@@ -227,7 +237,7 @@ class TerminalGame:
         player = self.state.to_move
         level = self.seats[player - 1].level
         assert level is not None
-        move = choose_move(self.state, level, time_limit=self.time_limit, seed=self.seed)
+        move = choose_move(self.state, level, self.limit, seed=self.seed)
         text = self.state.move_str(move)
         who = "Computer" if sum(seat.computer for seat in self.seats) == 1 else self.name(player)
         before = self.names()
@@ -253,7 +263,7 @@ class TerminalGame:
             from slimetrail.ai import choose_move, levels_for
 
             top = max(levels_for(self.state.game))
-            move = choose_move(self.state, top, time_limit=self.time_limit)
+            move = choose_move(self.state, top, self.limit)
             self.say(f"Hint: {self.state.move_str(move)}")
         elif word == "undo":
             self.undo()

@@ -7,11 +7,14 @@ writes its replies through an output callback, so it is testable without pipes;
 engine and never changes the position: it is answered by ``info string error ...``.
 
 ``go`` with a clock (``p1time`` ...), with ``movetime`` or with no limits plays at the
-``Level`` option (the top level asks the books and the exact solver first and reports a
-proven result as ``score mate N``); ``go depth|nodes|infinite`` is an analysis search at full
-strength (alpha-beta for the Slime Trail games, MCTS for the others, which take
-``nodes``/``infinite`` but not ``depth``).  ``stop`` ends the top level's solver proof and
-any analysis at once with the best move known.
+``Level`` option, the same player as the site's and the benchmarks' (the top level asks the
+books and the exact solver first and reports a proven result as ``score mate N``; then its
+own search, e.g. Slime-Moku's and the big Slime Trail boards' MCTS, answers with one ``info``
+line); ``go depth|nodes|infinite`` is an analysis search at full strength (alpha-beta for
+the Slime Trail games, MCTS for the others, which take ``nodes``/``infinite`` but not
+``depth``).  ``stop`` ends the top level's solver proof and any analysis at once with the
+best move known; a level's timed search ends at its time.  ``Threads`` gives the searches
+that can use them that many cores (:attr:`slimetrail.ai.Limit.threads`).
 
 UGI is a two-player protocol: a game for more players is refused (``slimetrail ugi --game
 toy-three`` exits with an error; ``setoption name Game value toy-three`` answers ``info string
@@ -21,13 +24,14 @@ error``).  The game's options are offered as ``option name <Name>`` from its dec
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from slimetrail import __version__
-from slimetrail.ai import Limit, PlayResult, analyse, choose_move, ladder_for, levels_for
+from slimetrail.ai import Limit, PlayResult, analyse, choose_move, ladder_for, levels_for, play
 from slimetrail.ai.limits import clock_budget
 from slimetrail.ai.search import mate_from_plies
 from slimetrail.core.game import Game, GameError, Move, State
@@ -39,7 +43,8 @@ GO_NUMBERS = ("movetime", "depth", "nodes", "p1time", "p2time", "p1inc", "p2inc"
 
 
 # Engine options of their own; a game's options come from its declarations.
-ENGINE_OPTIONS = ("level", "game", "seed")
+ENGINE_OPTIONS = ("level", "game", "seed", "threads")
+MAX_THREADS = os.cpu_count() or 1
 
 
 class UgiError(ValueError):
@@ -65,6 +70,7 @@ class UgiEngine:
         self.state: State = self.game.new_state()
         self.level = self.top_level
         self.seed: int | None = None
+        self.threads = 1
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._infinite = False
@@ -128,6 +134,7 @@ class UgiEngine:
             else:
                 self.send(f"option name {spec.name.title()} type string default {value}")
         self.send("option name Seed type string default none")
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send("ugiok")
 
     def _cmd_isready(self, args: list[str]) -> None:
@@ -164,6 +171,11 @@ class UgiEngine:
             self.level = level
         elif name == "seed":
             self.seed = None if value.lower() == "none" else _number(value, "Seed")
+        elif name == "threads":
+            threads = _number(value, "Threads")
+            if not 1 <= threads <= MAX_THREADS:
+                raise UgiError(f"Threads {value!r} is not one of 1..{MAX_THREADS}")
+            self.threads = threads
         elif name == "game":
             self._set_game(value.lower(), {})
         elif name in game_options:
@@ -283,14 +295,14 @@ class UgiEngine:
 
     def _think(self, state: State, limits: dict[str, Any], stop: threading.Event) -> Move:
         started = time.perf_counter()
-        movetime: float | None = None
         if not any(k in limits for k in ("depth", "nodes", "infinite")):
             if "movetime" in limits:
                 budget = limits["movetime"] / 1000
             else:
                 budget = _time_budget(state.to_move, limits)
             if self.level < self.top_level:
-                move = choose_move(state, self.level, time_limit=budget, seed=self.seed)
+                limit = Limit(time=budget, threads=self.threads)
+                move = choose_move(state, self.level, limit, seed=self.seed)
                 self.send(f"info string level {self.level}")
                 return move
             # The best move known if ``stop`` comes during the solver's proof: a quick look.
@@ -301,11 +313,17 @@ class UgiEngine:
             if stop.is_set():
                 return known
             movetime = max(0.001, budget - (time.perf_counter() - started))
+            # The top level's own player: where it is not the analysis search (Slime-Moku's
+            # and the big boards' MCTS, not alpha-beta) the analysis was the weaker one.
+            limit = Limit(time=movetime, threads=self.threads)
+            played = play(state, self.level, limit, seed=self.seed)
+            self.send(_info_line(state, played))
+            return played.move if played.move is not None else known
 
         def info(result: PlayResult) -> None:
             self.send(_info_line(state, result))
 
-        limit = Limit(time=movetime, nodes=limits.get("nodes"), depth=limits.get("depth"))
+        limit = Limit(nodes=limits.get("nodes"), depth=limits.get("depth"), threads=self.threads)
         result = analyse(state, limit, stop=stop, on_info=info)
         return result.move if result.move is not None else state.legal_moves()[0]
 
@@ -372,16 +390,22 @@ def _time_budget(player: int, limits: dict[str, Any]) -> float:
 
 
 def _info_line(state: State, result: PlayResult) -> str:
-    score = f"mate {result.mate}" if result.mate is not None else f"cp {result.score}"
+    """``info`` for a search's answer; the fields it has (a level's move may have no score
+    or depth)."""
+    words = ["info"]
+    if result.depth is not None:
+        words += ["depth", str(result.depth)]
+    if result.mate is not None:
+        words += ["score", "mate", str(result.mate)]
+    elif result.score is not None:
+        words += ["score", "cp", str(result.score)]
+    words += ["nodes", str(result.nodes), "time", str(int(result.seconds * 1000))]
     pv_state = state.copy()
     pv = []
-    for move in result.pv:
+    for move in result.pv or ([result.move] if result.move is not None else []):
         pv.append(pv_state.move_str(move))
         pv_state.push(move)
-    return (
-        f"info depth {result.depth} score {score} nodes {result.nodes}"
-        f" time {int(result.seconds * 1000)} pv {' '.join(pv)}"
-    )
+    return " ".join([*words, "pv", *pv] if pv else words)
 
 
 def run_stdio(game: Game | None = None) -> int:

@@ -92,6 +92,12 @@ def test_bad_levels_and_limits_name_the_game():
         choose_move(state, 2, Limit(time=-1))
     with pytest.raises(GameError, match="limit nodes must be a whole number"):
         Limit(nodes=2.5)
+    with pytest.raises(GameError, match="limit threads must be positive, not 0"):
+        Limit(threads=0)
+    with pytest.raises(GameError, match=r"limit threads must be a whole number, not 1\.5"):
+        Limit(threads=1.5)  # type: ignore[arg-type]
+    both = Limit(time=2.0, threads=4).capped(Limit(nodes=10, threads=2))
+    assert both == Limit(time=2.0, nodes=10, threads=2) and not Limit(threads=2).bounded
 
 
 def test_analyse_uses_the_games_search():

@@ -22,7 +22,7 @@ def test_a_short_run_prints_each_pairing_with_its_interval(capsys):
 
 
 def test_a_game_is_played_out_and_settings_are_checked():
-    pairing, report = snakepit_strength.play_game(("base-nodes", 4, 1, 20, 0.1, (), 1.5))
+    pairing, report = snakepit_strength.play_game(("base-nodes", 4, 1, 20, 0.1, (), 1.5, 1))
     assert pairing == "base-nodes" and report.score in (0.0, 0.5, 1.0)
     assert report.won == (report.score == 1.0)
     # 0: a winning turn (or a lone player's longest line) is played without a search; the
@@ -35,7 +35,7 @@ def test_a_game_is_played_out_and_settings_are_checked():
 
 
 def test_two_top_seats_put_the_baseline_in_the_tested_seat():
-    pairing, report = snakepit_strength.play_game(("two-top-nodes", 1, 1, 20, 0.1, (), 1.0))
+    pairing, report = snakepit_strength.play_game(("two-top-nodes", 1, 1, 20, 0.1, (), 1.0, 2))
     assert pairing == "two-top-nodes" and report.won == (report.score == 1.0)
     # The tested seat is the baseline's (its 20 playouts a move); the other two the top
     # level's (20 iterations, or 0 for a winning turn played without a search).

@@ -150,3 +150,26 @@ def test_hex_hotseat_game_in_process():
     assert "Not a move: 'n' is neither a cell" in text  # no 'n' on the hex board
     assert text.rstrip().endswith("End of input: goodbye.")
     assert [state.game.board.name(m) for m in state.move_stack] == ["c2", "d3", "d2"]
+
+
+def test_the_computer_searches_on_the_threads_given(monkeypatch):
+    """``--threads``: the computer's moves and the hints ask the search for that many cores;
+    less than one is an error."""
+    import slimetrail.ai
+
+    limits = []
+    real = slimetrail.ai.choose_move
+
+    def spy(state, level, limit=None, **kwargs):
+        limits.append(limit)
+        return real(state, level, limit, **kwargs)
+
+    monkeypatch.setattr(slimetrail.ai, "choose_move", spy)
+    state = get_game("snake-pit").new_state()
+    seats = [Seat(), Seat(5), Seat(1)]
+    script, out = io.StringIO("hint\nquit\n"), io.StringIO()
+    code = TerminalGame(state, seats, 3, 0.2, stdin=script, stdout=out, threads=2).play()
+    assert code == 0 and "Hint: " in out.getvalue()
+    assert limits and all(limit.threads == 2 and limit.time == 0.2 for limit in limits)
+    proc = play("", "--threads", "0")
+    assert proc.returncode == 2 and "--threads 0 must be at least 1" in proc.stderr

@@ -319,3 +319,50 @@ def test_go_without_isready_loads_the_kernels_before_the_search(monkeypatch):
     engine.wait()
     assert warmed == ["slither", "trail"]
     assert out[-1].startswith("bestmove ")
+
+
+def test_the_timed_top_level_is_the_ladders_own_player(monkeypatch):
+    """``go movetime`` at the top level plays the ladder's top level (Slime-Moku's MCTS, as
+    on the site and in the benchmarks), not the analysis search, with the Threads option."""
+    import slimetrail.engine.ugi as ugi
+    from slimetrail.ai import play
+
+    calls = []
+
+    def spy(state, level, limit, *, seed=None):
+        result = play(state, level, limit, seed=seed)
+        calls.append((level, limit, result))
+        return result
+
+    monkeypatch.setattr(ugi, "play", spy)
+    game = get_game("slime-moku", size=9, k=5)
+    out: list[str] = []
+    engine = UgiEngine(out.append, game)
+    engine.handle("isready")
+    engine.handle("setoption name Threads value 2")
+    engine.handle("position startpos moves d5 d6")
+    engine.handle("go movetime 400")
+    engine.wait()
+    [(level, limit, result)] = calls
+    assert level == engine.top_level and limit.threads == 2 and 0 < limit.time <= 0.4
+    assert result.info["search"] == "MCTS-Solver" and result.nodes > 100
+    [info] = [line for line in out if line.startswith("info ")]  # one line: the answer's
+    best = out[-1].split()[1]
+    assert f" score cp {result.score} nodes {result.nodes} " in info and info.endswith(f"pv {best}")
+    assert out[-1] == f"bestmove {engine.state.copy().move_str(result.move)}"
+
+
+def test_the_threads_option_is_offered_and_checked():
+    out: list[str] = []
+    engine = UgiEngine(out.append)
+    engine.handle("ugi")
+    assert any(
+        line.startswith("option name Threads type spin default 1 min 1 max ") for line in out
+    )
+    for bad in ("0", "100000", "two"):
+        out.clear()
+        engine.handle(f"setoption name Threads value {bad}")
+        assert out[-1].startswith("info string error") and "Threads" in out[-1], bad
+        assert engine.threads == 1
+    engine.handle("setoption name Threads value 1")
+    assert engine.threads == 1

@@ -44,7 +44,7 @@ def test_options_come_from_the_declarations():
     engine.handle("setoption name Rules value rastros")
     assert engine.game.options["rules"] == "rastros" and engine.game.options["size"] == 6
     engine.handle("setoption name K value 5")
-    known = "Level, Game, Seed, Size, Rules, Start"
+    known = "Level, Game, Seed, Threads, Size, Rules, Start"
     assert out[-1] == f"info string error setoption: unknown option 'k' (options: {known})"
     # A game without options offers none of the Slime Trail ones.
     engine, out = engine_for("toy-pie")

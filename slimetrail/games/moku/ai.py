@@ -435,15 +435,20 @@ class TreeLevel:
 
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         seconds = TREE_SHARE * (limit.time if limit.time is not None else 1.0)
-        return tree_play(state, seconds, rng.getrandbits(31), limit.nodes)
+        return tree_play(state, seconds, rng.getrandbits(31), limit.nodes, threads=limit.threads)
 
 
 def tree_play(
-    state: State, seconds: float, seed: int, iterations: int | None = None, clock: bool = True
+    state: State,
+    seconds: float,
+    seed: int,
+    iterations: int | None = None,
+    clock: bool = True,
+    threads: int = 1,
 ) -> PlayResult:
     """The top level's move: :func:`slimetrail.games.moku.mcts.search` for ``seconds`` (or
     ``iterations``; ``clock=False``: those iterations whatever the time, for the fixed-budget
-    matches of ``bench/strength.py``)."""
+    matches of ``bench/strength.py``), its trees on ``threads`` cores."""
     from slimetrail.games.moku import mcts
 
     found = mcts.search(
@@ -452,6 +457,7 @@ def tree_play(
         iterations=iterations or 1 << 62,
         seed=seed,
         clock=clock,
+        threads=threads,
     )
     proven_scores = {"win": MATE_BOUND, "loss": -MATE_BOUND, "draw": 0}
     score = proven_scores.get(found.proven or "", round(EVAL_SCALE * (2 * found.value - 1)))

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, cast
@@ -544,7 +545,7 @@ def leaf_value(cells, slime, colour, k, window_cells, cell_windows, counts, gaps
     return 0.5 + 0.5 * min(1.0, max(-1.0, value))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def search_tree(
     cells0,
     slime0,
@@ -852,6 +853,17 @@ def keep_subtree(
 def tree() -> tuple[np.ndarray, ...]:
     """The node arrays, made once: children's first index and count, move, visits, wins,
     proven value, all-moves-as-first visits and wins."""
+    return node_arrays()
+
+
+@cache
+def helper_tree(index: int) -> tuple[np.ndarray, ...]:
+    """The node arrays of the ``index``-th tree searched beside :func:`tree` (a fresh tree
+    each move), made once."""
+    return node_arrays()
+
+
+def node_arrays() -> tuple[np.ndarray, ...]:
     return (
         np.zeros(CAPACITY, np.int32),
         np.zeros(CAPACITY, np.int32),
@@ -1053,6 +1065,7 @@ def search(
     mix: float | None = None,
     clock: bool = True,
     keep: bool = True,
+    threads: int = 1,
 ) -> MctsResult:
     """The move MCTS-Solver chooses in ``seconds`` (or ``iterations``) for a running
     ``state``.  The exact solver (on bigger boards the endgame search) has ``solve_share`` of
@@ -1075,7 +1088,8 @@ def search(
     budgets whatever the time, so the move depends on the seed (and the kept tree) alone; the
     exact solver keeps its share of ``seconds``.  ``keep``: when the last search's root was this
     position two plies earlier (our move and the reply), its subtree is kept
-    (:func:`kept_nodes`)."""
+    (:func:`kept_nodes`).  ``threads``: trees searched side by side, the kept one and fresh
+    ones, each on its own core (:func:`merged_root`)."""
     if not clock and iterations >= 1 << 62:
         raise ValueError("a search without the clock needs an iteration budget")
     deadline = now() + seconds if clock else math.inf
@@ -1152,62 +1166,96 @@ def search(
         mix = LEAF_MIX if big_board(state.game.size) and k == JUDGED_K else 0.0
     with TREE_IN_USE:  # one tree for every search of the process
         nodes = tree()
-        kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = nodes
         kept = kept_nodes(state, geo, nodes) if keep else 0
         LAST_ROOT[0] = None  # the arrays change below
-        done, used = search_tree(
-            cells,
-            slime,
-            colour,
-            empties,
-            geo.steps,
-            k,
-            geo.window_cells,
-            geo.cell_windows,
-            deadline,
-            iterations,
-            seed,
-            float(exploration),
-            float(rave),
-            int(playouts),
-            float(contempt),
-            geo.lines,
-            banned,
-            kids_at,
-            n_kids,
-            move,
-            visits,
-            wins,
-            proven,
-            rave_visits,
-            rave_wins,
-            kept,
-            float(mix),
-            JUDGEMENT,
-        )
+
+        def grow(arrays: tuple[np.ndarray, ...], share: int, seed: int, kept: int) -> tuple:
+            kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = arrays
+            return search_tree(
+                cells, slime, colour, empties, geo.steps, k, geo.window_cells,
+                geo.cell_windows, deadline, share, seed, float(exploration), float(rave),
+                int(playouts), float(contempt), geo.lines, banned, kids_at, n_kids, move,
+                visits, wins, proven, rave_visits, rave_wins, kept, float(mix), JUDGEMENT,
+            )  # fmt: skip
+
+        # Root parallelism: fresh trees beside the kept one, each on a core of its own (the
+        # compiled search holds no GIL), the iterations shared out; their roots are summed.
+        whole, extra = divmod(iterations, threads)
+        shares = [whole + (i < extra) for i in range(threads)]
+        helpers = [helper_tree(i) for i in range(threads - 1) if shares[i + 1]]
+        if helpers:
+            with ThreadPoolExecutor(len(helpers)) as pool:
+                runs = [
+                    pool.submit(grow, arrays, shares[i + 1], seed + 1 + i, 0)
+                    for i, arrays in enumerate(helpers)
+                ]
+                done, used = grow(nodes, shares[0], seed, kept)
+                done += sum(run.result()[0] for run in runs)
+        else:
+            done, used = grow(nodes, shares[0], seed, kept)
         LAST_ROOT[0] = TreeRoot(
             state.game.size, k, state.black, state.white, state.slime, state.to_move, int(used)
         )
-        kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
-        won = [j for j in kids if proven[j] == WIN]
-        alive = [j for j in kids if proven[j] != LOSS]
+        root = merged_root(nodes, helpers)
+        kids = range(len(root.moves))
+        won = [j for j in kids if root.proven[j] == WIN]
+        alive = [j for j in kids if root.proven[j] != LOSS]
         verdict_name: str | None
         if won:
             pick, verdict_name = won[0], "win"
         else:
-            pick = max(alive or kids, key=lambda j: (visits[j], wins[j]))
-            settled = all(proven[j] in (LOSS, DRAW) for j in kids)
+            pick = max(alive or kids, key=lambda j: (root.visits[j], root.wins[j]))
+            settled = all(root.proven[j] in (LOSS, DRAW) for j in kids)
             verdict_name = None if not settled else "draw" if alive else "loss"
             verdict_name = verdict_name or solved.verdict
-        value = float(wins[pick] / visits[pick]) if visits[pick] else 0.5
+        value = float(root.wins[pick] / root.visits[pick]) if root.visits[pick] else 0.5
         return MctsResult(
-            geo.board_of[int(move[pick])],
+            geo.board_of[int(root.moves[pick])],
             verdict_name,
             value,
-            int(visits[pick]),
+            int(root.visits[pick]),
             int(done),
             int(used),
         )
+
+
+@dataclass(frozen=True)
+class RootChildren:
+    """The root's steps (padded cells) and, summed over the trees, their visits and wins,
+    and what any tree proved of them."""
+
+    moves: list[int]
+    visits: list[int]
+    wins: list[float]
+    proven: list[int]
+
+
+def merged_root(
+    main: tuple[np.ndarray, ...], helpers: list[tuple[np.ndarray, ...]]
+) -> RootChildren:
+    """The root's children of the tree ``main``, with the visits and wins of the same steps
+    in the ``helpers``' trees added and their proofs taken where ``main`` has none (a proof
+    holds whichever tree found it)."""
+    kids_at, n_kids, move, visits, wins, proven = main[:6]
+    kids = range(int(kids_at[0]), int(kids_at[0]) + int(n_kids[0]))
+    root = RootChildren(
+        [int(move[j]) for j in kids],
+        [int(visits[j]) for j in kids],
+        [float(wins[j]) for j in kids],
+        [int(proven[j]) for j in kids],
+    )
+    where = {cell: i for i, cell in enumerate(root.moves)}
+    for kids_at, n_kids, move, visits, wins, proven, *_ in helpers:
+        first = int(kids_at[0])
+        for j in range(first, first + int(n_kids[0])) if first >= 0 else ():
+            i = where.get(int(move[j]))
+            if i is None:
+                continue  # a step the kept tree left out: proven lost before this search
+            root.visits[i] += int(visits[j])
+            root.wins[i] += float(wins[j])
+            if root.proven[i] == UNKNOWN:
+                root.proven[i] = int(proven[j])
+    return root
 
 
 def root_policy(

@@ -29,7 +29,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from slimetrail.core.game import GameError, Move, State
 from slimetrail.core.i18n import N_
 from slimetrail.core.loading import KernelLoad
 from slimetrail.games.snakepit import kernel
-from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive
+from slimetrail.games.snakepit.fastmcts import CompiledMcts, alive, run_beside
 from slimetrail.games.snakepit.game import SnakePitGame, SnakePitState
 
 
@@ -197,10 +197,22 @@ class CompiledMctsLevel:
     def play(self, state: State, limit: Limit, rng: random.Random) -> PlayResult:
         started = time.perf_counter()  # the root's evaluation counts against the time
         if limit.time is not None:  # leave room for the answer
-            limit = Limit(time=self.time_share * limit.time, nodes=limit.nodes)
+            limit = replace(limit, time=self.time_share * limit.time)
         if limit.time is None and limit.nodes is None:
-            limit = Limit(time=self.time_share)
-        return self.search(pit(state), rng.getrandbits(64)).run(limit, started=started)
+            limit = replace(limit, time=self.time_share)
+        trees = self.searches(pit(state), rng, limit.threads)
+        return run_beside(trees, limit, started=started)
+
+    def searches(
+        self, state: SnakePitState, rng: random.Random, threads: int
+    ) -> list[CompiledMcts]:
+        """``threads`` fresh trees of this level's shape from ``state``, to run side by side
+        (one when the root has nothing to decide)."""
+        trees = [self.search(state, rng.getrandbits(64))]
+        first = trees[0]
+        if not first.winning and first.line is None and first.counts[0] > 1:
+            trees += [self.search(state, rng.getrandbits(64)) for _ in range(threads - 1)]
+        return trees
 
     def search(self, state: SnakePitState, seed: int) -> CompiledMcts:
         """A fresh search tree of this level's shape from ``state``."""
@@ -232,7 +244,8 @@ def analyse(
     check_analysis_limit(limit, stop, "snake-pit")
     top = LADDER.levels[LADDER.top]
     assert isinstance(top, CompiledMctsLevel)
-    return top.search(pit(state), 0).run(limit, stop=stop, on_info=on_info)
+    trees = top.searches(pit(state), random.Random(0), limit.threads)
+    return run_beside(trees, limit, stop=stop, on_info=on_info)
 
 
 def warm_up() -> None:

@@ -26,7 +26,8 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numba as nb
 import numpy as np
@@ -385,7 +386,9 @@ class CompiledMcts:
     def turn(self, node: int) -> Move:
         return tuple((int(a), int(b)) for a, b in self.moves[node] if a >= 0)
 
-    def result(self, seconds: float) -> PlayResult:
+    def result(self, seconds: float, others: Sequence[CompiledMcts] = ()) -> PlayResult:
+        """The answer of this tree, its root's visits and returns summed with those of
+        ``others`` (trees of the same position searched beside it: the same root turns)."""
         if self.line is not None:  # the first turn of the mover's longest line, alone
             turns, move = self.line
             return PlayResult(
@@ -396,20 +399,31 @@ class CompiledMcts:
                 info={"iterations": 0, "longest line": turns},
             )
         first, count = int(self.firsts[0]), int(self.counts[0])
-        children = range(first, first + count)
-        if self.winning:
-            best = first
-        else:  # the most visited, the better mean among equals
-            me = self.state.to_move
-            best = max(
-                children,
-                key=lambda c: (
-                    int(self.visits[c]),
-                    float(self.sums[c, me]) / max(int(self.visits[c]), 1),
-                ),
-            )
+        children = slice(first, first + count)
         me = self.state.to_move
-        value = 1.0 if self.winning else float(self.sums[best, me]) / max(int(self.visits[best]), 1)
+        visits = self.visits[children].astype(np.int64)
+        sums = self.sums[children, me].copy()
+        for other in others:
+            assert np.array_equal(other.moves[children], self.moves[children])
+            visits += other.visits[children]
+            sums += other.sums[children, me]
+        if self.winning:
+            best = 0
+        else:  # the most visited, the better mean among equals
+            best = max(
+                range(count),
+                key=lambda c: (int(visits[c]), float(sums[c]) / max(int(visits[c]), 1)),
+            )
+        value = 1.0 if self.winning else float(sums[best]) / max(int(visits[best]), 1)
+        iterations = self.iterations + sum(other.iterations for other in others)
+        # The line on: this tree's, or the tree that visited the chosen turn most's.
+        tree = max((self, *others), key=lambda t: int(t.visits[first + best]))
+        return tree.line_from(first + best, value, iterations, int(visits[best]), seconds)
+
+    def line_from(
+        self, best: int, value: float, iterations: int, visits: int, seconds: float
+    ) -> PlayResult:
+        """The answer: root turn ``best`` and the most visited line below it in this tree."""
         pv = [self.turn(best)]
         node = best
         while self.firsts[node] >= 0 and self.tried[node]:
@@ -424,8 +438,44 @@ class CompiledMcts:
             value=float(value),
             proven="win" if self.winning else None,
             pv=pv,
-            nodes=self.iterations,
+            nodes=iterations,
             depth=len(pv),
             seconds=seconds,
-            info={"iterations": self.iterations, "visits": int(self.visits[best])},
+            info={"iterations": iterations, "visits": visits},
         )
+
+
+def run_beside(
+    searches: Sequence[CompiledMcts],
+    limit: Limit,
+    *,
+    stop: threading.Event | None = None,
+    on_info: Callable[[PlayResult], None] | None = None,
+    started: float | None = None,
+) -> PlayResult:
+    """Root parallelism: ``searches`` (trees of one position with different seeds) each run
+    on its own thread -- the compiled search holds no GIL -- for the whole time, the
+    iterations of ``limit.nodes`` shared out among them; the answer sums their roots."""
+    if started is None:
+        started = time.perf_counter()
+    shares = [limit] * len(searches)
+    if limit.nodes is not None:
+        whole, extra = divmod(limit.nodes, len(searches))
+        counts = [whole + (i < extra) for i in range(len(searches))]
+        searches = [tree for tree, n in zip(searches, counts, strict=True) if n]
+        shares = [Limit(time=limit.time, nodes=n) for n in counts if n]
+    first, *others = searches
+    if not others:
+        return first.run(shares[0], stop=stop, on_info=on_info, started=started)
+    with ThreadPoolExecutor(len(others)) as pool:
+        runs = [
+            pool.submit(tree.run, share, stop=stop, started=started)
+            for tree, share in zip(others, shares[1:], strict=True)
+        ]
+        first.run(shares[0], stop=stop, started=started)
+        for run in runs:
+            run.result()  # a search's error is raised here
+    result = first.result(time.perf_counter() - started, others)
+    if on_info is not None:
+        on_info(result)
+    return result

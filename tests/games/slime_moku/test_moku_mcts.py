@@ -473,3 +473,56 @@ def test_a_leaf_is_valued_half_by_the_judgement_and_half_by_its_playout() -> Non
             assert min(abs(playout - value) for value in (0.0, 0.5, 1.0)) < 1e-6
     # It was fitted on 15x15 games: on 9x9 the playouts alone value the leaves.
     assert set(first_visits(small, None).values()) <= {0.0, 0.5, 1.0}
+
+
+def test_trees_side_by_side_share_the_iterations_and_sum_their_roots() -> None:
+    """Root parallelism: the kept tree and a fresh one, each on its own thread, the
+    iterations shared out; the move is the most visited over both roots, step by step."""
+    game = get_game("slime-moku", size=9, k=5)
+    state = game.new_state()
+    for cell in ("d5", "d6", "e6", "f5", "f4"):
+        state.push_str(cell)
+    mcts.forget()
+    found = mcts.search(
+        state, 60.0, iterations=2001, seed=3, threat_depth=0, clock=False, threads=2
+    )
+    geo = mcts.geometry(9, 5)
+    totals: dict[int, list[float]] = {}
+    for nodes in (mcts.tree(), mcts.helper_tree(0)):
+        kids_at, n_kids, move, visits, wins = nodes[:5]
+        for j in range(kids_at[0], kids_at[0] + n_kids[0]):
+            total = totals.setdefault(int(move[j]), [0, 0.0])
+            total[0] += int(visits[j])
+            total[1] += float(wins[j])
+    assert (mcts.tree()[3][0], mcts.helper_tree(0)[3][0]) == (1001, 1000)
+    assert found.iterations == 2001
+    best = max(totals, key=lambda cell: tuple(totals[cell]))
+    assert found.move == geo.board_of[best] and found.visits == totals[best][0]
+    assert found.value == pytest.approx(totals[best][1] / totals[best][0])
+    mcts.forget()
+    again = mcts.search(
+        state, 60.0, iterations=2001, seed=3, threat_depth=0, clock=False, threads=2
+    )
+    assert again == found  # each tree's seed makes it the same
+
+
+def test_the_merged_root_matches_steps_by_cell_and_keeps_any_trees_proofs() -> None:
+    def nodes(moves, visits, wins, proven):
+        n = 1 + len(moves)
+        kids_at, n_kids = np.full(n, -1, np.int32), np.zeros(n, np.int32)
+        kids_at[0], n_kids[0] = 1, len(moves)
+        return (
+            kids_at,
+            n_kids,
+            np.array([0, *moves], np.int32),
+            np.array([sum(visits), *visits], np.int32),
+            np.array([0.0, *wins], np.float32),
+            np.array([0, *proven], np.int8),
+        )
+
+    main = nodes([10, 11, 12], [5, 3, 2], [2.5, 1.0, 1.5], [mcts.UNKNOWN, mcts.LOSS, 0])
+    helper = nodes([12, 10, 13], [4, 1, 9], [1.0, 0.5, 8.0], [mcts.WIN, mcts.DRAW, 0])
+    root = mcts.merged_root(main, [helper])
+    assert root.moves == [10, 11, 12]  # 13: left out of the kept tree (proven lost before)
+    assert root.visits == [6, 3, 6] and root.wins == [3.0, 1.0, 2.5]
+    assert root.proven == [mcts.DRAW, mcts.LOSS, mcts.WIN]

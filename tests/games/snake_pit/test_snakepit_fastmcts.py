@@ -275,3 +275,59 @@ def test_a_node_offers_its_turns_once_it_has_been_valued_expand_at_times(expand_
     for node in np.flatnonzero(expanded)[:200]:
         lo, m = int(search.firsts[node]), int(search.counts[node])
         assert visits[lo : lo + m].sum() == visits[node] - expand_at
+
+
+def test_trees_side_by_side_sum_their_roots_and_share_the_iterations() -> None:
+    """Root parallelism: each tree runs on its own thread, the ``nodes`` bound shared out;
+    the answer's turn is the most visited over the roots' summed visits, its value their
+    summed returns' mean -- the same as one tree's answer when the other tree is empty."""
+    state = random_state(4, 8)
+    level = ai.CompiledMctsLevel("test")
+    trees = level.searches(state, random.Random(5), 2)
+    assert len(trees) == 2 and trees[0].rng[0] != trees[1].rng[0]
+    result = fastmcts.run_beside(trees, Limit(nodes=1001))
+    assert [int(tree.visits[0]) for tree in trees] == [501, 500]
+    assert result.nodes == result.info["iterations"] == 1001
+    first, count = int(trees[0].firsts[0]), int(trees[0].counts[0])
+    kids = range(first, first + count)
+    visits = [sum(int(tree.visits[c]) for tree in trees) for c in kids]
+    best = max(range(count), key=visits.__getitem__)
+    assert result.move == trees[0].turn(first + best) and result.info["visits"] == visits[best]
+    me = state.to_move
+    returns = sum(float(tree.sums[first + best, me]) for tree in trees)
+    assert result.value == pytest.approx(returns / visits[best])
+    alone = level.search(state, 5)
+    alone.run(Limit(nodes=300))
+    empty = level.search(state, 6)
+    assert alone.result(0.0, [empty]).move == alone.result(0.0).move
+
+
+def test_trees_side_by_side_stop_at_the_time_limit_and_on_a_stop_event() -> None:
+    state = random_state(5, 6)
+    level = ai.CompiledMctsLevel("test")
+    started = time.perf_counter()
+    result = level.play(state, Limit(time=0.3, threads=2), random.Random(1))
+    assert time.perf_counter() - started < 0.6 and result.move in state.legal_moves()
+    stop = threading.Event()
+    threading.Timer(0.1, stop.set).start()
+    reports: list = []
+    started = time.perf_counter()
+    answer = fastmcts.run_beside(
+        level.searches(state, random.Random(2), 2), Limit(), stop=stop, on_info=reports.append
+    )
+    assert time.perf_counter() - started < 0.5 and reports == [answer]
+
+
+def test_a_decided_root_is_not_searched_by_more_trees() -> None:
+    """A winning turn or a player alone in its region: one tree, no thread."""
+    level = ai.CompiledMctsLevel("test")
+    for seed in range(40):
+        state = GAME.new_state()
+        rng = random.Random(seed)
+        while not state.is_over():
+            tree = level.search(state, 0)
+            if tree.winning or tree.line is not None:
+                assert len(level.searches(state, random.Random(0), 2)) == 1
+                return
+            state.push(rng.choice(state.legal_moves()))
+    pytest.fail("no random game reached a decided root")
