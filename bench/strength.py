@@ -31,6 +31,8 @@ way, but it may find another winning move).
 ``--threads N`` gives each of our searches N cores (``Limit.threads``: the top levels of
 Slime-Moku and Snake Pit search trees side by side) while the baseline keeps one; run it
 with ``--parallel 1``, so that the cores are free.
+``--ugi`` asks our top level's moves of a ``slimetrail ugi`` subprocess (``go movetime``), the
+engine an outside tool such as cutegames plays: the protocol's player, pipes included.
 ``--only 2 8 14`` plays only those games of the run (numbered from 1, as printed), the same
 games as in the whole run: to check again the games of one opening after a change.
 ``--baseline-only`` prints the baseline's playouts per move from the start and from a
@@ -44,6 +46,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -81,6 +84,7 @@ class Match:
     iterations: int | None = None  # our MCTS iterations a move, fixed (big trail boards, moku)
     playouts: int | None = None  # the baseline's playouts a move, fixed (trail games, moku)
     threads: int = 1  # cores for each of our searches (Limit.threads); the baseline's: one
+    ugi: bool = False  # our moves from a `slimetrail ugi` subprocess (go movetime), as outside
 
 
 @dataclass
@@ -155,10 +159,18 @@ def play_one(match: Match, number: int) -> GameReport:
         from slimetrail.games.trail import strong
 
         strong.forget()  # the game depends on its seed, not on the games before it
+    engine = UgiEngineProcess(match) if match.ugi else None
     while not state.is_over():
         seed += 1
         started = time.perf_counter()
-        if state.to_move in top:
+        if engine is not None and state.to_move in top:
+            result = engine.play(state, report.record)
+            move = result.move
+            spent = time.perf_counter() - started
+            report.top_moves += 1
+            report.top_nodes += result.nodes
+            report.top_worst = max(report.top_worst, spent / match.seconds)
+        elif state.to_move in top:
             result = top_move(match, state, seed)
             move = result.move
             spent = time.perf_counter() - started
@@ -181,6 +193,8 @@ def play_one(match: Match, number: int) -> GameReport:
             report.baseline_worst = max(report.baseline_worst, spent / match.seconds)
         report.record.append(state.move_str(move))
         state.push(move)
+    if engine is not None:
+        engine.close()
     outcome = state.outcome()
     assert outcome is not None
     report.result = outcome.result_text()
@@ -189,6 +203,54 @@ def play_one(match: Match, number: int) -> GameReport:
     report.top_won = outcome.winner in top
     report.baseline_won = outcome.winner is not None and outcome.winner not in top
     return report
+
+
+class UgiEngineProcess:
+    """``slimetrail ugi`` in a subprocess at its top level, asked ``go movetime`` for each of
+    our moves: what an outside tool (cutegames) measures, pipes and start-up included."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "slimetrail", "ugi", "--game", match.game.id],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        texts = match.game.option_texts()
+        for spec in match.game.option_specs:
+            self.send(f"setoption name {spec.name.title()} value {texts[spec.name]}")
+        self.send(f"setoption name Threads value {match.threads}")
+        self.send("isready")  # the kernels load here, not in a move's time
+        self.until("readyok")
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+
+    def until(self, word: str) -> list[str]:
+        assert self.process.stdout is not None
+        lines = []
+        for line in self.process.stdout:
+            lines.append(line.strip())
+            if line.startswith("info string error"):
+                raise RuntimeError(f"the UGI engine answered {line.strip()!r}")
+            if line.split()[:1] == [word]:
+                return lines
+        raise RuntimeError("the UGI engine exited")
+
+    def play(self, state: State, record: list[str]) -> PlayResult:
+        self.send("position startpos" + (" moves " + " ".join(record) if record else ""))
+        self.send(f"go movetime {round(1000 * self.match.seconds)}")
+        lines = self.until("bestmove")
+        info = [line.split() for line in lines if line.startswith("info ") and " nodes " in line]
+        nodes = int(info[-1][info[-1].index("nodes") + 1]) if info else 0
+        return PlayResult(state.parse_move(lines[-1].split()[1]), nodes=nodes)
+
+    def close(self) -> None:
+        self.send("quit")
+        self.process.wait(timeout=30)
 
 
 def top_move(match: Match, state: State, seed: int) -> PlayResult:
@@ -286,7 +348,7 @@ def run_match(
         f"baseline, {match.seconds:g}s a move, {games} games, seats {match.seats}; the first "
         f"0-{MAX_OPENING_PLIES} plies random by game group (seeded {match.seed}), the same "
         f"opening for each rotation of the seats; our searches on {match.threads} core(s), "
-        f"the baseline's on one",
+        f"the baseline's on one{'; ours through UGI' if match.ugi else ''}",
         flush=True,
     )
     jobs = [(match, number) for number in range(games) if not only or number + 1 in only]
@@ -380,6 +442,11 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
         default=1,
         help="cores for each of our searches (the baseline uses one): with --parallel 1",
     )
+    parser.add_argument(
+        "--ugi",
+        action="store_true",
+        help="our top level's moves from a `slimetrail ugi` subprocess (go movetime)",
+    )
     args = parser.parse_args(argv)
     options = {spec.name: getattr(args, spec.name) for spec in specs}
     for item in args.option:
@@ -404,6 +471,10 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, Game]:
         parser.error(f"--playouts: only for the Slime Trail games and Slime-Moku, not {game.id}")
     if args.iterations is not None and args.level is not None:
         parser.error("--iterations: our top level only (drop --level)")
+    if args.ugi and (args.iterations is not None or args.level is not None):
+        parser.error("--ugi: our top level on the clock only (drop --iterations and --level)")
+    if args.ugi and game.num_players != 2:
+        parser.error(f"--ugi: UGI speaks two-player games; {game.id} has {game.num_players}")
     if any(n is not None and n < 1 for n in (args.iterations, args.playouts)):
         parser.error("--iterations and --playouts must be at least 1")
     if args.only and not all(1 <= n <= args.games for n in args.only):
@@ -431,6 +502,7 @@ def main(argv: list[str] | None = None) -> None:
         args.iterations,
         args.playouts,
         args.threads,
+        args.ugi,
     )
     run_match(match, args.games, args.parallel, args.only)
 

@@ -187,3 +187,16 @@ def test_fixed_budgets_only_where_they_exist(argv, message, capsys):
     with pytest.raises(SystemExit):
         strength.parse_args(argv)
     assert message in capsys.readouterr().err
+
+
+def test_ugi_plays_our_side_through_the_engine_subprocess(capsys):
+    """``--ugi``: our moves come from ``slimetrail ugi`` (go movetime), the top level's own
+    player, searched (its info lines' nodes counted), every move legal."""
+    argv = ["--game", "slime-moku", "--option", "size=7", "--option", "k=4"]
+    strength.main([*argv, "--games", "2", "--time", "0.1", "--ugi"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("ours through UGI")
+    assert sum(line.startswith("game ") for line in lines) == 2
+    assert any(line.startswith("level 6 vs baseline: ") and "/2 = " in line for line in lines)
+    with pytest.raises(SystemExit):
+        strength.main(["--game", "snake-pit", "--ugi"])
