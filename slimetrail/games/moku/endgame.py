@@ -262,7 +262,7 @@ def stones_key(cells, stone_keys):
     return key
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def root_bounds(
     cells,
     slime,

@@ -49,7 +49,8 @@ from __future__ import annotations
 
 import math
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, cast
@@ -221,7 +222,7 @@ def attack(
     return found
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def root_threats(
     cells,
     slime,
@@ -556,6 +557,7 @@ def search_tree(
     window_cells,
     cell_windows,
     deadline,
+    stop,
     max_iterations,
     seed,
     c,
@@ -576,11 +578,12 @@ def search_tree(
     mix,
     judgement,
 ):
-    """MCTS-Solver from the root (node 0) until ``deadline`` or ``max_iterations``; returns
-    (iterations, nodes).  ``kept``: the nodes of a tree kept from an earlier search with this
-    position at its root (:func:`keep_subtree`; 0: a new tree).  ``wins[j]`` counts for the
-    player who moved into node ``j``; the root's steps marked in ``banned`` are left out
-    (there must be others; in a kept tree they are marked lost).  ``rave`` > 0
+    """MCTS-Solver from the root (node 0) until ``deadline``, ``stop[0]`` is set or
+    ``max_iterations``; returns (iterations, nodes).  ``kept``: the nodes of a tree kept
+    from an earlier search with this position at its root (:func:`keep_subtree`; 0: a new
+    tree).  ``wins[j]`` counts for the player who moved into node ``j``; the root's steps
+    marked in ``banned`` are left out (there must be others; in a kept tree they are marked
+    lost).  ``rave`` > 0
     blends in the all-moves-as-first value of a step (``rave_wins / rave_visits``: the
     iterations in which the same player stepped onto the same cell later on), with the weight
     ``sqrt(rave / (3 visits + rave))`` (Gelly and Silver 2007).  ``playouts`` is RANDOM,
@@ -617,7 +620,7 @@ def search_tree(
     capacity = kids_at.shape[0]
     iterations = 0
     while iterations < max_iterations and proven[0] == UNKNOWN:
-        if iterations > 0 and (iterations & CLOCK_EVERY) == 0 and now() > deadline:
+        if iterations > 0 and (iterations & CLOCK_EVERY) == 0 and (stop[0] or now() > deadline):
             break
         iterations += 1
         cells[:] = cells0
@@ -1088,8 +1091,9 @@ def search(
     budgets whatever the time, so the move depends on the seed (and the kept tree) alone; the
     exact solver keeps its share of ``seconds``.  ``keep``: when the last search's root was this
     position two plies earlier (our move and the reply), its subtree is kept
-    (:func:`kept_nodes`).  ``threads``: trees searched side by side, the kept one and fresh
-    ones, each on its own core (:func:`merged_root`)."""
+    (:func:`kept_nodes`).  ``threads``: trees searched side by side, each on its own core, the
+    iterations shared out: beside the kept one, fresh trees from the start of the move
+    (:class:`SideTrees`), summed at the root (:func:`merged_root`)."""
     if not clock and iterations >= 1 << 62:
         raise ValueError("a search without the clock needs an iteration budget")
     deadline = now() + seconds if clock else math.inf
@@ -1103,7 +1107,110 @@ def search(
         root_verdict = {P_WIN: "win", P_LOSS: "loss", P_DRAW: "draw"}.get(verdict)
         score = {"win": 1.0, "loss": 0.0}.get(root_verdict or "", 0.5)
         return MctsResult(geo.board_of[pick], root_verdict, score, 0, 0, 1)
+    if empties <= contempt_empties:
+        contempt = 0.0
+    if mix is None:
+        mix = LEAF_MIX if big_board(state.game.size) and k == JUDGED_K else 0.0
     banned = np.zeros(cells.shape[0], np.int8)
+
+    def grow(
+        arrays: tuple[np.ndarray, ...],
+        share: int,
+        seed: int,
+        kept: int,
+        banned: np.ndarray,
+        stop: np.ndarray,
+    ) -> tuple:
+        kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = arrays
+        return search_tree(
+            cells, slime, colour, empties, geo.steps, k, geo.window_cells, geo.cell_windows,
+            deadline, stop, share, seed, float(exploration), float(rave), int(playouts),
+            float(contempt), geo.lines, banned, kids_at, n_kids, move, visits, wins, proven,
+            rave_visits, rave_wins, kept, float(mix), JUDGEMENT,
+        )  # fmt: skip
+
+    whole, extra = divmod(iterations, threads)
+    shares = [whole + (i < extra) for i in range(threads)]
+    with SideTrees(grow, shares[1:], seed, cells.shape[0]) as side:
+        return searched(
+            state, geo, seconds, deadline, cells, slime, colour, empties, count, buf, banned,
+            threat_depth, threat_branch, threat_nodes, solve_share, wider_passes, clock, keep,
+            lambda arrays, kept: grow(arrays, shares[0], seed, kept, banned, NEVER),
+            side,
+        )  # fmt: skip
+
+
+NEVER = np.zeros(1, np.int8)  # the stop flag of the main tree: it stops by its own clock
+
+
+class SideTrees:
+    """Fresh trees grown beside a search from its start, each on a thread of its own (the
+    compiled code holds no GIL, the root's threat and endgame searches included), while the
+    search's own thread runs the root's solve, its threat passes and the kept tree.  They know
+    nothing of the passes' verdicts: :func:`merged_root` counts only the steps the kept tree
+    holds.  On leaving, the trees still running are stopped and waited for."""
+
+    def __init__(
+        self, grow: Callable[..., tuple], shares: list[int], seed: int, cells: int
+    ) -> None:
+        self.grow, self.shares, self.seed = grow, [n for n in shares if n], seed
+        self.allowed = np.zeros(cells, np.int8)  # no step left out
+        self.stop = np.zeros(1, np.int8)
+        self.runs: list[Future[tuple]] = []
+
+    def __enter__(self) -> SideTrees:
+        if self.shares:
+            SIDE_TREES_IN_USE.acquire()
+            self.pool = ThreadPoolExecutor(len(self.shares))
+            self.runs = [
+                self.pool.submit(
+                    self.grow, helper_tree(i), n, self.seed + 1 + i, 0, self.allowed, self.stop
+                )
+                for i, n in enumerate(self.shares)
+            ]
+        return self
+
+    def finish(self) -> tuple[int, list[tuple[np.ndarray, ...]]]:
+        """Wait for the trees to reach the deadline (or their iterations): their iterations
+        and node arrays."""
+        done = sum(run.result()[0] for run in self.runs)
+        return done, [helper_tree(i) for i in range(len(self.runs))]
+
+    def __exit__(self, *exc: object) -> None:
+        if self.runs:
+            self.stop[0] = 1
+            self.pool.shutdown(wait=True)
+            SIDE_TREES_IN_USE.release()
+
+
+SIDE_TREES_IN_USE = threading.Lock()  # one set of side trees' arrays a process
+
+
+def searched(
+    state: MokuState,
+    geo: Geometry,
+    seconds: float,
+    deadline: float,
+    cells: np.ndarray,
+    slime: int,
+    colour: int,
+    empties: int,
+    count: int,
+    buf: np.ndarray,
+    banned: np.ndarray,
+    threat_depth: int,
+    threat_branch: int,
+    threat_nodes: int,
+    solve_share: float | None,
+    wider_passes: int,
+    clock: bool,
+    keep: bool,
+    grow_main: Callable[[tuple[np.ndarray, ...], int], tuple],
+    side: SideTrees,
+) -> MctsResult:
+    """:func:`search` once the root has steps to choose from: the root's solve and threat
+    passes, then the kept tree (``grow_main``) beside the ``side`` trees already running."""
+    k = state.game.k
     if solve_share is None:
         solve_share = BIG_ENDGAME_SOLVE_SHARE if big_board(state.game.size) else SOLVE_SHARE
     solved = solve_root(state, solve_share * seconds)
@@ -1160,42 +1267,17 @@ def search(
                 break
             if now() > threats_end:
                 break
-    if empties <= contempt_empties:
-        contempt = 0.0
-    if mix is None:
-        mix = LEAF_MIX if big_board(state.game.size) and k == JUDGED_K else 0.0
     with TREE_IN_USE:  # one tree for every search of the process
         nodes = tree()
         kept = kept_nodes(state, geo, nodes) if keep else 0
         LAST_ROOT[0] = None  # the arrays change below
 
-        def grow(arrays: tuple[np.ndarray, ...], share: int, seed: int, kept: int) -> tuple:
-            kids_at, n_kids, move, visits, wins, proven, rave_visits, rave_wins = arrays
-            return search_tree(
-                cells, slime, colour, empties, geo.steps, k, geo.window_cells,
-                geo.cell_windows, deadline, share, seed, float(exploration), float(rave),
-                int(playouts), float(contempt), geo.lines, banned, kids_at, n_kids, move,
-                visits, wins, proven, rave_visits, rave_wins, kept, float(mix), JUDGEMENT,
-            )  # fmt: skip
-
-        # Root parallelism: fresh trees beside the kept one, each on a core of its own (the
-        # compiled search holds no GIL), the iterations shared out; their roots are summed.
-        whole, extra = divmod(iterations, threads)
-        shares = [whole + (i < extra) for i in range(threads)]
-        helpers = [helper_tree(i) for i in range(threads - 1) if shares[i + 1]]
-        if helpers:
-            with ThreadPoolExecutor(len(helpers)) as pool:
-                runs = [
-                    pool.submit(grow, arrays, shares[i + 1], seed + 1 + i, 0)
-                    for i, arrays in enumerate(helpers)
-                ]
-                done, used = grow(nodes, shares[0], seed, kept)
-                done += sum(run.result()[0] for run in runs)
-        else:
-            done, used = grow(nodes, shares[0], seed, kept)
+        done, used = grow_main(nodes, kept)
         LAST_ROOT[0] = TreeRoot(
             state.game.size, k, state.black, state.white, state.slime, state.to_move, int(used)
         )
+        side_done, helpers = side.finish()
+        done += side_done
         root = merged_root(nodes, helpers)
         kids = range(len(root.moves))
         won = [j for j in kids if root.proven[j] == WIN]
@@ -1250,7 +1332,7 @@ def merged_root(
         for j in range(first, first + int(n_kids[0])) if first >= 0 else ():
             i = where.get(int(move[j]))
             if i is None:
-                continue  # a step the kept tree left out: proven lost before this search
+                continue  # a step the main tree left out: proven lost by the root's passes
             root.visits[i] += int(visits[j])
             root.wins[i] += float(wins[j])
             if root.proven[i] == UNKNOWN:

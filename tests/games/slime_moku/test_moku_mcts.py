@@ -4,6 +4,7 @@ playout policy (playout.py), the gap counts (ai.row_gaps), the threat search (th
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -526,3 +527,37 @@ def test_the_merged_root_matches_steps_by_cell_and_keeps_any_trees_proofs() -> N
     assert root.moves == [10, 11, 12]  # 13: left out of the kept tree (proven lost before)
     assert root.visits == [6, 3, 6] and root.wins == [3.0, 1.0, 2.5]
     assert root.proven == [mcts.DRAW, mcts.LOSS, mcts.WIN]
+
+
+def test_side_trees_stop_when_the_root_is_solved_first() -> None:
+    """The side trees start with the move; when the root's solve wins at once, they are
+    stopped and waited for: the move does not take its time, and their arrays are free."""
+    game = get_game("slime-moku", size=9, k=5)
+    state = game.state_from_fen(
+        "4x1o2/x2ooxxx1/oox@ooo1o/xoxx2xox/ox1ox2xx/oxxo2oxo/xo1xox1o1/oxxxoox2/1oooxox2 1"
+    )
+    started = time.perf_counter()
+    found = mcts.search(state, 20.0, threads=2)
+    assert found.proven == "win" and time.perf_counter() - started < 5.0
+    assert not mcts.SIDE_TREES_IN_USE.locked()
+    state.push(found.move)
+    assert mcts.solve_root(state, 5.0).verdict == "loss"
+
+
+def test_side_trees_are_waited_for_and_their_errors_raised() -> None:
+    def grow(arrays, share, seed, kept, allowed, stop):
+        while not stop[0]:
+            time.sleep(0.001)
+        return share, 1
+
+    began = time.perf_counter()
+    with mcts.SideTrees(grow, [7, 0], 3, 10) as side:
+        pass  # leaving stops them
+    assert time.perf_counter() - began < 2.0 and not mcts.SIDE_TREES_IN_USE.locked()
+
+    def failing(arrays, share, seed, kept, allowed, stop):
+        raise RuntimeError("kernel")
+
+    with pytest.raises(RuntimeError, match="kernel"), mcts.SideTrees(failing, [5], 3, 10) as side:
+        side.finish()
+    assert not mcts.SIDE_TREES_IN_USE.locked()
