@@ -38,6 +38,11 @@ on from its visits: the top level's strength rises steeply with its iterations (
 a quiet 1 s move twice the iterations scored 72% on openings where a fresh tree scored 47%,
 and the kept tree 63% against 49%: bench/RESULTS.md, session 50).
 
+With ``threads`` > 1 (``Limit.threads``, a UCI engine's Threads) fresh trees grow beside the
+kept one on the other cores from the start of the move, while the root's solve and threat
+passes run, and their roots' visits are summed at the end (root parallelism: Chaslot, Winands
+and van den Herik 2008): the strength of more iterations, on a machine with cores to spare.
+
 The board is a padded mailbox (``n + 2`` cells a row, a wall around it), so the king steps
 need no edge test, beside the stone counts of every window of k cells in a line, kept up to
 date stone by stone: a cell is a gap of a colour (its stone there completes a row) while some

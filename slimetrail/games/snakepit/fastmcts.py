@@ -18,7 +18,9 @@ numba the search runs tens of times more iterations in a move than in Python.
 The tree is a set of arrays; a node's children are contiguous, created together when the
 node is first expanded.  The search reads the clock itself every :data:`CLOCK_EVERY`
 iterations (a thread woken at the deadline ran late on a loaded machine, when it waited for
-a core), and runs without the GIL, so that :class:`Watcher` can stop it on a stop event.
+a core), and runs without the GIL, so that :class:`Watcher` can stop it on a stop event and
+:func:`run_beside` can run several trees of one position on as many cores (root
+parallelism), their roots' visits summed.
 """
 
 from __future__ import annotations
