@@ -1276,7 +1276,6 @@ def searched(
         nodes = tree()
         kept = kept_nodes(state, geo, nodes) if keep else 0
         LAST_ROOT[0] = None  # the arrays change below
-
         done, used = grow_main(nodes, kept)
         LAST_ROOT[0] = TreeRoot(
             state.game.size, k, state.black, state.white, state.slime, state.to_move, int(used)
