@@ -56,7 +56,7 @@ import math
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, cast
 
@@ -857,21 +857,16 @@ def keep_subtree(
     return size
 
 
-@cache
 def tree() -> tuple[np.ndarray, ...]:
-    """The node arrays, made once: children's first index and count, move, visits, wins,
+    """The first tree's node arrays: children's first index and count, move, visits, wins,
     proven value, all-moves-as-first visits and wins."""
-    return node_arrays()
+    return tree_arrays(0)
 
 
 @cache
-def helper_tree(index: int) -> tuple[np.ndarray, ...]:
-    """The node arrays of the ``index``-th tree searched beside :func:`tree` (a fresh tree
-    each move), made once."""
-    return node_arrays()
-
-
-def node_arrays() -> tuple[np.ndarray, ...]:
+def tree_arrays(index: int) -> tuple[np.ndarray, ...]:
+    """The node arrays of the ``index``-th tree (0: the first thread's, the others side
+    trees), made once."""
     return (
         np.zeros(CAPACITY, np.int32),
         np.zeros(CAPACITY, np.int32),
@@ -892,7 +887,7 @@ def renumbering() -> np.ndarray:
 
 @dataclass(frozen=True)
 class TreeRoot:
-    """The position at the root of the tree in :func:`tree`, and the tree's size."""
+    """The position at the root of a tree of :func:`tree_arrays`, and the tree's size."""
 
     size: int
     k: int
@@ -903,17 +898,20 @@ class TreeRoot:
     used: int
 
 
-TREE_IN_USE = threading.Lock()
-LAST_ROOT: list[TreeRoot | None] = [None]  # None: the arrays hold no tree to keep
+TREE_IN_USE = threading.Lock()  # every tree of the process, for a whole search
+LAST_ROOTS: dict[int, TreeRoot] = {}  # by tree index; none: the arrays hold no tree to keep
 
 
-def kept_nodes(state: MokuState, geo: Geometry, nodes: tuple[np.ndarray, ...]) -> int:
-    """The nodes of the last search's tree that the search of ``state`` keeps (call under
-    ``TREE_IN_USE``).  When ``state`` is the last root two plies on (our move and the reply:
-    the root's slime cell and one more hold new stones) and the tree reached it, its subtree
-    is moved to the root and its size returned; else 0, a new tree.  Its visits are playouts
-    from ``state`` as good as new ones, and its proofs are facts."""
-    last = LAST_ROOT[0]
+def kept_nodes(
+    state: MokuState, geo: Geometry, nodes: tuple[np.ndarray, ...], index: int = 0
+) -> int:
+    """The nodes of tree ``index``'s last search (``nodes``, its arrays) that the search of
+    ``state`` keeps (call under ``TREE_IN_USE``).  When ``state`` is the last root two plies
+    on (our move and the reply: the root's slime cell and one more hold new stones) and the
+    tree reached it, its subtree is moved to the root and its size returned; else 0, a new
+    tree.  Its visits are playouts from ``state`` as good as new ones, and its proofs are
+    facts."""
+    last = LAST_ROOTS.get(index)
     if last is None or (last.size, last.k, last.to_move) != (
         state.game.size,
         state.game.k,
@@ -945,9 +943,9 @@ def kept_nodes(state: MokuState, geo: Geometry, nodes: tuple[np.ndarray, ...]) -
 
 
 def forget() -> None:
-    """Drop the kept tree (a new search starts afresh)."""
+    """Drop the kept trees (a new search starts afresh)."""
     with TREE_IN_USE:
-        LAST_ROOT[0] = None
+        LAST_ROOTS.clear()
 
 
 @dataclass(frozen=True)
@@ -1135,60 +1133,77 @@ def search(
         )  # fmt: skip
 
     whole, extra = divmod(iterations, threads)
-    shares = [whole + (i < extra) for i in range(threads)]
-    with SideTrees(grow, shares[1:], seed, cells.shape[0]) as side:
-        return searched(
-            state, geo, seconds, deadline, cells, slime, colour, empties, count, buf, banned,
-            threat_depth, threat_branch, threat_nodes, solve_share, wider_passes, clock, keep,
-            lambda arrays, kept: grow(arrays, shares[0], seed, kept, banned, NEVER),
-            side,
-        )  # fmt: skip
+    shares = [n for n in (whole + (i < extra) for i in range(threads)) if n]
+    root = TreeRoot(state.game.size, k, state.black, state.white, state.slime, colour, 0)
+    with TREE_IN_USE:  # every tree of the process, for the whole search
+        trees = [tree_arrays(i) for i in range(len(shares))]
+        kept = [kept_nodes(state, geo, nodes, i) if keep else 0 for i, nodes in enumerate(trees)]
+        LAST_ROOTS.clear()  # the arrays change below
+        side = SideTrees(grow, trees[1:], shares[1:], kept[1:], seed, cells.shape[0])
+        with side:
+            found = searched(
+                state, geo, seconds, deadline, cells, slime, colour, empties, count, buf,
+                banned, threat_depth, threat_branch, threat_nodes, solve_share, wider_passes,
+                clock, side, lambda: grow(trees[0], shares[0], seed, kept[0], banned, NEVER),
+            )  # fmt: skip
+        for index, used in side.grown():
+            LAST_ROOTS[index] = replace(root, used=used)
+        if found.iterations:  # the first tree grew (not a root decided before it)
+            LAST_ROOTS[0] = replace(root, used=found.nodes)
+        return found
 
 
-NEVER = np.zeros(1, np.int8)  # the stop flag of the main tree: it stops by its own clock
+NEVER = np.zeros(1, np.int8)  # the stop flag of the first tree: it stops by its own clock
 
 
 class SideTrees:
-    """Fresh trees grown beside a search from its start, each on a thread of its own (the
-    compiled code holds no GIL, the root's threat and endgame searches included), while the
-    search's own thread runs the root's solve, its threat passes and the kept tree.  They know
-    nothing of the passes' verdicts: :func:`merged_root` counts only the steps the kept tree
-    holds.  On leaving, the trees still running are stopped and waited for."""
+    """The trees grown beside a search from its start (each kept from move to move as the
+    first one is), each on a thread of its own -- the compiled code holds no GIL, the root's
+    threat and endgame searches included -- while the search's own thread runs the root's
+    solve, its threat passes and then the first tree.  They know nothing of the passes'
+    verdicts: :func:`merged_root` counts only the steps the first tree holds.  On leaving,
+    the trees still running are stopped and waited for."""
 
     def __init__(
-        self, grow: Callable[..., tuple], shares: list[int], seed: int, cells: int
+        self,
+        grow: Callable[..., tuple],
+        trees: list[tuple[np.ndarray, ...]],
+        shares: list[int],
+        kept: list[int],
+        seed: int,
+        cells: int,
     ) -> None:
-        self.grow, self.shares, self.seed = grow, [n for n in shares if n], seed
+        self.grow, self.trees, self.shares, self.kept, self.seed = grow, trees, shares, kept, seed
         self.allowed = np.zeros(cells, np.int8)  # no step left out
         self.stop = np.zeros(1, np.int8)
         self.runs: list[Future[tuple]] = []
 
     def __enter__(self) -> SideTrees:
-        if self.shares:
-            SIDE_TREES_IN_USE.acquire()
-            self.pool = ThreadPoolExecutor(len(self.shares))
+        if self.trees:
+            self.pool = ThreadPoolExecutor(len(self.trees))
+            tasks = zip(self.trees, self.shares, self.kept, strict=True)
             self.runs = [
-                self.pool.submit(
-                    self.grow, helper_tree(i), n, self.seed + 1 + i, 0, self.allowed, self.stop
-                )
-                for i, n in enumerate(self.shares)
+                self.pool.submit(self.grow, nodes, n, self.seed + i, kept, self.allowed, self.stop)
+                for i, (nodes, n, kept) in enumerate(tasks, 1)
             ]
         return self
 
-    def finish(self) -> tuple[int, list[tuple[np.ndarray, ...]]]:
-        """Wait for the trees to reach the deadline (or their iterations): their iterations
-        and node arrays."""
-        done = sum(run.result()[0] for run in self.runs)
-        return done, [helper_tree(i) for i in range(len(self.runs))]
+    def finish(self) -> int:
+        """Wait for the trees to reach the deadline (or their iterations): their iterations."""
+        return sum(run.result()[0] for run in self.runs)
+
+    def grown(self) -> list[tuple[int, int]]:
+        """(tree index, nodes) of each side tree that ran to its end (after leaving)."""
+        return [
+            (i + 1, int(run.result()[1]))
+            for i, run in enumerate(self.runs)
+            if run.done() and run.exception() is None
+        ]
 
     def __exit__(self, *exc: object) -> None:
         if self.runs:
             self.stop[0] = 1
             self.pool.shutdown(wait=True)
-            SIDE_TREES_IN_USE.release()
-
-
-SIDE_TREES_IN_USE = threading.Lock()  # one set of side trees' arrays a process
 
 
 def searched(
@@ -1209,12 +1224,12 @@ def searched(
     solve_share: float | None,
     wider_passes: int,
     clock: bool,
-    keep: bool,
-    grow_main: Callable[[tuple[np.ndarray, ...], int], tuple],
     side: SideTrees,
+    grow_first: Callable[[], tuple],
 ) -> MctsResult:
-    """:func:`search` once the root has steps to choose from: the root's solve and threat
-    passes, then the kept tree (``grow_main``) beside the ``side`` trees already running."""
+    """:func:`search` once the root has steps to choose from, under ``TREE_IN_USE``: the
+    root's solve and threat passes, then the first tree (``grow_first``) beside the ``side``
+    trees already running."""
     k = state.game.k
     if solve_share is None:
         solve_share = BIG_ENDGAME_SOLVE_SHARE if big_board(state.game.size) else SOLVE_SHARE
@@ -1272,37 +1287,29 @@ def searched(
                 break
             if now() > threats_end:
                 break
-    with TREE_IN_USE:  # one tree for every search of the process
-        nodes = tree()
-        kept = kept_nodes(state, geo, nodes) if keep else 0
-        LAST_ROOT[0] = None  # the arrays change below
-        done, used = grow_main(nodes, kept)
-        LAST_ROOT[0] = TreeRoot(
-            state.game.size, k, state.black, state.white, state.slime, state.to_move, int(used)
-        )
-        side_done, helpers = side.finish()
-        done += side_done
-        root = merged_root(nodes, helpers)
-        kids = range(len(root.moves))
-        won = [j for j in kids if root.proven[j] == WIN]
-        alive = [j for j in kids if root.proven[j] != LOSS]
-        verdict_name: str | None
-        if won:
-            pick, verdict_name = won[0], "win"
-        else:
-            pick = max(alive or kids, key=lambda j: (root.visits[j], root.wins[j]))
-            settled = all(root.proven[j] in (LOSS, DRAW) for j in kids)
-            verdict_name = None if not settled else "draw" if alive else "loss"
-            verdict_name = verdict_name or solved.verdict
-        value = float(root.wins[pick] / root.visits[pick]) if root.visits[pick] else 0.5
-        return MctsResult(
-            geo.board_of[int(root.moves[pick])],
-            verdict_name,
-            value,
-            int(root.visits[pick]),
-            int(done),
-            int(used),
-        )
+    done, used = grow_first()
+    done += side.finish()
+    root = merged_root(tree(), side.trees)
+    kids = range(len(root.moves))
+    won = [j for j in kids if root.proven[j] == WIN]
+    alive = [j for j in kids if root.proven[j] != LOSS]
+    verdict_name: str | None
+    if won:
+        pick, verdict_name = won[0], "win"
+    else:
+        pick = max(alive or kids, key=lambda j: (root.visits[j], root.wins[j]))
+        settled = all(root.proven[j] in (LOSS, DRAW) for j in kids)
+        verdict_name = None if not settled else "draw" if alive else "loss"
+        verdict_name = verdict_name or solved.verdict
+    value = float(root.wins[pick] / root.visits[pick]) if root.visits[pick] else 0.5
+    return MctsResult(
+        geo.board_of[int(root.moves[pick])],
+        verdict_name,
+        value,
+        int(root.visits[pick]),
+        int(done),
+        int(used),
+    )
 
 
 @dataclass(frozen=True)

@@ -489,13 +489,13 @@ def test_trees_side_by_side_share_the_iterations_and_sum_their_roots() -> None:
     )
     geo = mcts.geometry(9, 5)
     totals: dict[int, list[float]] = {}
-    for nodes in (mcts.tree(), mcts.helper_tree(0)):
+    for nodes in (mcts.tree(), mcts.tree_arrays(1)):
         kids_at, n_kids, move, visits, wins = nodes[:5]
         for j in range(kids_at[0], kids_at[0] + n_kids[0]):
             total = totals.setdefault(int(move[j]), [0, 0.0])
             total[0] += int(visits[j])
             total[1] += float(wins[j])
-    assert (mcts.tree()[3][0], mcts.helper_tree(0)[3][0]) == (1001, 1000)
+    assert (mcts.tree()[3][0], mcts.tree_arrays(1)[3][0]) == (1001, 1000)
     assert found.iterations == 2001
     best = max(totals, key=lambda cell: tuple(totals[cell]))
     assert found.move == geo.board_of[best] and found.visits == totals[best][0]
@@ -539,7 +539,7 @@ def test_side_trees_stop_when_the_root_is_solved_first() -> None:
     started = time.perf_counter()
     found = mcts.search(state, 20.0, threads=2)
     assert found.proven == "win" and time.perf_counter() - started < 5.0
-    assert not mcts.SIDE_TREES_IN_USE.locked()
+    assert not mcts.TREE_IN_USE.locked()
     state.push(found.move)
     assert mcts.solve_root(state, 5.0).verdict == "loss"
 
@@ -551,13 +551,42 @@ def test_side_trees_are_waited_for_and_their_errors_raised() -> None:
         return share, 1
 
     began = time.perf_counter()
-    with mcts.SideTrees(grow, [7, 0], 3, 10) as side:
+    trees = [mcts.tree_arrays(1), mcts.tree_arrays(2)]
+    with mcts.SideTrees(grow, trees, [7, 5], [0, 0], 3, 10):
         pass  # leaving stops them
-    assert time.perf_counter() - began < 2.0 and not mcts.SIDE_TREES_IN_USE.locked()
+    assert time.perf_counter() - began < 2.0 and not mcts.TREE_IN_USE.locked()
 
     def failing(arrays, share, seed, kept, allowed, stop):
         raise RuntimeError("kernel")
 
-    with pytest.raises(RuntimeError, match="kernel"), mcts.SideTrees(failing, [5], 3, 10) as side:
+    side = mcts.SideTrees(failing, trees[:1], [5], [0], 3, 10)
+    with pytest.raises(RuntimeError, match="kernel"), side:
         side.finish()
-    assert not mcts.SIDE_TREES_IN_USE.locked()
+    assert side.grown() == []  # nothing to keep of a tree that failed
+
+
+def test_every_tree_is_kept_from_move_to_move() -> None:
+    """With two threads both trees keep the subtree below our move and the reply: the side
+    tree's root starts the next search with the visits it had there."""
+    game = get_game("slime-moku", size=9, k=5)
+    state = game.new_state()
+    for cell in ("d5", "d6", "e6", "f5", "f4"):
+        state.push_str(cell)
+    mcts.forget()
+    first = mcts.search(
+        state, 60.0, iterations=4000, seed=3, threat_depth=0, clock=False, threads=2
+    )
+    assert set(mcts.LAST_ROOTS) == {0, 1}
+    geo = mcts.geometry(9, 5)
+    kids_at, n_kids, move, visits = mcts.tree_arrays(1)[:4]
+    ours = next(
+        j for j in range(kids_at[0], kids_at[0] + n_kids[0]) if geo.board_of[move[j]] == first.move
+    )
+    reply = max(range(kids_at[ours], kids_at[ours] + n_kids[ours]), key=lambda j: visits[j])
+    before = int(visits[reply])
+    assert before > 1
+    later = state.copy()
+    later.push(first.move)
+    later.push(geo.board_of[move[reply]])
+    mcts.search(later, 60.0, iterations=1000, seed=4, threat_depth=0, clock=False, threads=2)
+    assert mcts.tree_arrays(1)[3][0] == before + 500
