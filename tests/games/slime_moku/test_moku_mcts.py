@@ -344,11 +344,16 @@ def subtree(nodes, node):
     return own, [subtree(nodes, j) for j in kids]
 
 
-def test_the_tree_below_our_move_and_the_reply_is_kept_whole() -> None:
-    game = get_game("slime-moku", size=9, k=5)
-    state = game.new_state()
+def opened_9x9():
+    """A 9x9 rows-of-five game five plies in: the position the tree tests search."""
+    state = get_game("slime-moku", size=9, k=5).new_state()
     for cell in ("d5", "d6", "e6", "f5", "f4"):
         state.push_str(cell)
+    return state
+
+
+def test_the_tree_below_our_move_and_the_reply_is_kept_whole() -> None:
+    state = opened_9x9()
     mcts.forget()
     first = mcts.search(state, 60.0, iterations=4000, seed=3, threat_depth=0, clock=False)
     nodes = mcts.tree()
@@ -479,10 +484,7 @@ def test_a_leaf_is_valued_half_by_the_judgement_and_half_by_its_playout() -> Non
 def test_trees_side_by_side_share_the_iterations_and_sum_their_roots() -> None:
     """Root parallelism: the kept tree and a fresh one, each on its own thread, the
     iterations shared out; the move is the most visited over both roots, step by step."""
-    game = get_game("slime-moku", size=9, k=5)
-    state = game.new_state()
-    for cell in ("d5", "d6", "e6", "f5", "f4"):
-        state.push_str(cell)
+    state = opened_9x9()
     mcts.forget()
     found = mcts.search(
         state, 60.0, iterations=2001, seed=3, threat_depth=0, clock=False, threads=2
@@ -568,10 +570,7 @@ def test_side_trees_are_waited_for_and_their_errors_raised() -> None:
 def test_every_tree_is_kept_from_move_to_move() -> None:
     """With two threads both trees keep the subtree below our move and the reply: the side
     tree's root starts the next search with the visits it had there."""
-    game = get_game("slime-moku", size=9, k=5)
-    state = game.new_state()
-    for cell in ("d5", "d6", "e6", "f5", "f4"):
-        state.push_str(cell)
+    state = opened_9x9()
     mcts.forget()
     first = mcts.search(
         state, 60.0, iterations=4000, seed=3, threat_depth=0, clock=False, threads=2
