@@ -68,6 +68,13 @@ class Limit:
         )
 
 
+def shared_out(total: int, parts: int) -> list[int]:
+    """``total`` iterations shared among ``parts`` searches side by side (``Limit.threads``),
+    as evenly as whole numbers go, the first ones taking the remainder."""
+    whole, extra = divmod(total, parts)
+    return [whole + (i < extra) for i in range(parts)]
+
+
 @dataclass
 class PlayResult:
     """A search's answer for the player to move.

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, cast
 import numba as nb
 import numpy as np
 
+from slimetrail.ai.limits import shared_out
 from slimetrail.compiled import now
 from slimetrail.core.game import SolveTimeout
 from slimetrail.games.moku import endgame
@@ -1132,8 +1133,7 @@ def search(
             rave_visits, rave_wins, kept, float(mix), JUDGEMENT,
         )  # fmt: skip
 
-    whole, extra = divmod(iterations, threads)
-    shares = [n for n in (whole + (i < extra) for i in range(threads)) if n]
+    shares = [n for n in shared_out(iterations, threads) if n]
     root = TreeRoot(state.game.size, k, state.black, state.white, state.slime, colour, 0)
     with TREE_IN_USE:  # every tree of the process, for the whole search
         trees = [tree_arrays(i) for i in range(len(shares))]

@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba as nb
 import numpy as np
 
-from slimetrail.ai.limits import Limit, PlayResult
+from slimetrail.ai.limits import Limit, PlayResult, shared_out
 from slimetrail.ai.search import EVAL_SCALE
 from slimetrail.compiled import now
 from slimetrail.core.game import GameError, Move
@@ -462,8 +462,7 @@ def run_beside(
         started = time.perf_counter()
     shares = [limit] * len(searches)
     if limit.nodes is not None:
-        whole, extra = divmod(limit.nodes, len(searches))
-        counts = [whole + (i < extra) for i in range(len(searches))]
+        counts = shared_out(limit.nodes, len(searches))
         searches = [tree for tree, n in zip(searches, counts, strict=True) if n]
         shares = [Limit(time=limit.time, nodes=n) for n in counts if n]
     first, *others = searches
