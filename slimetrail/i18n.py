@@ -2,13 +2,13 @@
 
 The catalogues are ``slimetrail/locale/<lang>/LC_MESSAGES/<domain>.po`` with English msgids
 (English is the source language and needs none). Two domains: ``web`` (the site's pages,
-scripts and refusals and the review's verdicts, extracted from ``slimetrail/`` with
-``locale/web.cfg``) and ``games`` (the games' declared texts and rules pages, from
-``slimetrail/games`` and ``slimetrail/core`` with ``locale/games.cfg``). :func:`translations`
-merges both, so a msgid found in either is translated. The ``.mo`` files are compiled from the
-``.po`` files by the build (``setup.py``) and by ``slimetrail compile``
-(:func:`compile_catalogues`); they are not in the repository, and a catalogue without an
-up-to-date ``.mo`` is compiled in memory when first used.
+scripts and refusals, the review's verdicts and the terminal game's sentences, extracted from
+``slimetrail/`` with ``locale/web.cfg``) and ``games`` (the games' declared texts, boards'
+legends and rules pages, from ``slimetrail/games`` and ``slimetrail/core`` with
+``locale/games.cfg``). :func:`translations` merges both, so a msgid found in either is
+translated. The ``.mo`` files are compiled from the ``.po`` files by the build (``setup.py``)
+and by ``slimetrail compile`` (:func:`compile_catalogues`); they are not in the repository,
+and a catalogue without an up-to-date ``.mo`` is compiled in memory when first used.
 
 Adding a language is one new catalogue per domain plus its line in :data:`LANGUAGES`.
 
@@ -22,7 +22,7 @@ import contextlib
 import contextvars
 import functools
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from babel import Locale
@@ -114,6 +114,22 @@ def negotiate(accept_language: str) -> str | None:
         if primary in LANGUAGES:
             return primary
     return None
+
+
+def from_environment(environ: Mapping[str, str]) -> str:
+    """The language of a terminal, as gettext reads it: the first of ``LANGUAGE``,
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set gives a colon-separated list of
+    locales (``pt_BR.UTF-8:en``), and the first of them that :data:`LANGUAGES` has wins;
+    none (or the ``C`` locale) is the source language."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable)
+        if value:
+            for locale in value.split(":"):
+                primary = locale.split(".")[0].split("@")[0].replace("-", "_").split("_")[0]
+                if primary.lower() in LANGUAGES:
+                    return primary.lower()
+            break
+    return SOURCE
 
 
 def gettext(message: str) -> str:

@@ -52,6 +52,7 @@ from slimetrail.core.game import (
     State,
     untranslated,
 )
+from slimetrail.core.i18n import N_
 
 PALETTE: dict[str, str] = {
     # Player colours (Okabe-Ito), named as games declare them in ``player_colours``.
@@ -112,6 +113,21 @@ PALETTE: dict[str, str] = {
     "code-bg": "#F1EEE6",
     "current-move": "#DBEAF5",
 }
+
+# The players' colours (the codes games declare in ``player_colours``) as people name them:
+# the site's pages and the terminal game say them in the reader's language.
+COLOUR_WORDS = {
+    "green": N_("Green"),
+    "red": N_("Red"),
+    "blue": N_("Blue"),
+    "orange": N_("Orange"),
+    "sky": N_("Sky blue"),
+    "yellow": N_("Yellow"),
+    "purple": N_("Purple"),
+    "black": N_("Black"),
+    "white": N_("White"),
+}
+
 
 # Colours for players beyond those a caller names (a view may mark more players).
 SPARE_COLOURS = ("blue", "orange", "purple", "sky")

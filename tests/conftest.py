@@ -42,6 +42,9 @@ from slimetrail.web.settings import WARM_UP_VARIABLE
 # short-lived servers play no computer move, and each warm-up of every game costs seconds of
 # processor time (tests/web/test_warm_up.py checks both settings).
 os.environ.setdefault(WARM_UP_VARIABLE, "0")
+# ``slimetrail play`` speaks the terminal's language (LANGUAGE first): the suite's commands
+# speak English whatever the machine's locale (tests/cli/test_play_languages.py sets its own).
+os.environ["LANGUAGE"] = "en"
 
 settings.register_profile("quick", max_examples=50, deadline=None)
 settings.register_profile("soak", max_examples=1000, deadline=None)

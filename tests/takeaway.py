@@ -124,7 +124,7 @@ class TakeAwayState(State):
     def view(self) -> dict[str, Any]:
         return {"marks": {}, "path": [], "last": []}
 
-    def text_board(self) -> str:
+    def text_board(self, gettext=None) -> str:
         return f"{self.pile} stones, player {self.mover} to move"
 
 

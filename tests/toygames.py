@@ -107,7 +107,7 @@ class GridState(State):
             value = (value * 1_000_003 + ord(ch)) % (1 << 64)
         return value
 
-    def text_board(self) -> str:
+    def text_board(self, gettext=None) -> str:
         game = self.game
         lines = []
         for r in range(game.rows - 1, -1, -1):

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from slimetrail import __version__
-from slimetrail.core.game import Game, GameError, GameOptionError
+from slimetrail.core.game import Game, GameError, GameOptionError, untranslated
+from slimetrail.core.i18n import N_
 
 COMMANDS = (
     "play",
@@ -152,7 +154,9 @@ def game_options_from_args(args: argparse.Namespace) -> dict[str, str]:
     for text in args.option:
         name, sep, value = text.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise GameOptionError(f"--option {text!r}: expected NAME=VALUE, e.g. size=9")
+            raise GameOptionError(
+                N_("--option %(option)s: expected NAME=VALUE, e.g. size=9"), option=repr(text)
+            )
         options[name.strip().lower()] = value.strip()
     return options
 
@@ -167,9 +171,23 @@ def game_from_args(args: argparse.Namespace) -> Game:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv).parse_args(argv)
+    if not hasattr(args, "language"):
+        return run_command(args, untranslated)
+    # A command a player reads (``slimetrail play``) speaks ``--lang`` or the terminal's
+    # language, its errors included.
+    from slimetrail.i18n import from_environment, gettext, speaking
+
+    with speaking(args.language or from_environment(os.environ)):
+        return run_command(args, gettext)
+
+
+def run_command(args: argparse.Namespace, gettext: Callable[[str], str]) -> int:
     try:
         return int(args.func(args) or 0)
-    except (GameError, MissingExtraError) as exc:
+    except GameError as exc:
+        print(f"slimetrail: error: {exc.translated(gettext)}", file=sys.stderr)
+        return 2
+    except MissingExtraError as exc:
         print(f"slimetrail: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -7,7 +7,8 @@ usual two-player game by the shortcuts ``--side`` (your seat; the others are com
 reads (``c3``, ``ne``, ``b2-c3/e5``, ``swap``, ``pass``); ``moves`` lists the legal ones (a
 Slither turn has a hundred and more: never printed unasked).  Players are named as the
 position names them: after a swap, by the colour they now play.  Bad input gets a message and
-the game goes on; end of input ends the program cleanly.
+the game goes on; end of input ends the program cleanly.  Every sentence, the board's legend
+included, is said in ``--lang`` or the terminal's language (``slimetrail.cli.main`` sets it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
+from slimetrail import render
 from slimetrail.ai.limits import Limit
 from slimetrail.cli.main import add_game_arguments, game_from_args
 from slimetrail.core.game import (
@@ -28,15 +30,25 @@ from slimetrail.core.game import (
     join_names,
     outcome_sentence,
 )
+from slimetrail.core.i18n import N_
+from slimetrail.i18n import LANGUAGES, gettext
 
-HELP = """Commands:
-  <move>                 make a move, e.g. c3 (any spelling the game reads; swap, pass)
-  moves                  list the legal moves
-  hint                   ask the computer for a move
-  undo                   take back your last move (and the computers' replies)
-  board                  draw the board again
-  help                   this text
-  quit                   leave the game"""
+# The commands stay these words in every language; what they do is said in the player's.
+COMMANDS = (
+    (N_("<move>"), N_("make a move, e.g. c3 (any spelling the game reads; swap, pass)")),
+    ("moves", N_("list the legal moves")),
+    ("hint", N_("ask the computer for a move")),
+    ("undo", N_("take back your last move (and the computers' replies)")),
+    ("board", N_("draw the board again")),
+    ("help", N_("this text")),
+    ("quit", N_("leave the game")),
+)
+
+
+def help_text() -> str:
+    lines = [gettext(N_("Commands:"))]
+    lines += [f"  {gettext(word):<22} {gettext(what)}" for word, what in COMMANDS]
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -66,6 +78,12 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, help="seed for the computer's choices")
     parser.add_argument("--time", type=float, default=1.0, help="computer's time per move, s")
     parser.add_argument(
+        "--lang",
+        dest="language",
+        choices=list(LANGUAGES),
+        help="the game's language (default: the terminal's, from LANGUAGE, LC_ALL or LANG)",
+    )
+    parser.add_argument(
         "--threads",
         type=int,
         default=1,
@@ -82,22 +100,33 @@ def parse_seats(game: Game, text: str | None, side: int, level: int, hotseat: bo
     levels = levels_for(game)
     top = max(levels)
 
-    def checked(value: int, where: str) -> int:
+    def checked(value: int, template: str, **where: str) -> int:
         if value not in levels:
-            raise GameOptionError(f"{where} {value} is not one of 1..{top} for {game.id}")
+            raise GameOptionError(template, level=value, top=top, game=game.id, **where)
         return value
 
-    checked(level, "--level")
+    checked(level, N_("--level %(level)s is not one of 1..%(top)s for %(game)s"))
     n = game.num_players
     if text is None:
         if hotseat:
             return [Seat()] * n
         if not 1 <= side <= n:
-            raise GameOptionError(f"--side {side} is not one of 1..{n} for {game.id}")
+            raise GameOptionError(
+                N_("--side %(side)s is not one of 1..%(players)s for %(game)s"),
+                side=side,
+                players=n,
+                game=game.id,
+            )
         return [Seat() if p == side else Seat(level) for p in range(1, n + 1)]
     words = [word.strip().lower() for word in text.split(",")]
     if len(words) != n:
-        raise GameOptionError(f"--seats {text!r}: {game.id} has {n} players, not {len(words)}")
+        raise GameOptionError(
+            N_("--seats %(seats)s: %(game)s has %(players)s players, not %(count)s"),
+            seats=repr(text),
+            game=game.id,
+            players=n,
+            count=len(words),
+        )
     seats = []
     for word in words:
         kind, _, number = word.partition(":")
@@ -105,18 +134,24 @@ def parse_seats(game: Game, text: str | None, side: int, level: int, hotseat: bo
             seats.append(Seat())
         elif kind == "computer":
             if number and not number.isdecimal():
-                raise GameOptionError(f"--seats: {word!r}: the level must be a whole number")
-            seats.append(Seat(checked(int(number) if number else level, f"--seats {word}: level")))
+                raise GameOptionError(
+                    N_("--seats: %(seat)s: the level must be a whole number"), seat=repr(word)
+                )
+            template = N_("--seats %(seat)s: level %(level)s is not one of 1..%(top)s for %(game)s")
+            seats.append(Seat(checked(int(number) if number else level, template, seat=word)))
         else:
-            raise GameOptionError(f"--seats: {word!r} is not human, computer or computer:LEVEL")
+            raise GameOptionError(
+                N_("--seats: %(seat)s is not human, computer or computer:LEVEL"), seat=repr(word)
+            )
     return seats
 
 
 def run(args: argparse.Namespace) -> int:
+    # The language (``--lang`` or the terminal's) is chosen by ``slimetrail.cli.main``.
     if args.time <= 0:
-        raise GameError(f"--time {args.time} must be positive")
+        raise GameError(N_("--time %(time)s must be positive"), time=args.time)
     if args.threads < 1:
-        raise GameError(f"--threads {args.threads} must be at least 1")
+        raise GameError(N_("--threads %(threads)s must be at least 1"), threads=args.threads)
     game = game_from_args(args)
     seats = parse_seats(game, args.seats, args.side, args.level, args.hotseat)
     return TerminalGame(game.new_state(), seats, args.seed, args.time, threads=args.threads).play()
@@ -134,7 +169,11 @@ class TerminalGame:
         threads: int = 1,
     ) -> None:
         if len(seats) != state.game.num_players:
-            raise GameOptionError(f"{state.game.id} needs {state.game.num_players} seats")
+            raise GameOptionError(
+                N_("%(game)s needs %(players)s seats"),
+                game=state.game.id,
+                players=state.game.num_players,
+            )
         self.state = state
         self.seats = seats
         self.seed = seed
@@ -146,50 +185,65 @@ class TerminalGame:
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
+    def label(self, player: int) -> str:
+        """The name the position gives ``player`` (after a swap: their colour's)."""
+        return gettext(self.state.player_name(player))
+
     def name(self, player: int) -> str:
-        label = self.state.player_name(player)
+        label = self.label(player)
         humans = sum(not seat.computer for seat in self.seats)
         if self.seats[player - 1].computer:
-            return f"{label} (computer)"
-        return f"{label} (you)" if humans == 1 else label
+            return gettext(N_("%(name)s (computer)")) % {"name": label}
+        return gettext(N_("%(name)s (you)")) % {"name": label} if humans == 1 else label
 
-    def colour_note(self, player: int) -> str:
-        """`` as white`` where a swap changed the colour this player wears and their name
-        does not say it (a game naming its players after their colours renames them)."""
-        now = self.state.colours()[player - 1]
-        changed = now != self.state.game.player_colours[player - 1]
-        return f" as {now}" if changed and now != self.state.player_name(player).lower() else ""
+    def colour_word(self, colour: str) -> str:
+        return gettext(render.COLOUR_WORDS.get(colour, colour))
 
     def names(self) -> list[str]:
-        return [self.state.player_name(p) for p in range(1, self.state.game.num_players + 1)]
+        return [self.label(p) for p in range(1, self.state.game.num_players + 1)]
 
     def say_renamed(self, before: list[str]) -> None:
         """After a move that renamed the players (a swap), who plays which colour now."""
         players = range(1, self.state.game.num_players + 1)
-        changed = [p for p in players if self.state.player_name(p) != before[p - 1]]
+        changed = [p for p in players if self.label(p) != before[p - 1]]
         if not changed:
             return
         humans = [p for p in players if not self.seats[p - 1].computer]
         if len(humans) == 1 and humans[0] in changed:
-            self.say(f"You now play {self.state.player_name(humans[0])}.")
+            self.say(gettext(N_("You now play %(name)s.")) % {"name": self.label(humans[0])})
         else:
-            now = [f"player {p} {self.state.player_name(p)}" for p in changed]
-            self.say(f"Now playing: {join_names(now)}.")
+            now = [
+                gettext(N_("player %(number)s %(name)s")) % {"number": p, "name": self.label(p)}
+                for p in changed
+            ]
+            self.say(
+                gettext(N_("Now playing: %(players)s.")) % {"players": join_names(now, gettext)}
+            )
 
-    def did_text(self, text: str) -> str:
-        """What a move does, as said after who made it: ``swapped colours``, ``plays c3``."""
-        return self.state.game.action_words.get(text) or f"plays {text}"
+    def did_text(self, who: str, text: str) -> str:
+        """What a move did, said of who made it: ``Computer swapped colours.``, ``Computer
+        plays c3.``"""
+        action = self.state.game.action_words.get(text)
+        if action:
+            return gettext(N_("%(who)s %(action)s.")) % {"who": who, "action": gettext(action)}
+        return gettext(N_("%(who)s plays %(move)s.")) % {"who": who, "move": text}
 
     def play(self) -> int:
         game = self.state.game
-        self.say(f"{game.title} -- {game.spec}.")
+        self.say(f"{gettext(game.title)} -- {game.spec}.")
         players = []
         for player, seat in enumerate(self.seats, 1):
-            what = f"computer, level {seat.level}" if seat.computer else "human"
-            colour = self.state.colours()[player - 1]
-            players.append(f"{player} {game.player_names[player - 1]} ({what}, {colour})")
-        self.say("Players: " + "; ".join(players) + ".")
-        self.say("Type a move, 'moves' for the legal moves, 'help' for the commands.")
+            if seat.computer:
+                what = gettext(N_("computer, level %(level)s")) % {"level": seat.level}
+            else:
+                what = gettext(N_("human"))
+            name = gettext(game.player_names[player - 1])
+            colour = self.colour_word(self.state.colours()[player - 1])
+            if colour != name:
+                what = gettext(N_("%(seat)s, %(colour)s")) % {"seat": what, "colour": colour}
+            players.append(f"{player} {name} ({what})")
+        self.say(gettext(N_("Players: %(players)s.")) % {"players": "; ".join(players)})
+        self.say(gettext(N_("Type a move, 'moves' for the legal moves, 'help' for the commands.")))
         self.show()
         while True:
             if self.state.is_over():
@@ -198,35 +252,50 @@ class TerminalGame:
             if self.seats[self.state.to_move - 1].computer:
                 self.computer_move()
                 continue
-            self.stdout.write(f"{self.mover_text()} to move> ")
+            self.stdout.write(gettext(N_("%(player)s to move")) % {"player": self.mover_text()})
+            self.stdout.write("> ")
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
-                self.say("\nEnd of input: goodbye.")
+                self.say("\n" + gettext(N_("End of input: goodbye.")))
                 return 0
             if not self.command(line.strip()):
-                self.say("Goodbye.")
+                self.say(gettext(N_("Goodbye.")))
                 return 0
 
     def mover_text(self) -> str:
+        """The player to move, and the colour they wear where a swap changed it and their
+        name does not say it (a game naming its players after their colours renames them)."""
         player = self.state.to_move
-        return self.name(player) + self.colour_note(player)
+        name = self.name(player)
+        now = self.state.colours()[player - 1]
+        changed = now != self.state.game.player_colours[player - 1]
+        if changed and self.colour_word(now) != self.label(player):
+            return gettext(N_("%(name)s as %(colour)s")) % {
+                "name": name,
+                "colour": self.colour_word(now),
+            }
+        return name
 
     def show(self) -> None:
         self.say()
-        self.say(self.state.text_board())
+        self.say(self.state.text_board(gettext))
         if not self.state.is_over():
             moves = self.state.legal_move_strs()
+            mover = {"player": self.mover_text()}
             # A forced move is worth saying; any longer list waits for 'moves'.
-            only = f": the only legal move is {moves[0]}" if len(moves) == 1 else ""
-            self.say(f"{self.mover_text()} to move{only}.")
+            if len(moves) == 1:
+                only = N_("%(player)s to move: the only legal move is %(move)s.")
+                self.say(gettext(only) % {**mover, "move": moves[0]})
+            else:
+                self.say(gettext(N_("%(player)s to move.")) % mover)
 
     def result_text(self) -> str:
         outcome = self.state.outcome()
         assert outcome is not None
-        players = range(1, outcome.num_players + 1)
-        names = [self.state.player_name(p) for p in players]
-        text = f"Game over. {outcome_sentence(self.state.game, outcome, names)}"
+        names = self.names()
+        ending = outcome_sentence(self.state.game, outcome, names, gettext)
+        text = gettext(N_("Game over. %(ending)s")) % {"ending": ending}
         if outcome.num_players > 2:
             text += " " + places_text(outcome, self.name)
         return text
@@ -239,10 +308,11 @@ class TerminalGame:
         assert level is not None
         move = choose_move(self.state, level, self.limit, seed=self.seed)
         text = self.state.move_str(move)
-        who = "Computer" if sum(seat.computer for seat in self.seats) == 1 else self.name(player)
+        alone = sum(seat.computer for seat in self.seats) == 1
+        who = gettext(N_("Computer")) if alone else self.name(player)
         before = self.names()
         self.state.push(move)
-        self.say(f"{who} {self.did_text(text)}.")
+        self.say(self.did_text(who, text))
         self.say_renamed(before)
         self.show()
 
@@ -250,13 +320,15 @@ class TerminalGame:
         """Carry out one line of input; ``False`` to leave."""
         word = text.lower()
         if not word:
-            self.say("Type a move such as " + self.state.legal_move_strs()[0] + ", or 'help'.")
+            such = {"move": self.state.legal_move_strs()[0]}
+            self.say(gettext(N_("Type a move such as %(move)s, or 'help'.")) % such)
         elif word in ("quit", "exit", "q"):
             return False
         elif word in ("help", "?"):
-            self.say(HELP)
+            self.say(help_text())
         elif word == "moves":
-            self.say("Legal moves: " + " ".join(self.state.legal_move_strs()))
+            legal = " ".join(self.state.legal_move_strs())
+            self.say(gettext(N_("Legal moves: %(moves)s")) % {"moves": legal})
         elif word == "board":
             self.show()
         elif word == "hint":
@@ -264,7 +336,7 @@ class TerminalGame:
 
             top = max(levels_for(self.state.game))
             move = choose_move(self.state, top, self.limit)
-            self.say(f"Hint: {self.state.move_str(move)}")
+            self.say(gettext(N_("Hint: %(move)s")) % {"move": self.state.move_str(move)})
         elif word == "undo":
             self.undo()
         else:
@@ -272,7 +344,10 @@ class TerminalGame:
             try:
                 self.state.push_str(text)
             except GameError as exc:
-                self.say(f"Not a move: {exc}. Type 'moves' for the legal moves, 'help' for help.")
+                refusal = N_(
+                    "Not a move: %(reason)s. Type 'moves' for the legal moves, 'help' for help."
+                )
+                self.say(gettext(refusal) % {"reason": exc.translated(gettext)})
                 return True
             self.say_renamed(before)
             self.show()
@@ -295,16 +370,17 @@ class TerminalGame:
             i for i, player in enumerate(self.movers()) if not self.seats[player - 1].computer
         ]
         if not human_moves:
-            self.say("Nothing to undo.")
+            self.say(gettext(N_("Nothing to undo.")))
             return
         # Take back everything from the last human move on (that move and any replies).
         while len(self.state.move_stack) > human_moves[-1]:
             self.state.pop()
-        self.say("Move taken back.")
+        self.say(gettext(N_("Move taken back.")))
         self.show()
 
 
 def places_text(outcome: Outcome, name) -> str:
     """``Places: 1. Green (you), 2. Red (computer), 3. Blue (computer).``"""
     order = sorted(range(1, outcome.num_players + 1), key=outcome.place)
-    return "Places: " + ", ".join(f"{outcome.place(p)}. {name(p)}" for p in order) + "."
+    places = gettext(N_(", ")).join(f"{outcome.place(p)}. {name(p)}" for p in order)
+    return gettext(N_("Places: %(places)s.")) % {"places": places}

@@ -786,8 +786,9 @@ class State(ABC):
         """
 
     @abstractmethod
-    def text_board(self) -> str:
-        """The board as text with its coordinates, for the terminal (``slimetrail play``)."""
+    def text_board(self, gettext: Callable[[str], str] = untranslated) -> str:
+        """The board as text with its coordinates, for the terminal (``slimetrail play``);
+        any words beside it (a legend, whose turn it is) in ``gettext``'s language."""
 
     def evaluate(self) -> float:
         """A heuristic value in [-1, 1] for the side to move; 0 where a game has none."""

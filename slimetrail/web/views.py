@@ -33,18 +33,6 @@ OPTION_LABELS = {
     "k": N_("In a row"),
     "pie": N_("Pie rule"),
 }
-# The players' colours (the codes games declare in ``player_colours``) as people name them.
-COLOUR_WORDS = {
-    "green": N_("Green"),
-    "red": N_("Red"),
-    "blue": N_("Blue"),
-    "orange": N_("Orange"),
-    "sky": N_("Sky blue"),
-    "yellow": N_("Yellow"),
-    "purple": N_("Purple"),
-    "black": N_("Black"),
-    "white": N_("White"),
-}
 
 
 def option_label(name: str) -> str:
@@ -168,7 +156,9 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
                 "name": names[player - 1],
                 "colour": render.PALETTE[colours[player - 1]],
                 "colour_name": colours[player - 1],
-                "colour_word": gettext(COLOUR_WORDS.get(colours[player - 1], colours[player - 1])),
+                "colour_word": gettext(
+                    render.COLOUR_WORDS.get(colours[player - 1], colours[player - 1])
+                ),
                 "kind": seat.kind,
                 "level": seat.level,
                 "bot": seat.bot,

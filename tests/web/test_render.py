@@ -139,7 +139,7 @@ class MarksState(State):
             marks[cell] = [f"stone-{(self.first - 1 + i) % 3 + 1}"]
         return {"marks": marks, "path": [], "last": self.stack[-1:]}
 
-    def text_board(self) -> str:
+    def text_board(self, gettext=None) -> str:
         return self.fen()
 
 

@@ -16,6 +16,7 @@ slime's destination cell (an int index of :mod:`slimetrail.games.moku.board`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 from typing import Any, ClassVar, cast
 
@@ -40,6 +41,7 @@ from slimetrail.core.game import (
     TurnShape,
     not_a_cell,
     off_the_board,
+    untranslated,
 )
 from slimetrail.core.i18n import N_
 from slimetrail.games.moku.board import DIRECTIONS, MokuBoard, get_board
@@ -349,7 +351,8 @@ class MokuState(State):
             view["stuck"] = True
         return view
 
-    def text_board(self) -> str:
+    def text_board(self, gettext: Callable[[str], str] = untranslated) -> str:
+        """The board alone: no words to translate."""
         from slimetrail.games.moku.text import draw_board
 
         return draw_board(self)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, cast
 
 from slimetrail.core.bits import cells_of
@@ -39,6 +39,7 @@ from slimetrail.core.game import (
     Outcome,
     State,
     TurnShape,
+    untranslated,
 )
 from slimetrail.core.i18n import N_
 from slimetrail.games.slither.board import (
@@ -601,7 +602,7 @@ class SlitherState(State):
             },
         }
 
-    def text_board(self) -> str:
+    def text_board(self, gettext: Callable[[str], str] = untranslated) -> str:
         board, n = self.board, self.game.size
         files = " ".join(FILES[:n])
         lines = ["     " + files]
@@ -613,8 +614,13 @@ class SlitherState(State):
                 cells.append("X" if black else "O" if self.stones[WHITE] & cell else ".")
             lines.append(f"{row + 1:>3}  {' '.join(cells)}  {row + 1}")
         lines.append("     " + files)
-        black, white = self.player_of(BLACK), self.player_of(WHITE)
-        lines.append(f"X Black (player {black}, bottom-top), O White (player {white}, left-right)")
+        legend = (
+            gettext(N_("X Black (player %(player)s, bottom to top)"))
+            % {"player": self.player_of(BLACK)},
+            gettext(N_("O White (player %(player)s, left to right)"))
+            % {"player": self.player_of(WHITE)},
+        )
+        lines.append(gettext(N_(", ")).join(legend))
         return "\n".join(lines)
 
     def evaluate(self) -> float:

@@ -19,7 +19,7 @@ the canonical form of the set, so the legal-move list holds each set once.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -41,6 +41,7 @@ from slimetrail.core.game import (
     Shape,
     State,
     TurnShape,
+    untranslated,
 )
 from slimetrail.core.i18n import N_, Term
 from slimetrail.games.snakepit import board
@@ -540,9 +541,10 @@ class SnakePitState(State):
             "out": list(self.out),
         }
 
-    def text_board(self) -> str:
+    def text_board(self, gettext: Callable[[str], str] = untranslated) -> str:
         """The RULES.md table with a symbol per cell: snakes ``G B R``, their trails
-        ``g b r``, empty ``.``; each row between its first and last cell name."""
+        ``g b r``, empty ``.``; each row between its first and last cell name; then who
+        moves (or how the game ended) in ``gettext``'s language."""
         symbol = {}
         for p in PLAYERS:
             symbol.update(dict.fromkeys(cells_of(self.heads[p]), HEAD_SYMBOLS[p - 1]))
@@ -552,18 +554,30 @@ class SnakePitState(State):
             body = " ".join(symbol.get(cell, EMPTY) for cell in row)
             indent = " " * (board.SIZE - len(row))
             lines.append(f"{board.name(row[0]):>3} {indent}{body}  {board.name(row[-1])}")
-        names = self.game.player_names
+        names = [gettext(name) for name in self.game.player_names]
+        comma = gettext(N_(", "))
         outcome = self.outcome()
         if outcome is not None:
             order = sorted(PLAYERS, key=outcome.place)
+            then = comma.join(names[p - 1] for p in order[1:])
             lines.append(
-                f"{names[order[0] - 1]} wins; then " + ", ".join(names[p - 1] for p in order[1:])
+                gettext(N_("%(first)s wins; then %(rest)s"))
+                % {"first": names[order[0] - 1], "rest": then}
             )
         else:
-            snakes = "snake" if self.k == 1 else "snakes"
-            status = f"{names[self.mover - 1]} to move {self.k} {snakes}"
+            # Each count its own sentence: a turn moves one, two or three snakes.
+            moves = {
+                1: N_("%(player)s to move 1 snake"),
+                2: N_("%(player)s to move 2 snakes"),
+                3: N_("%(player)s to move 3 snakes"),
+            }
+            status = gettext(moves[self.k]) % {"player": names[self.mover - 1]}
             if self.out:
-                status += "; out: " + ", ".join(names[p - 1] for p in self.out)
+                out = comma.join(names[p - 1] for p in self.out)
+                status = gettext(N_("%(status)s; out: %(players)s")) % {
+                    "status": status,
+                    "players": out,
+                }
             lines.append(status)
         return "\n".join(lines)
 

@@ -12,6 +12,7 @@ illegal; a snail that cannot move is a draw.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 from typing import Any, ClassVar, cast
 
@@ -35,6 +36,7 @@ from slimetrail.core.game import (
     State,
     not_a_cell,
     off_the_board,
+    untranslated,
 )
 from slimetrail.core.i18n import N_
 from slimetrail.core.loading import KernelLoad
@@ -374,7 +376,8 @@ class TrailState(State):
             "last": [board.name(self.snail)] if self._trail else [],
         }
 
-    def text_board(self) -> str:
+    def text_board(self, gettext: Callable[[str], str] = untranslated) -> str:
+        """The board alone: no words to translate."""
         from slimetrail.games.trail.text import draw_board
 
         return draw_board(self)
