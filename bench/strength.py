@@ -44,9 +44,9 @@ moves, the figures from which a fixed-budget ratio is set.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import multiprocessing
 import random
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -63,6 +63,7 @@ from slimetrail.ai import Limit, ladder_for, play
 from slimetrail.ai.limits import PlayResult
 from slimetrail.core.game import Game, GameError, State
 from slimetrail.core.registry import GAMES, get_game
+from slimetrail.engine.bot import UgiProcess
 from slimetrail.games.moku.game import SlimeMokuGame
 from slimetrail.games.trail.game import TrailGame
 from slimetrail.games.trail.ladder import BIG_BOARD_CELLS, big_board
@@ -207,50 +208,31 @@ def play_one(match: Match, number: int) -> GameReport:
 
 class UgiEngineProcess:
     """``slimetrail ugi`` in a subprocess at its top level, asked ``go movetime`` for each of
-    our moves: what an outside tool (cutegames) measures, pipes and start-up included."""
+    our moves: what an outside tool (cutegames) measures, pipes and start-up included.  The
+    bot's engine driver (:class:`slimetrail.engine.bot.UgiProcess`) speaks to it, strict: an
+    engine's error line stops the match."""
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "slimetrail", "ugi", "--game", match.game.id],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
+        self.loop = asyncio.new_event_loop()
+        command = [sys.executable, "-m", "slimetrail", "ugi", "--game", match.game.id]
+        self.engine = UgiProcess(command, strict=True)
         texts = match.game.option_texts()
-        for spec in match.game.option_specs:
-            self.send(f"setoption name {spec.name.title()} value {texts[spec.name]}")
-        self.send(f"setoption name Threads value {match.threads}")
-        self.send("isready")  # the kernels load here, not in a move's time
-        self.until("readyok")
-
-    def send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-
-    def until(self, word: str) -> list[str]:
-        assert self.process.stdout is not None
-        lines = []
-        for line in self.process.stdout:
-            lines.append(line.strip())
-            if line.startswith("info string error"):
-                raise RuntimeError(f"the UGI engine answered {line.strip()!r}")
-            if line.split()[:1] == [word]:
-                return lines
-        raise RuntimeError("the UGI engine exited")
+        self.options = {spec.name.title(): texts[spec.name] for spec in match.game.option_specs}
+        self.options["Threads"] = str(match.threads)
+        self.loop.run_until_complete(self.engine.start())
 
     def play(self, state: State, record: list[str]) -> PlayResult:
-        self.send("position startpos" + (" moves " + " ".join(record) if record else ""))
-        self.send(f"go movetime {round(1000 * self.match.seconds)}")
-        lines = self.until("bestmove")
+        turn = {"game": self.match.game.id, "options": self.options, "moves": record}
+        movetime = round(1000 * self.match.seconds)
+        lines = self.loop.run_until_complete(self.engine.search(turn, movetime))
         info = [line.split() for line in lines if line.startswith("info ") and " nodes " in line]
         nodes = int(info[-1][info[-1].index("nodes") + 1]) if info else 0
         return PlayResult(state.parse_move(lines[-1].split()[1]), nodes=nodes)
 
     def close(self) -> None:
-        self.send("quit")
-        self.process.wait(timeout=30)
+        self.loop.run_until_complete(self.engine.stop())
+        self.loop.close()
 
 
 def top_move(match: Match, state: State, seed: int) -> PlayResult:

@@ -32,8 +32,12 @@ class BotError(Exception):
 class UgiProcess:
     """An engine subprocess spoken to in UGI, one search at a time."""
 
-    def __init__(self, command: Sequence[str]) -> None:
+    def __init__(self, command: Sequence[str], *, strict: bool = False) -> None:
+        """``strict``: an ``info string error`` line from the engine (a setting or a
+        position it refused) ends the search with :class:`BotError` instead of a warning in
+        the log (a benchmark must not go on from a position the engine does not have)."""
         self.command = list(command)
+        self.strict = strict
         self.process: asyncio.subprocess.Process | None = None
         self.games: list[str] = []
         self.setup: tuple[str, tuple[tuple[str, str], ...]] | None = None
@@ -61,9 +65,12 @@ class UgiProcess:
         self.process.stdin.write(f"{line}\n".encode())
 
     async def until(self, word: str, timeout: float | None = None) -> list[str]:
-        """The engine's lines up to the first starting with ``word`` (included)."""
+        """The engine's lines up to the first starting with ``word`` (included); strict, an
+        error line among them raises :class:`BotError` once ``word`` has come (so that the
+        engine's answers stay in step with the questions)."""
         assert self.process is not None and self.process.stdout is not None
-        lines = []
+        lines: list[str] = []
+        errors: list[str] = []
         while True:
             raw = await asyncio.wait_for(self.process.stdout.readline(), timeout)
             if not raw:
@@ -71,13 +78,21 @@ class UgiProcess:
             line = raw.decode(errors="replace").strip()
             log.debug("< %s", line)
             if line.startswith("info string error"):
+                errors.append(line)
                 log.warning("engine: %s", line)
             lines.append(line)
             if line.split()[:1] == [word]:
+                if errors and self.strict:
+                    raise BotError(f"the engine {shlex.join(self.command)} answered {errors[0]!r}")
                 return lines
 
     async def best_move(self, turn: dict[str, Any], movetime_ms: int) -> str:
         """The engine's move for the site's ``turn`` message."""
+        return (await self.search(turn, movetime_ms))[-1].split()[1]
+
+    async def search(self, turn: dict[str, Any], movetime_ms: int) -> list[str]:
+        """The engine's lines for the site's ``turn`` message, its ``info`` lines (nodes,
+        depth) and last its ``bestmove``."""
         options = tuple(sorted(turn["options"].items()))
         if self.setup != (turn["game"], options):
             self.send(f"setoption name Game value {turn['game']}")
@@ -97,7 +112,7 @@ class UgiProcess:
             )
         else:
             self.send(f"go movetime {movetime_ms}")
-        return (await self.until("bestmove"))[-1].split()[1]
+        return await self.until("bestmove")
 
     async def stop(self) -> None:
         if self.process is not None and self.process.returncode is None:
