@@ -1142,10 +1142,15 @@ def search(
         side = SideTrees(grow, trees[1:], shares[1:], kept[1:], seed, cells.shape[0])
         with side:
             found = searched(
-                state, geo, seconds, deadline, cells, slime, colour, empties, count, buf,
-                banned, threat_depth, threat_branch, threat_nodes, solve_share, wider_passes,
-                clock, side, lambda: grow(trees[0], shares[0], seed, kept[0], banned, NEVER),
-            )  # fmt: skip
+                Root(state, geo, cells, slime, colour, empties, count, buf),
+                RootPasses(solve_share, threat_depth, threat_branch, threat_nodes, wider_passes),
+                seconds,
+                deadline,
+                clock,
+                banned,
+                side,
+                lambda: grow(trees[0], shares[0], seed, kept[0], banned, NEVER),
+            )
         for index, used in side.grown():
             LAST_ROOTS[index] = replace(root, used=used)
         if found.iterations:  # the first tree grew (not a root decided before it)
@@ -1206,30 +1211,50 @@ class SideTrees:
             self.pool.shutdown(wait=True)
 
 
+@dataclass(frozen=True)
+class Root:
+    """The position a search is for, in the kernels' form: its board (``cells``, ``slime``),
+    the side to move, its empty cells, and its ``count`` steps (the first of ``steps``)."""
+
+    state: MokuState
+    geo: Geometry
+    cells: np.ndarray
+    slime: int
+    colour: int
+    empties: int
+    count: int
+    steps: np.ndarray
+
+
+@dataclass(frozen=True)
+class RootPasses:
+    """The searches the root gets before the tree (see :func:`search`): the exact solve's
+    share of the move and the threat passes' settings."""
+
+    solve_share: float | None
+    threat_depth: int
+    threat_branch: int
+    threat_nodes: int
+    wider_passes: int
+
+
 def searched(
-    state: MokuState,
-    geo: Geometry,
+    root: Root,
+    passes: RootPasses,
     seconds: float,
     deadline: float,
-    cells: np.ndarray,
-    slime: int,
-    colour: int,
-    empties: int,
-    count: int,
-    buf: np.ndarray,
-    banned: np.ndarray,
-    threat_depth: int,
-    threat_branch: int,
-    threat_nodes: int,
-    solve_share: float | None,
-    wider_passes: int,
     clock: bool,
+    banned: np.ndarray,
     side: SideTrees,
     grow_first: Callable[[], tuple],
 ) -> MctsResult:
     """:func:`search` once the root has steps to choose from, under ``TREE_IN_USE``: the
-    root's solve and threat passes, then the first tree (``grow_first``) beside the ``side``
-    trees already running."""
+    root's solve and threat passes (the steps they prove lost marked in ``banned``), then
+    the first tree (``grow_first``) beside the ``side`` trees already running."""
+    state, geo, cells, empties = root.state, root.geo, root.cells, root.empties
+    count, buf = root.count, root.steps
+    threat_depth, threat_branch = passes.threat_depth, passes.threat_branch
+    solve_share = passes.solve_share
     k = state.game.k
     if solve_share is None:
         solve_share = BIG_ENDGAME_SOLVE_SHARE if big_board(state.game.size) else SOLVE_SHARE
@@ -1251,22 +1276,23 @@ def searched(
         )
         # A narrow pass, then a deeper and wider one on the steps it left (late in a 15x15
         # game the lost steps were often those with three safe replies).
-        passes = [(threat_depth + 2 * e, threat_branch + e) for e in range(wider_passes + 1)]
+        widths = range(passes.wider_passes + 1)
+        rounds = [(threat_depth + 2 * e, threat_branch + e) for e in widths]
         if empties <= LATE_EMPTIES:
             # Late the losses of 15x15 games came from runs of threats these passes do not
             # see, e.g. 12 attacker moves leaving 4 replies (26 empty cells; the tree valued
             # the lost step at 0.58): by then the tree's iterations are cheap to give up.
-            passes.append(LATE_PASS)
+            rounds.append(LATE_PASS)
         if empties <= ENDGAME_EMPTIES:
             # Every step and every reply, first: an exact search for a forced win, cheap this
             # late (a step it could not settle within its nodes goes to the narrow passes).
-            passes.insert(0, (empties, empties))
-        for extra, (depth, branch) in enumerate(passes):
+            rounds.insert(0, (empties, empties))
+        for extra, (depth, branch) in enumerate(rounds):
             before = banned.copy()
             win = root_threats(
                 cells.copy(),
-                slime,
-                colour,
+                root.slime,
+                root.colour,
                 empties,
                 depth,
                 branch,
@@ -1274,7 +1300,7 @@ def searched(
                 k,
                 geo.window_cells,
                 geo.cell_windows,
-                threat_nodes,
+                passes.threat_nodes,
                 banned,
                 threats_end,
             )
@@ -1289,24 +1315,24 @@ def searched(
                 break
     done, used = grow_first()
     done += side.finish()
-    root = merged_root(tree(), side.trees)
-    kids = range(len(root.moves))
-    won = [j for j in kids if root.proven[j] == WIN]
-    alive = [j for j in kids if root.proven[j] != LOSS]
+    merged = merged_root(tree(), side.trees)
+    kids = range(len(merged.moves))
+    won = [j for j in kids if merged.proven[j] == WIN]
+    alive = [j for j in kids if merged.proven[j] != LOSS]
     verdict_name: str | None
     if won:
         pick, verdict_name = won[0], "win"
     else:
-        pick = max(alive or kids, key=lambda j: (root.visits[j], root.wins[j]))
-        settled = all(root.proven[j] in (LOSS, DRAW) for j in kids)
+        pick = max(alive or kids, key=lambda j: (merged.visits[j], merged.wins[j]))
+        settled = all(merged.proven[j] in (LOSS, DRAW) for j in kids)
         verdict_name = None if not settled else "draw" if alive else "loss"
         verdict_name = verdict_name or solved.verdict
-    value = float(root.wins[pick] / root.visits[pick]) if root.visits[pick] else 0.5
+    value = float(merged.wins[pick] / merged.visits[pick]) if merged.visits[pick] else 0.5
     return MctsResult(
-        geo.board_of[int(root.moves[pick])],
+        geo.board_of[int(merged.moves[pick])],
         verdict_name,
         value,
-        int(root.visits[pick]),
+        int(merged.visits[pick]),
         int(done),
         int(used),
     )
