@@ -3,7 +3,8 @@
 A match of 40 games against the baseline moves by a few results, and most of its late
 positions decide nothing (every move has the same value).  ``build`` walks the games a
 `bench/strength.py` log kept (the lost and drawn ones: their moves are printed), runs the exact
-endgame search for ``--seconds`` on each position where the top level moved with
+endgame search for ``--seconds`` (and at most ``--nodes``: a budget of nodes alone labels
+the same under any load) on each position where the top level moved with
 ``--empties`` empty cells, and keeps the decisions: a move proven best and another proven
 worse.  ``measure`` replays each kept position's last ``--lead`` plies (the top level's moves
 searched at ``--time``, so its kept tree and the endgame search's table carry as in a game,
@@ -49,11 +50,14 @@ def new_state() -> MokuState:
     return cast(MokuState, get_game("slime-moku", size=15, k=5).new_state())
 
 
-def move_bounds(state: MokuState, seconds: float) -> tuple[dict[str, list[int]], int]:
+def move_bounds(
+    state: MokuState, seconds: float, nodes: int = 1 << 62
+) -> tuple[dict[str, list[int]], int]:
     """Each move's proven bounds, by the endgame search from an empty table; when it found a
     win (which ends its search) each move left open is searched on its own, from the reply's
-    side, for ``seconds`` more.  Also the nodes of the first search."""
-    found = endgame.move_bounds(state, seconds, table=endgame.new_table(15, 5))
+    side, for ``seconds`` (and at most ``nodes``) more.  Also the nodes of the first
+    search."""
+    found = endgame.move_bounds(state, seconds, nodes, table=endgame.new_table(15, 5))
     bounds = {state.move_str(m): list(b) for m, b in found.bounds.items()}
     if found.winning() is not None:
         for move, (low, high) in found.bounds.items():
@@ -62,7 +66,8 @@ def move_bounds(state: MokuState, seconds: float) -> tuple[dict[str, list[int]],
                 child.push(move)
                 if child.is_over():
                     continue
-                replies = endgame.move_bounds(child, seconds, table=endgame.new_table(15, 5))
+                table = endgame.new_table(15, 5)
+                replies = endgame.move_bounds(child, seconds, nodes, table=table)
                 # The move's value is minus the best reply's.
                 lows = [r_low for r_low, _ in replies.bounds.values()]
                 highs = [r_high for _, r_high in replies.bounds.values()]
@@ -70,8 +75,12 @@ def move_bounds(state: MokuState, seconds: float) -> tuple[dict[str, list[int]],
     return bounds, found.nodes
 
 
-def build(logs: list[Path], seconds: float, empties: tuple[int, int]) -> list[dict]:
-    """The decisions of the logged games (see the module's note)."""
+def build(
+    logs: list[Path], seconds: float, empties: tuple[int, int], nodes: int = 1 << 62
+) -> list[dict]:
+    """The decisions of the logged games (see the module's note); each search for
+    ``seconds`` and at most ``nodes`` (a budget of nodes alone labels the same whatever the
+    machine's load)."""
     endgame.warm_up()
     kept = []
     for log in logs:
@@ -79,7 +88,7 @@ def build(logs: list[Path], seconds: float, empties: tuple[int, int]) -> list[di
             state = new_state()
             for ply, move in enumerate(moves):
                 if state.to_move == ours and empties[0] <= state.empty.bit_count() <= empties[1]:
-                    bounds, nodes = move_bounds(state, seconds)
+                    bounds, used = move_bounds(state, seconds, nodes)
                     best = max(low for low, _ in bounds.values())
                     if any(high < best for _, high in bounds.values()):
                         kept.append(
@@ -89,7 +98,7 @@ def build(logs: list[Path], seconds: float, empties: tuple[int, int]) -> list[di
                                 "moves": moves[:ply],
                                 "played": move,
                                 "bounds": bounds,
-                                "nodes": nodes,
+                                "nodes": used,
                             }
                         )
                         print(f"{log.name} game {number} ply {ply}: {bounds}", flush=True)
@@ -130,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     make = commands.add_parser("build", help="label the decisions of logged games")
     make.add_argument("logs", nargs="+", type=Path)
     make.add_argument("--seconds", type=float, default=4.0)
+    make.add_argument(
+        "--nodes", type=int, default=1 << 62, help="each search's node budget (with --seconds)"
+    )
     make.add_argument("--empties", type=int, nargs=2, default=(31, 46))
     make.add_argument("--out", type=Path, required=True)
     check = commands.add_parser("measure", help="the top level's moves on a set")
@@ -139,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--seeds", type=int, default=1)
     args = parser.parse_args(argv)
     if args.command == "build":
-        kept = build(args.logs, args.seconds, tuple(args.empties))
+        kept = build(args.logs, args.seconds, tuple(args.empties), args.nodes)
         args.out.write_text(json.dumps(kept, indent=0) + "\n")
         print(f"{len(kept)} decisions")
         return 0

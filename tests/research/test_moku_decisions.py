@@ -46,7 +46,12 @@ def test_build_labels_a_logged_decision_and_measure_counts_it(tmp_path, capsys) 
         (14, 2, len(moves))
     ]
     out = tmp_path / "decisions.json"
-    assert decisions.main(["build", str(log), "--empties", "33", "33", "--out", str(out)]) == 0
+    # A budget of nodes, not the clock: the labels do not depend on the machine's load.
+    budget = ["--seconds", "600", "--nodes", "4000000"]
+    assert (
+        decisions.main(["build", str(log), "--empties", "33", "33", *budget, "--out", str(out)])
+        == 0
+    )
     (kept,) = json.loads(out.read_text())
     assert len(kept["moves"]) == 191 and kept["played"] == "c3"
     # The win ends the search; the other move is then searched on its own (from the reply's
