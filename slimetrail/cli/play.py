@@ -33,9 +33,10 @@ from slimetrail.core.game import (
 from slimetrail.core.i18n import N_
 from slimetrail.i18n import LANGUAGES, gettext
 
-# The commands stay these words in every language; what they do is said in the player's.
+# What a typed move is, then the commands: these words in every language, what they do said
+# in the player's.
+MOVE = (N_("<move>"), N_("make a move, e.g. c3 (any spelling the game reads; swap, pass)"))
 COMMANDS = (
-    (N_("<move>"), N_("make a move, e.g. c3 (any spelling the game reads; swap, pass)")),
     ("moves", N_("list the legal moves")),
     ("hint", N_("ask the computer for a move")),
     ("undo", N_("take back your last move (and the computers' replies)")),
@@ -46,8 +47,9 @@ COMMANDS = (
 
 
 def help_text() -> str:
+    rows = [(gettext(MOVE[0]), MOVE[1]), *COMMANDS]
     lines = [gettext(N_("Commands:"))]
-    lines += [f"  {gettext(word):<22} {gettext(what)}" for word, what in COMMANDS]
+    lines += [f"  {word:<22} {gettext(what)}" for word, what in rows]
     return "\n".join(lines)
 
 
