@@ -221,6 +221,8 @@ class UgiEngineProcess:
         self.options = {spec.name.title(): texts[spec.name] for spec in match.game.option_specs}
         self.options["Threads"] = str(match.threads)
         self.loop.run_until_complete(self.engine.start())
+        # The kernels load here, not in our first move's time.
+        self.loop.run_until_complete(self.engine.set_up(match.game.id, self.options))
 
     def play(self, state: State, record: list[str]) -> PlayResult:
         turn = {"game": self.match.game.id, "options": self.options, "moves": record}

@@ -86,6 +86,18 @@ class UgiProcess:
                     raise BotError(f"the engine {shlex.join(self.command)} answered {errors[0]!r}")
                 return lines
 
+    async def set_up(self, game: str, options: dict[str, str]) -> None:
+        """The engine set to ``game`` with ``options`` (names as the engine's options) and
+        ready, unless it already is: its kernels load here, not in a search's time."""
+        setup = (game, tuple(sorted(options.items())))
+        if self.setup != setup:
+            self.send(f"setoption name Game value {game}")
+            for name, value in setup[1]:
+                self.send(f"setoption name {name} value {value}")
+            self.send("isready")
+            await self.until("readyok", ENGINE_WAIT)
+            self.setup = setup
+
     async def best_move(self, turn: dict[str, Any], movetime_ms: int) -> str:
         """The engine's move for the site's ``turn`` message."""
         return (await self.search(turn, movetime_ms))[-1].split()[1]
@@ -93,14 +105,7 @@ class UgiProcess:
     async def search(self, turn: dict[str, Any], movetime_ms: int) -> list[str]:
         """The engine's lines for the site's ``turn`` message, its ``info`` lines (nodes,
         depth) and last its ``bestmove``."""
-        options = tuple(sorted(turn["options"].items()))
-        if self.setup != (turn["game"], options):
-            self.send(f"setoption name Game value {turn['game']}")
-            for name, value in options:
-                self.send(f"setoption name {name} value {value}")
-            self.send("isready")
-            await self.until("readyok", ENGINE_WAIT)
-            self.setup = (turn["game"], options)
+        await self.set_up(turn["game"], turn["options"])
         moves = turn["moves"]
         self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
         clock = turn.get("clock_ms")

@@ -41,6 +41,8 @@ def test_a_search_s_lines_end_with_a_legal_bestmove() -> None:
         engine = UgiProcess(COMMAND, strict=True)
         await engine.start()
         assert "slimetrail" in engine.games
+        await engine.set_up("slimetrail", GOOD["options"])  # before any search, as the bench
+        assert engine.setup == ("slimetrail", (("Size", "7"),))
         lines = await engine.search(GOOD, 50)
         assert await engine.best_move(GOOD, 50) in legal_after(["c3"])
         await engine.stop()
