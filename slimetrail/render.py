@@ -129,6 +129,12 @@ COLOUR_WORDS = {
 }
 
 
+def colour_word(code: str) -> str:
+    """The catalogued word for a player's colour (``"sky"`` -> ``"Sky blue"``), for the
+    reader's ``gettext``; a colour without one is named by its code."""
+    return COLOUR_WORDS.get(code, code)
+
+
 # Colours for players beyond those a caller names (a view may mark more players).
 SPARE_COLOURS = ("blue", "orange", "purple", "sky")
 # One shape and one outline pattern per player (1, 2, 3, ...), so colour is never alone.

@@ -198,9 +198,6 @@ class TerminalGame:
             return gettext(N_("%(name)s (computer)")) % {"name": label}
         return gettext(N_("%(name)s (you)")) % {"name": label} if humans == 1 else label
 
-    def colour_word(self, colour: str) -> str:
-        return gettext(render.COLOUR_WORDS.get(colour, colour))
-
     def names(self) -> list[str]:
         return [self.label(p) for p in range(1, self.state.game.num_players + 1)]
 
@@ -240,7 +237,7 @@ class TerminalGame:
             else:
                 what = gettext(N_("human"))
             name = gettext(game.player_names[player - 1])
-            colour = self.colour_word(self.state.colours()[player - 1])
+            colour = gettext(render.colour_word(self.state.colours()[player - 1]))
             if colour != name:
                 what = gettext(N_("%(seat)s, %(colour)s")) % {"seat": what, "colour": colour}
             players.append(f"{player} {name} ({what})")
@@ -272,11 +269,9 @@ class TerminalGame:
         name = self.name(player)
         now = self.state.colours()[player - 1]
         changed = now != self.state.game.player_colours[player - 1]
-        if changed and self.colour_word(now) != self.label(player):
-            return gettext(N_("%(name)s as %(colour)s")) % {
-                "name": name,
-                "colour": self.colour_word(now),
-            }
+        colour = gettext(render.colour_word(now))
+        if changed and colour != self.label(player):
+            return gettext(N_("%(name)s as %(colour)s")) % {"name": name, "colour": colour}
         return name
 
     def show(self) -> None:

@@ -156,9 +156,7 @@ def match_json(live: Live, held: tuple[int, ...]) -> dict[str, Any]:
                 "name": names[player - 1],
                 "colour": render.PALETTE[colours[player - 1]],
                 "colour_name": colours[player - 1],
-                "colour_word": gettext(
-                    render.COLOUR_WORDS.get(colours[player - 1], colours[player - 1])
-                ),
+                "colour_word": gettext(render.colour_word(colours[player - 1])),
                 "kind": seat.kind,
                 "level": seat.level,
                 "bot": seat.bot,
