@@ -4,7 +4,11 @@
 
 Every pairing puts the player under test in one seat and its opponent in the other two
 (chance: a third of the wins), the seats rotating over the three seats; the games of a
-rotation share an opening of 0-2 random turns.  The pairings (``--pairings``, default all):
+rotation share an opening of 0 to ``--opening-turns`` random turns (default 2; 0: every game
+from the start).  A random opening turn is a seat's first turn played for it: in the seat
+whose first turn it is, the player under test did not choose it, and the summary gives its
+wins in those games apart ("own first turn", "random").  The pairings (``--pairings``,
+default all):
 
 * ``old-nodes``: the top level against the previous top level (git main's level 5, kept
   here as :data:`PREVIOUS`), each ``--iterations`` MCTS iterations a move -- the same
@@ -133,23 +137,25 @@ def players(
 class Report:
     won: bool = False
     score: float = 0.0
+    own_first_turn: bool = True  # False: the opening's random turns included the tested seat's
     work: dict[str, list[int]] = field(default_factory=lambda: {"test": [], "opp": []})
     worst: dict[str, float] = field(default_factory=lambda: {"test": 0.0, "opp": 0.0})
 
 
-Job = tuple[str, int, int, int, float, tuple[str, ...], float, int]
+Job = tuple[str, int, int, int, float, tuple[str, ...], float, int, int]
 
 
 def play_game(job: Job) -> tuple[str, Report]:
-    pairing, number, seed, iterations, seconds, settings, ratio, threads = job
+    pairing, number, seed, iterations, seconds, settings, ratio, threads, opening_turns = job
     tested, opponent, timed = players(pairing, iterations, seconds, settings, ratio, threads)
     uct()  # compiled before any timed move
     state = get_game("snake-pit").new_state()
     rng = random.Random(seed * 1_000_003 + number // 3)
-    for _ in range(number // 3 % 3):  # the rotation's opening
+    random_turns = number // 3 % (opening_turns + 1)  # the rotation's opening
+    for _ in range(random_turns):
         state.push(rng.choice(state.legal_moves()))
     seat = number % 3 + 1
-    report = Report()
+    report = Report(own_first_turn=seat > random_turns)
     move_seed = seed * 100_000 + number * 1_000
     while not state.is_over():
         move_seed += 1
@@ -192,6 +198,12 @@ def summary(pairing: str, reports: list[Report], timed: bool) -> str:
     if timed:
         worst = {s: max(r.worst[s] for r in reports) for s in ("test", "opp")}
         line += f" {worst['test']:>6.2f} {worst['opp']:>6.2f}"
+    own = [r.won for r in reports if r.own_first_turn]
+    played_for = [r.won for r in reports if not r.own_first_turn]
+    if played_for:
+        line += (
+            f"  (own first turn {sum(own)}/{len(own)}, random {sum(played_for)}/{len(played_for)})"
+        )
     return line
 
 
@@ -207,6 +219,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--parallel", type=int, default=1, help="games at once (processes)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--opening-turns",
+        type=int,
+        default=2,
+        help="random turns at most before a rotation's games (0: from the start)",
+    )
+    parser.add_argument(
         "--set", action="append", default=[], help="NAME=VALUE: a top-level setting changed"
     )
     parser.add_argument(
@@ -218,13 +236,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.threads < 1:
         parser.error("--threads must be at least 1")
+    if args.opening_turns < 0:
+        parser.error("--opening-turns must be at least 0")
     chosen = [p.strip() for p in args.pairings.split(",")]
     unknown = [p for p in chosen if p not in PAIRINGS]
     if unknown:
         parser.error(f"unknown pairing {unknown[0]!r}: choose from {', '.join(PAIRINGS)}")
     games = 3 * math.ceil(args.games / 3)
     print(
-        f"snake-pit: {games} games a pairing, one tested seat against two, seats rotated;"
+        f"snake-pit: {games} games a pairing, one tested seat against two, seats rotated,"
+        f" openings of 0-{args.opening_turns} random turns;"
         f" {args.iterations} iterations or {args.time} s a move; top level changed: "
         f"{', '.join(args.set) or 'no'}; baseline playouts {args.ratio}x our iterations"
         f" (*-nodes); our searches on {args.threads} core(s), the baseline's on one;"
@@ -237,7 +258,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     top_level(tuple(args.set))  # a bad setting fails before any game
     jobs = [
-        (p, i, args.seed, args.iterations, args.time, tuple(args.set), args.ratio, args.threads)
+        (
+            p,
+            i,
+            args.seed,
+            args.iterations,
+            args.time,
+            tuple(args.set),
+            args.ratio,
+            args.threads,
+            args.opening_turns,
+        )
         for p in chosen
         for i in range(games)
     ]

@@ -22,7 +22,7 @@ def test_a_short_run_prints_each_pairing_with_its_interval(capsys):
 
 
 def test_a_game_is_played_out_and_settings_are_checked():
-    pairing, report = snakepit_strength.play_game(("base-nodes", 4, 1, 20, 0.1, (), 1.5, 1))
+    pairing, report = snakepit_strength.play_game(("base-nodes", 4, 1, 20, 0.1, (), 1.5, 1, 2))
     assert pairing == "base-nodes" and report.score in (0.0, 0.5, 1.0)
     assert report.won == (report.score == 1.0)
     # 0: a winning turn (or a lone player's longest line) is played without a search; the
@@ -35,9 +35,28 @@ def test_a_game_is_played_out_and_settings_are_checked():
 
 
 def test_two_top_seats_put_the_baseline_in_the_tested_seat():
-    pairing, report = snakepit_strength.play_game(("two-top-nodes", 1, 1, 20, 0.1, (), 1.0, 2))
+    pairing, report = snakepit_strength.play_game(("two-top-nodes", 1, 1, 20, 0.1, (), 1.0, 2, 2))
     assert pairing == "two-top-nodes" and report.won == (report.score == 1.0)
     # The tested seat is the baseline's (its 20 playouts a move); the other two the top
     # level's (20 iterations, or 0 for a winning turn played without a search).
     assert set(report.work["test"]) == {20} and set(report.work["opp"]) <= {0, 20}
     assert 2 * len(report.work["test"]) <= len(report.work["opp"]) + 2
+
+
+def test_games_whose_first_turn_the_opening_played_for_the_tested_seat_are_told_apart(capsys):
+    # Game 3: the second rotation (one random turn: Green's first) with the tested seat Green.
+    _, played_for = snakepit_strength.play_game(("base-nodes", 3, 1, 20, 0.1, (), 1.0, 1, 2))
+    assert not played_for.own_first_turn
+    _, from_start = snakepit_strength.play_game(("base-nodes", 3, 1, 20, 0.1, (), 1.0, 1, 0))
+    assert from_start.own_first_turn
+    snakepit_strength.main(["--games", "6", "--iterations", "20", "--pairings", "base-nodes"])
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "base-nodes" in ln)
+    # Games 0-2 open from the start, 3-5 with Green's first turn random: one played for us.
+    assert "(own first turn" in line and "/5, random" in line and line.endswith("/1)")
+    snakepit_strength.main(
+        ["--games", "6", "--iterations", "20", "--pairings", "base-nodes", "--opening-turns", "0"]
+    )
+    out = capsys.readouterr().out
+    assert "openings of 0-0 random turns" in out and "own first turn" not in out
+    with pytest.raises(SystemExit):
+        snakepit_strength.main(["--opening-turns", "-1"])
