@@ -28,6 +28,16 @@ import httpx2 as httpx
 TLS = ssl.create_default_context()
 
 CHROMIUM = "/usr/bin/chromium"
+# Chromium's omnibox popups are web pages of their own, loaded for every new window (each
+# Playwright context opens one): off, a page opens in 40% less processor time.  Chromium
+# reads only the last --disable-features, so Playwright's own list (1.65's) is repeated.
+PLAYWRIGHT_DISABLED_FEATURES = [
+    *("AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades"),
+    *("HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding"),
+    *("ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect"),
+    *("TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying"),
+    *("AimEnabled", "PreconnectToSearch"),
+]
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -35,6 +45,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--disable-features="
+    + ",".join([*PLAYWRIGHT_DISABLED_FEATURES, "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]),
 ]
 
 
