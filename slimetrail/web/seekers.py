@@ -57,6 +57,9 @@ class Seekers:
         paired = False
         try:
             while not left.done():
+                # Cleared before the round, not after: a pairing made while it looks still
+                # wakes the wait that follows.
+                event.clear()
                 try:
                     found = await run_in_threadpool(self.pairing.wait, seek_id, owner)
                 except MatchError as exc:
@@ -68,11 +71,15 @@ class Seekers:
                         await websocket.send_text(json.dumps({"type": "paired", "url": found.url}))
                         await websocket.close()
                     return
-                event.clear()
                 woken = asyncio.ensure_future(event.wait())
                 try:
-                    # Jittered: two seeks that keep missing each other stop trying in step.
-                    await asyncio.wait({left, woken}, timeout=TICK * random.uniform(0.5, 1.5))
+                    # Until woken or the page leaves (whichever comes first), or the tick,
+                    # jittered: two seeks that keep missing each other stop trying in step.
+                    await asyncio.wait(
+                        {left, woken},
+                        timeout=TICK * random.uniform(0.5, 1.5),
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
                 finally:
                     woken.cancel()
         finally:

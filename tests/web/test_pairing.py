@@ -3,17 +3,21 @@ the app in process: each ``TestClient`` is one browser (its own cookie jar)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from waiting import wait_until
 
+import slimetrail.web.seekers as seekers_module
 from slimetrail.web.app import create_app
 from slimetrail.web.players import COOKIE
+from slimetrail.web.seekers import Seekers
+from slimetrail.web.service.pairing import Paired
 from slimetrail.web.settings import Limits
 
 SEEK = "/new/slimetrail?opponent=human"
@@ -236,3 +240,105 @@ def test_a_seeker_waits_out_a_seek_held_for_a_moment_by_its_own_page(app, browse
     threading.Timer(0.2, pairing.people.release, ([second.id],)).start()
     third = pairing.seek("player-c", "snake-pit", {}, "")
     assert set(third.seeks) == {first.id, second.id}
+
+
+# -- a waiting page's socket (slimetrail.web.seekers), without a database ------------------
+
+
+class SeekPage:
+    """A seek's waiting page as :meth:`Seekers.serve` meets its socket: open until it leaves."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.leaving = asyncio.Event()
+
+    async def receive(self) -> dict:
+        await self.leaving.wait()
+        return {"type": "websocket.disconnect"}
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        pass
+
+
+class Rounds:
+    """The pairing as a seek's rounds see it: unpaired until ``match`` is set.  ``meanwhile``
+    runs in the first round after its look (another request pairing the seek then)."""
+
+    def __init__(self, meanwhile: Callable[[], None] | None = None) -> None:
+        self.match: Paired | None = None
+        self.rounds, self.looked, self.cancelled = 0, threading.Event(), False
+        self.meanwhile = meanwhile
+
+    def wait(self, seek_id: str, owner: str) -> Paired | None:
+        found = self.match
+        self.rounds += 1
+        if self.rounds == 1 and self.meanwhile:
+            self.meanwhile()
+        self.looked.set()
+        return found
+
+    def cancel(self, seek_id: str) -> None:
+        self.cancelled = True
+
+
+@pytest.fixture
+def no_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A waiting seek's own looks an hour apart: whatever a test sees, a wake or the page
+    leaving made happen (a test fails after a minute rather than waiting the hour)."""
+    monkeypatch.setattr(seekers_module, "TICK", 3600.0)
+
+
+async def served(seekers: Seekers, page: SeekPage) -> None:
+    await asyncio.wait_for(seekers.serve(page, "seek", "owner"), timeout=60)  # type: ignore[arg-type]
+
+
+def test_a_waiting_page_is_sent_its_match_as_soon_as_it_is_woken(no_ticks) -> None:
+    async def scenario() -> Rounds:
+        rounds, page = Rounds(), SeekPage()
+        seekers = Seekers(rounds)  # type: ignore[arg-type]
+        serving = asyncio.create_task(served(seekers, page))
+        await asyncio.to_thread(rounds.looked.wait)  # its first look found nobody
+        rounds.match = Paired("match", "token")  # another seeker's request pairs it...
+        seekers.wake(["seek"])  # ...and wakes its page
+        await serving
+        assert [json.loads(text)["url"] for text in page.sent] == ["/play/match?seat=token"]
+        return rounds
+
+    assert asyncio.run(scenario()).rounds == 2
+
+
+def test_a_pairing_made_while_the_page_looks_is_not_missed(no_ticks) -> None:
+    async def scenario() -> SeekPage:
+        page = SeekPage()
+        loop = asyncio.get_running_loop()
+
+        def pair_meanwhile() -> None:
+            rounds.match = Paired("match", "token")
+            asyncio.run_coroutine_threadsafe(wake(), loop).result()
+
+        async def wake() -> None:
+            seekers.wake(["seek"])
+
+        rounds = Rounds(pair_meanwhile)
+        seekers = Seekers(rounds)  # type: ignore[arg-type]
+        await served(seekers, page)
+        return page
+
+    assert [json.loads(text)["type"] for text in asyncio.run(scenario()).sent] == ["paired"]
+
+
+def test_a_page_that_leaves_takes_its_seek_out_of_the_pool_at_once(no_ticks) -> None:
+    async def scenario() -> Rounds:
+        rounds, page = Rounds(), SeekPage()
+        serving = asyncio.create_task(served(Seekers(rounds), page))  # type: ignore[arg-type]
+        await asyncio.to_thread(rounds.looked.wait)
+        page.leaving.set()
+        await serving
+        assert page.sent == []
+        return rounds
+
+    rounds = asyncio.run(scenario())
+    assert rounds.cancelled and rounds.rounds == 1
