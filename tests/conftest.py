@@ -116,12 +116,12 @@ SHARED_LIMITS = (
 def live_server(
     tmp_path_factory: pytest.TempPathFactory, compiled_kernels: None
 ) -> Iterator[LiveServer]:
-    """A real server (1 worker, 0.3 s computer moves, 1 s analyses) shared by the session:
+    """A real server (1 worker, 0.3 s computer moves, 0.5 s analyses) shared by the session:
     tests must not kill it or change its settings (``restartable_server`` is for that)."""
     folder = tmp_path_factory.mktemp("live")
-    # An analysis the exact solver cannot finish searches its whole time: the pages' tests
-    # read what it says, not how deep it looked (the 3 s of play were 2 s more of each).
-    args = ("--workers", "1", "--move-time", "0.3", "--limit", "analyse_time=1")
+    # An analysis the exact solver cannot finish searches its whole time (and the engine half
+    # as long again): the pages' tests read what it says, not how deep it looked.
+    args = ("--workers", "1", "--move-time", "0.3", "--limit", "analyse_time=0.5")
     with running_server(folder, *args, *SHARED_LIMITS) as server:
         yield server
 

@@ -32,8 +32,13 @@ from slimetrail.web.app import create_app
 from slimetrail.web.settings import Limits
 
 # These tests make many matches and analyses from one address (the rates: test_ratelimit.py).
+# An analysis the solver cannot finish takes its whole time: they read what it says.
 UNLIMITED = Limits(
-    create_rate="100000/minute", analyse_rate="100000/minute", client_jobs=1000, in_flight=1000
+    create_rate="100000/minute",
+    analyse_rate="100000/minute",
+    client_jobs=1000,
+    in_flight=1000,
+    analyse_time=0.5,
 )
 
 
