@@ -33,10 +33,11 @@ def pick(page, cell: str, clicked: list[str]) -> None:
     assert page.locator("#partial").inner_text() == "Move so far: " + " ".join(clicked)
 
 
-def roomiest_turn(played: list[str]) -> list[str]:
+def roomiest_turn(played: list[str], *, least: bool = False) -> list[str]:
     """The clicks of the turn after ``played`` that leaves the mover's snakes the most room
     (their free neighbours, fewest first, compared): first-offered clicks walk snakes into
-    corners, and a player with two snakes shut in is out before the turns this test needs."""
+    corners, and a player with two snakes shut in is out before the turns this test needs.
+    With ``least``, the turn that leaves them the least room instead."""
     state = SNAKE_PIT.new_state()
     for move in played:
         state.push_str(move)
@@ -50,7 +51,7 @@ def roomiest_turn(played: list[str]) -> list[str]:
         snakes = sides[mover - 1].split("/")[0].split(",")
         return sorted(sum(n not in taken for n in neighbours(snake)) for snake in snakes)
 
-    return state.click_path(max(state.legal_moves(), key=room))
+    return state.click_path((min if least else max)(state.legal_moves(), key=room))
 
 
 def neighbours(cell: str) -> list[str]:
@@ -110,8 +111,8 @@ def turn_cells(move: str) -> str:
 
 @pytest.mark.slow
 def test_whole_game_against_two_computers_by_clicks(live_server, new_page) -> None:
-    # My turns keep my snakes free; should the computers' random turns still end a game before
-    # my third turn (a turn of three pairs), another game, every check made again.
+    # My first turns keep my snakes free; should the computers' random turns still end a game
+    # before my third turn (a turn of three pairs), another game, every check made again.
     for _ in range(3):
         if whole_game_by_clicks(live_server, new_page) >= 3:
             return
@@ -137,11 +138,13 @@ def whole_game_by_clicks(live_server: str, new_page) -> int:
             continue
         steps = match["view"]["to_move_steps"]
         assert steps == min(match["ply"] + 1, 3)  # k = 1, 2, then 3 (nobody out yet)
+        # Past my third turn (every size of turn clicked) my snakes seek the corners: I am
+        # out sooner, and the computers play the game to its end (11 turns of mine -> 7).
         clicks = play_turn(
             page,
             steps,
             cancel_first=steps >= 2 and my_turns == 1,
-            chosen=roomiest_turn(match["moves"]),
+            chosen=roomiest_turn(match["moves"], least=my_turns >= 3),
         )
         my_turns += 1
         sent = match_api(live_server, page)["moves"][match["ply"]]
