@@ -4,8 +4,11 @@ and random 5x5 endgames in both games; and a stopped search resuming from its sa
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import multiprocessing
+import shutil
 import subprocess
 import sys
 import threading
@@ -203,11 +206,25 @@ def test_replies_are_one_a_position_up_to_the_boards_images():
     ]  # fmt: skip
 
 
-def test_a_split_proof_records_its_replies_and_resumes_from_them(tmp_path, capsys):
+B2_SPLIT = ["--size", "4", "--first", "b2", "--split"]
+
+
+@pytest.fixture(scope="module")
+def b2_alone(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """b2's split proof on 4x4 with each reply searched alone (no tables): its record and
+    what it printed.  Made once (six seconds of search) for the two tests that read it."""
+    record = tmp_path_factory.mktemp("b2-alone") / "replies.jsonl"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main([*B2_SPLIT, "--record", str(record)]) == 0
+    return record, printed.getvalue()
+
+
+def test_a_split_proof_records_its_replies_and_resumes_from_them(b2_alone, tmp_path, capsys):
     record = tmp_path / "replies.jsonl"
-    argv = ["--size", "4", "--first", "b2", "--split", "--record", str(record)]
-    assert main(argv) == 0
-    out = capsys.readouterr().out
+    shutil.copy(b2_alone[0], record)  # resumed below: the module's record is left as made
+    argv = [*B2_SPLIT, "--record", str(record)]
+    out = b2_alone[1]
     assert "slither 4x4 after b2: Black wins" in out
     assert "15 distinct replies, 15 proven" in out
     lines = [json.loads(text) for text in record.read_text().splitlines()]
@@ -245,13 +262,11 @@ def test_a_split_proof_stopped_part_way_resumes_each_reply_from_its_table(tmp_pa
     assert kept == {f"{name}{suffix}" for name in names for suffix in (".proven.npz", ".ruled.npz")}
 
 
-def test_each_reply_starts_with_the_proofs_of_the_replies_before_it(tmp_path, capsys):
+def test_each_reply_starts_with_the_proofs_of_the_replies_before_it(b2_alone, tmp_path, capsys):
     # Plain Slither's stones step: the replies' proofs meet the same positions (mirrored,
     # or the stones placed in another order), and a proven entry is exact anywhere.
-    alone, shared = tmp_path / "alone.jsonl", tmp_path / "shared.jsonl"
-    argv = ["--size", "4", "--first", "b2", "--split"]
-    assert main([*argv, "--record", str(alone)]) == 0
-    assert main([*argv, "--record", str(shared), "--tables", str(tmp_path / "tables")]) == 0
+    alone, shared = b2_alone[0], tmp_path / "shared.jsonl"
+    assert main([*B2_SPLIT, "--record", str(shared), "--tables", str(tmp_path / "tables")]) == 0
     assert "beside" in capsys.readouterr().out  # the seeds are reported
     runs = []
     for record in (alone, shared):
